@@ -1,0 +1,14 @@
+/**
+ * `npm run bench`: every benchmark in one run, figures printed side by side.
+ * Pass names to run some: `npm run bench -- session`.
+ */
+const all: Record<string, () => Promise<void>> = {
+  session: () => import('./session.js').then((m) => m.run()),
+}
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
+for (const [name, run] of Object.entries(all)) {
+  if (wanted.length && !wanted.includes(name)) continue
+  console.log(`\n=== ${name}`)
+  await run()
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * latchkey's command line. For now one command, `migrate`, so a deploy step (or a developer) can
+ * create or update the tables before the servers start, instead of relying on the first request.
+ *
+ *   npx tsx bin/latchkey.ts migrate [--database-url URL] [--dir DIR]
+ */
+import { pathToFileURL } from 'node:url'
+import { DEFAULT_EMBEDDED_DIR, openDatabase } from '../src/adapters/postgres/index.js'
+
+export const help = `Usage: latchkey <command> [options]
+
+Commands:
+  migrate               Create or update latchkey's tables, then exit.
+
+Options:
+  --database-url URL    A postgres:// URL. Default: the DATABASE_URL environment variable,
+                        else the embedded database (PGlite) in a folder on disk.
+  --dir DIR             Folder of the embedded database. Default: ${DEFAULT_EMBEDDED_DIR}
+  -h, --help            Show this help.
+`
+
+export interface CliIo {
+  out(line: string): void
+  err(line: string): void
+  env: Record<string, string | undefined>
+}
+
+const defaultIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+}
+
+interface Parsed {
+  command?: string
+  help: boolean
+  options: Record<string, string>
+}
+
+const VALUE_OPTIONS = new Set(['--database-url', '--dir'])
+
+function parse(argv: string[]): Parsed {
+  const parsed: Parsed = { help: false, options: {} }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '-h' || arg === '--help') {
+      parsed.help = true
+    } else if (arg.startsWith('-')) {
+      const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined]
+      if (!VALUE_OPTIONS.has(flag)) throw new Error(`unknown option "${flag}"; expected one of: ${[...VALUE_OPTIONS].join(', ')}, --help`)
+      const value = inline ?? argv[++i]
+      if (value === undefined || value === '') throw new Error(`option ${flag} expects a value, got nothing`)
+      parsed.options[flag] = value
+    } else if (parsed.command === undefined) {
+      parsed.command = arg
+    } else {
+      throw new Error(`unexpected argument "${arg}" after the command "${parsed.command}"`)
+    }
+  }
+  return parsed
+}
+
+/** Runs the CLI and returns the exit code; separate from process handling so tests can call it. */
+export async function run(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  let parsed: Parsed
+  try {
+    parsed = parse(argv)
+  } catch (error) {
+    io.err(`latchkey: ${(error as Error).message}`)
+    io.err('Run "latchkey --help" for usage.')
+    return 2
+  }
+  if (parsed.help || parsed.command === undefined) {
+    ;(parsed.help ? io.out : io.err)(help)
+    return parsed.help ? 0 : 2
+  }
+  if (parsed.command !== 'migrate') {
+    io.err(`latchkey: unknown command "${parsed.command}"; expected one of: migrate`)
+    io.err('Run "latchkey --help" for usage.')
+    return 2
+  }
+  return migrateCommand(parsed.options, io)
+}
+
+async function migrateCommand(options: Record<string, string>, io: CliIo): Promise<number> {
+  // '' (not undefined) when there is no URL: openDatabase would otherwise read process.env itself.
+  const url = options['--database-url'] ?? io.env.DATABASE_URL ?? ''
+  try {
+    const db = await openDatabase(url, { dir: options['--dir'] })
+    try {
+      const { from, to, applied } = db.migration
+      io.out(`Database: ${db.location}`)
+      if (applied.length === 0) {
+        io.out(`Schema already at version ${to}; nothing to do.`)
+      } else {
+        for (const migration of applied) io.out(`Applied migration ${migration.version}: ${migration.name}`)
+        io.out(`Schema migrated from version ${from} to ${to}.`)
+      }
+    } finally {
+      await db.close()
+    }
+    return 0
+  } catch (error) {
+    io.err(`latchkey migrate failed: ${(error as Error).message}`)
+    return 1
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  run(process.argv.slice(2)).then((code) => {
+    process.exitCode = code
+  })
+}

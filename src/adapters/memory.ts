@@ -1,0 +1,262 @@
+/**
+ * An adapter that keeps everything in this process's memory: for tests and quick experiments.
+ * It keeps the same rules as the SQL adapter (unique email, unique account, unique credential,
+ * cascade on deleteUser, single-use verification tokens) so code tested against it behaves the
+ * same against a database. Every record handed out is a copy, so callers cannot change the store.
+ */
+import { randomUUID } from 'node:crypto'
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from '../core/types.js'
+import { AdapterError } from './errors.js'
+import type { CompleteAdapter } from './types.js'
+import {
+  requireBoolean,
+  requireCounter,
+  requireDate,
+  requireDateOrNull,
+  requireString,
+  requireStringOrNull,
+} from './validate.js'
+
+export interface MemoryAdapter extends CompleteAdapter {
+  /** Forgets every record. */
+  clear(): void
+}
+
+/** A deep copy without `undefined` keys, so a stored record and a returned one never share objects. */
+function copy<T extends object>(record: T): T {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(record)) {
+    if (value !== undefined) out[key] = structuredClone(value)
+  }
+  return out as T
+}
+
+const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
+const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
+
+export function MemoryAdapter(): MemoryAdapter {
+  const users = new Map<string, AdapterUser>()
+  const userIdByEmail = new Map<string, string>()
+  const accounts = new Map<string, AdapterAccount>()
+  const sessions = new Map<string, AdapterSession>()
+  const tokens = new Map<string, VerificationToken>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
+
+  function requireUser(method: string, userId: unknown): AdapterUser {
+    const id = requireString(method, 'userId', userId)
+    const user = users.get(id)
+    if (!user) throw new AdapterError('UNKNOWN_USER', `${method}: expected an existing user, but no user has id "${id}"`)
+    return user
+  }
+
+  function checkUser(method: string, user: Partial<AdapterUser>): void {
+    if ('email' in user) requireString(method, 'email', user.email)
+    if (user.emailVerified !== undefined) requireDateOrNull(method, 'emailVerified', user.emailVerified)
+    if (user.name !== undefined) requireStringOrNull(method, 'name', user.name)
+    if (user.image !== undefined) requireStringOrNull(method, 'image', user.image)
+  }
+
+  return {
+    clear() {
+      for (const map of [users, userIdByEmail, accounts, sessions, tokens, authenticators]) map.clear()
+    },
+
+    // ------------------------------------------------------------ users
+
+    async createUser(user) {
+      checkUser('createUser', user)
+      const email = requireString('createUser', 'email', user.email)
+      const id = typeof user.id === 'string' && user.id.length > 0 ? user.id : randomUUID()
+      if (users.has(id)) throw new AdapterError('DUPLICATE_USER', `createUser: a user with id "${id}" already exists`)
+      if (userIdByEmail.has(email)) {
+        throw new AdapterError('DUPLICATE_EMAIL', `createUser: expected a new email address, but a user with this email already exists`)
+      }
+      const stored = copy({ ...user, id, email, emailVerified: user.emailVerified ?? null })
+      users.set(id, stored)
+      userIdByEmail.set(email, id)
+      return copy(stored)
+    },
+
+    async getUser(id) {
+      const user = users.get(id)
+      return user ? copy(user) : null
+    },
+
+    async getUserByEmail(email) {
+      const id = userIdByEmail.get(email)
+      const user = id === undefined ? undefined : users.get(id)
+      return user ? copy(user) : null
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const account = accounts.get(accountKey(provider, providerAccountId))
+      const user = account && users.get(account.userId)
+      return user ? copy(user) : null
+    },
+
+    async updateUser(changes) {
+      const current = requireUser('updateUser', changes.id)
+      checkUser('updateUser', changes)
+      const next = copy({ ...current, ...changes, id: current.id })
+      if (next.email !== current.email) {
+        if (userIdByEmail.has(next.email)) {
+          throw new AdapterError('DUPLICATE_EMAIL', `updateUser: expected a new email address, but another user has this email`)
+        }
+        userIdByEmail.delete(current.email)
+        userIdByEmail.set(next.email, next.id)
+      }
+      users.set(next.id, next)
+      return copy(next)
+    },
+
+    async deleteUser(userId) {
+      const user = users.get(userId)
+      if (!user) return null
+      users.delete(userId)
+      userIdByEmail.delete(user.email)
+      for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
+      for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+      for (const [key, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(key)
+      return copy(user)
+    },
+
+    // ------------------------------------------------------------ accounts
+
+    async linkAccount(account) {
+      requireUser('linkAccount', account.userId)
+      const provider = requireString('linkAccount', 'provider', account.provider)
+      const providerAccountId = requireString('linkAccount', 'providerAccountId', account.providerAccountId)
+      requireString('linkAccount', 'type', account.type)
+      const key = accountKey(provider, providerAccountId)
+      if (accounts.has(key)) {
+        throw new AdapterError(
+          'DUPLICATE_ACCOUNT',
+          `linkAccount: expected a new account, but provider "${provider}" account "${providerAccountId}" is already linked`,
+        )
+      }
+      const stored = copy(account)
+      accounts.set(key, stored)
+      return copy(stored)
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const key = accountKey(provider, providerAccountId)
+      const account = accounts.get(key)
+      if (!account) return undefined
+      accounts.delete(key)
+      return copy(account)
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const account = accounts.get(accountKey(provider, providerAccountId))
+      return account ? copy(account) : null
+    },
+
+    // ------------------------------------------------------------ sessions
+
+    async createSession(session) {
+      const sessionToken = requireString('createSession', 'sessionToken', session.sessionToken)
+      const expires = requireDate('createSession', 'expires', session.expires)
+      const user = requireUser('createSession', session.userId)
+      if (sessions.has(sessionToken)) {
+        throw new AdapterError('DUPLICATE_SESSION', 'createSession: expected a new session token, but this one is already in use')
+      }
+      const stored: AdapterSession = { sessionToken, userId: user.id, expires: new Date(expires) }
+      sessions.set(sessionToken, stored)
+      return copy(stored)
+    },
+
+    async getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      const user = session && users.get(session.userId)
+      return session && user ? { session: copy(session), user: copy(user) } : null
+    },
+
+    async updateSession(changes) {
+      const current = sessions.get(changes.sessionToken)
+      if (!current) return null
+      if (changes.expires !== undefined) requireDate('updateSession', 'expires', changes.expires)
+      if (changes.userId !== undefined) requireUser('updateSession', changes.userId)
+      const next = copy({ ...current, ...changes, sessionToken: current.sessionToken })
+      sessions.set(next.sessionToken, next)
+      return copy(next)
+    },
+
+    async deleteSession(sessionToken) {
+      const session = sessions.get(sessionToken)
+      if (!session) return null
+      sessions.delete(sessionToken)
+      return copy(session)
+    },
+
+    // ------------------------------------------------------------ verification tokens
+
+    async createVerificationToken(verificationToken) {
+      const identifier = requireString('createVerificationToken', 'identifier', verificationToken.identifier)
+      const token = requireString('createVerificationToken', 'token', verificationToken.token)
+      const expires = requireDate('createVerificationToken', 'expires', verificationToken.expires)
+      const key = tokenKey(identifier, token)
+      if (tokens.has(key)) {
+        throw new AdapterError('DUPLICATE_VERIFICATION_TOKEN', 'createVerificationToken: expected a new token, but this identifier already has it')
+      }
+      const stored: VerificationToken = { identifier, token, expires: new Date(expires) }
+      tokens.set(key, stored)
+      return copy(stored)
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      const key = tokenKey(identifier, token)
+      const stored = tokens.get(key)
+      if (!stored) return null
+      tokens.delete(key)
+      return copy(stored)
+    },
+
+    // ------------------------------------------------------------ authenticators
+
+    async createAuthenticator(authenticator) {
+      const method = 'createAuthenticator'
+      const credentialID = requireString(method, 'credentialID', authenticator.credentialID)
+      requireString(method, 'credentialPublicKey', authenticator.credentialPublicKey)
+      requireString(method, 'providerAccountId', authenticator.providerAccountId)
+      requireString(method, 'credentialDeviceType', authenticator.credentialDeviceType)
+      requireBoolean(method, 'credentialBackedUp', authenticator.credentialBackedUp)
+      requireCounter(method, authenticator.counter)
+      if (authenticator.transports !== undefined) requireStringOrNull(method, 'transports', authenticator.transports)
+      requireUser(method, authenticator.userId)
+      if (authenticators.has(credentialID)) {
+        throw new AdapterError('DUPLICATE_AUTHENTICATOR', `${method}: expected a new credential, but credential "${credentialID}" is already registered`)
+      }
+      const stored = copy(authenticator)
+      authenticators.set(credentialID, stored)
+      return copy(stored)
+    },
+
+    async getAuthenticator(credentialID) {
+      const authenticator = authenticators.get(credentialID)
+      return authenticator ? copy(authenticator) : null
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      return [...authenticators.values()].filter((a) => a.userId === userId).map(copy)
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const counter = requireCounter('updateAuthenticatorCounter', newCounter)
+      const current = authenticators.get(credentialID)
+      if (!current) {
+        throw new AdapterError('UNKNOWN_AUTHENTICATOR', `updateAuthenticatorCounter: expected an existing credential, but "${credentialID}" is not registered`)
+      }
+      const next = { ...current, counter }
+      authenticators.set(credentialID, next)
+      return copy(next)
+    },
+
+    async deleteAuthenticator(credentialID) {
+      const authenticator = authenticators.get(credentialID)
+      if (!authenticator) return null
+      authenticators.delete(credentialID)
+      return copy(authenticator)
+    },
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Ready-to-use adapters: connect, migrate, return. The drivers are optional peer dependencies, so
+ * each is imported only when chosen; an app on PostgreSQL never loads PGlite's WASM and the reverse.
+ */
+import { mkdir } from 'node:fs/promises'
+import { AdapterError } from '../errors.js'
+import { PostgresAdapter, type PostgresAdapterOptions } from './adapter.js'
+import { fromPg, fromPGlite, type PgPoolLike, type PGliteDbLike } from './drivers/index.js'
+import { migrate, type MigrationResult } from './migrate.js'
+import type { Queryable } from './queryable.js'
+
+export const DEFAULT_EMBEDDED_DIR = '.latchkey/db'
+
+export interface OpenedAdapter extends PostgresAdapter {
+  /** What `migrate` did while opening. */
+  readonly migration: MigrationResult
+  /** Where the data lives: the folder, or the URL with its password hidden. */
+  readonly location: string
+  /** Closes the database (PGlite flushes to disk; a pg pool ends its connections). */
+  close(): Promise<void>
+}
+
+async function loadOptional<T>(name: string, why: string): Promise<T> {
+  try {
+    const module = (await import(name)) as { default?: T } & T
+    return (module.default ?? module) as T
+  } catch (error) {
+    throw new AdapterError('UNSUPPORTED_DATABASE', `${why} needs the optional package "${name}"; install it with: npm install ${name}`, {
+      cause: error,
+    })
+  }
+}
+
+async function ready(db: Queryable, location: string, options: PostgresAdapterOptions): Promise<OpenedAdapter> {
+  let migration: MigrationResult
+  try {
+    migration = await migrate(db)
+  } catch (error) {
+    await db.end?.().catch(() => undefined)
+    throw error
+  }
+  const adapter = PostgresAdapter(db, options)
+  return Object.assign(adapter, { migration, location, close: async () => db.end?.() })
+}
+
+/** PGlite in a folder on disk: the data survives a restart. Creates the folder when missing. */
+export async function openEmbedded(dir: string = DEFAULT_EMBEDDED_DIR, options: PostgresAdapterOptions = {}): Promise<OpenedAdapter> {
+  const { PGlite } = await loadOptional<{ PGlite: { create(dataDir: string): Promise<PGliteDbLike> } }>(
+    '@electric-sql/pglite',
+    'The embedded database',
+  )
+  await mkdir(dir, { recursive: true })
+  const db = await PGlite.create(dir)
+  return ready(fromPGlite(db), dir, options)
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url)
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return 'an unparsable URL'
+  }
+}
+
+export interface OpenDatabaseOptions extends PostgresAdapterOptions {
+  /** The embedded database's folder, used when there is no URL. */
+  dir?: string
+}
+
+/**
+ * A PostgreSQL server (through `pg`) for a postgres:// URL, else the embedded PGlite.
+ * An omitted URL (undefined) means the DATABASE_URL environment variable; an empty string means
+ * the embedded database whatever the environment says.
+ */
+export async function openDatabase(url: string | undefined = process.env.DATABASE_URL, options: OpenDatabaseOptions = {}): Promise<OpenedAdapter> {
+  const { dir, ...adapterOptions } = options
+  if (url === undefined || url.trim() === '') return openEmbedded(dir, adapterOptions)
+  if (!isPostgresUrl(url)) {
+    throw new AdapterError(
+      'UNSUPPORTED_DATABASE',
+      `openDatabase: expected a postgres:// or postgresql:// URL (or none, for the embedded database), got ${redactUrl(url)}`,
+    )
+  }
+  const pg = await loadOptional<{ Pool: new (config: { connectionString: string }) => PgPoolLike }>('pg', 'A PostgreSQL URL')
+  const pool = new pg.Pool({ connectionString: url })
+  return ready(fromPg(pool), redactUrl(url), adapterOptions)
+}

@@ -1,0 +1,90 @@
+/**
+ * latchkey's tables, as numbered migrations. A migration never changes once released; a change
+ * to the schema is a new entry at the end of the list.
+ *
+ * Portability: this SQL must also run on PostgreSQL-compatible distributed engines (CockroachDB,
+ * YugabyteDB) and on PGlite, so it avoids:
+ * - SERIAL, sequences and identity columns: ids are text, made in JS with crypto.randomUUID()
+ *   (sequential keys also make write hot spots on distributed engines);
+ * - triggers, stored procedures, rules, LISTEN/NOTIFY, extensions;
+ * - CREATE INDEX CONCURRENTLY and other statements that cannot run inside a transaction;
+ * - relying on advisory locks for correctness: `migrate` takes one when the engine has it, but the
+ *   version table's primary key alone keeps two migrators from applying the same step, and
+ *   `migrate` retries on a conflict;
+ * - types beyond text, boolean, bigint, double precision, timestamptz and jsonb.
+ * Column names are snake_case without quotes; names are unqualified so `search_path` picks the
+ * schema (tests isolate each run in its own schema that way).
+ */
+export interface Migration {
+  version: number
+  name: string
+  statements: string[]
+}
+
+/** The table that records which migrations have run. */
+export const VERSION_TABLE = 'latchkey_schema_version'
+
+export const createVersionTable = `CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    statements: [
+      `CREATE TABLE users (
+        id text PRIMARY KEY,
+        email text NOT NULL,
+        email_verified timestamptz,
+        name text,
+        image text,
+        CONSTRAINT users_email_unique UNIQUE (email)
+      )`,
+      `CREATE TABLE accounts (
+        provider text NOT NULL,
+        provider_account_id text NOT NULL,
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        type text NOT NULL,
+        access_token text,
+        refresh_token text,
+        id_token text,
+        scope text,
+        token_type text,
+        expires_in double precision,
+        expires_at double precision,
+        extra jsonb NOT NULL DEFAULT '{}'::jsonb,
+        CONSTRAINT accounts_pkey PRIMARY KEY (provider, provider_account_id)
+      )`,
+      `CREATE INDEX accounts_user_id_idx ON accounts (user_id)`,
+      `CREATE TABLE sessions (
+        session_token text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        expires timestamptz NOT NULL
+      )`,
+      `CREATE INDEX sessions_user_id_idx ON sessions (user_id)`,
+      `CREATE TABLE verification_tokens (
+        identifier text NOT NULL,
+        token text NOT NULL,
+        expires timestamptz NOT NULL,
+        CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
+      )`,
+      `CREATE TABLE authenticators (
+        credential_id text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        provider_account_id text NOT NULL,
+        credential_public_key text NOT NULL,
+        counter bigint NOT NULL,
+        credential_device_type text NOT NULL,
+        credential_backed_up boolean NOT NULL,
+        transports text
+      )`,
+      `CREATE INDEX authenticators_user_id_idx ON authenticators (user_id)`,
+    ],
+  },
+]
+
+/** The newest schema version this build of latchkey knows. */
+export const LATEST_VERSION = migrations[migrations.length - 1]!.version

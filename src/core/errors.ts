@@ -1,0 +1,70 @@
+/**
+ * Errors of the sign-in service. `type` is what the browser may see (as `?error=`) when the
+ * type is client-safe; any other type reads `Configuration` to the browser and is logged in full.
+ */
+export type ErrorType =
+  | 'AccessDenied'
+  | 'AdapterError'
+  | 'CallbackRouteError'
+  | 'Configuration'
+  | 'CredentialsSignin'
+  | 'EmailSignin'
+  | 'InvalidCheck'
+  | 'InvalidRequest'
+  | 'MissingAdapterMethods'
+  | 'MissingCSRF'
+  | 'MissingSecret'
+  | 'OAuthAccountNotLinked'
+  | 'OAuthCallbackError'
+  | 'OAuthSignInError'
+  | 'PayloadTooLarge'
+  | 'RateLimited'
+  | 'UnknownAction'
+  | 'UnknownProvider'
+  | 'Verification'
+  | 'WebAuthnVerificationError'
+
+/** Types whose name alone tells the browser nothing it should not know. */
+const clientSafe = new Set<ErrorType>([
+  'AccessDenied',
+  'CredentialsSignin',
+  'EmailSignin',
+  'InvalidCheck',
+  'InvalidRequest',
+  'MissingCSRF',
+  'OAuthAccountNotLinked',
+  'OAuthCallbackError',
+  'OAuthSignInError',
+  'PayloadTooLarge',
+  'RateLimited',
+  'UnknownAction',
+  'UnknownProvider',
+  'Verification',
+  'WebAuthnVerificationError',
+])
+
+export class AuthError extends Error {
+  readonly type: ErrorType
+  /** HTTP status when the error is answered directly rather than by redirect. */
+  readonly status: number
+  constructor(type: ErrorType, message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = type
+    this.type = type
+    this.status = options?.status ?? 400
+  }
+}
+
+/** The error type the browser may be told. */
+export function clientErrorType(error: unknown): ErrorType {
+  return error instanceof AuthError && clientSafe.has(error.type) ? error.type : 'Configuration'
+}
+
+/** An adapter lacks methods the configuration needs. */
+export class MissingAdapterMethods extends AuthError {
+  readonly methods: string[]
+  constructor(methods: string[], needFor: string) {
+    super('MissingAdapterMethods', `The adapter lacks ${methods.join(', ')}, needed for ${needFor}.`, { status: 500 })
+    this.methods = methods
+  }
+}

@@ -1,0 +1,519 @@
+/**
+ * The contract of shared/seed/contract.md: provider configurations, the adapter and its records.
+ * Names are spelled as the contract spells them. No runtime code lives here except `isDate`.
+ */
+import type { emailProviderIds, oauthProviderIds } from './provider-ids.js'
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>
+
+// ---------------------------------------------------------------- 2.1 enumerations
+
+/** The WebAuthn kind of provider; `webauthn` and `passkey` are its built-in ids. */
+export type WebAuthnProviderType = 'webauthn' | 'passkey'
+
+export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | WebAuthnProviderType
+
+export type RedirectableProviderType = 'email' | 'credentials'
+
+/** Ids of the built-in third-party providers (OAuth 2, OpenID Connect and email services). */
+export type OAuthProviderType = (typeof oauthProviderIds)[number] | (typeof emailProviderIds)[number]
+
+export type BuiltInProviderType = RedirectableProviderType | OAuthProviderType | WebAuthnProviderType
+
+export type OAuthEndpointType = 'authorization' | 'token' | 'userinfo'
+
+/** The subset of `ProviderType` allowed on accounts. */
+export type AdapterAccountType = Extract<ProviderType, 'oauth' | 'oidc' | 'email' | 'webauthn'>
+
+/** A provider id: a built-in one, with completion, or any string of the app's own. */
+export type ProviderId = BuiltInProviderType | (string & {})
+
+// ---------------------------------------------------------------- 2.2 common options
+
+export interface CommonProviderOptions {
+  /** Uniquely identifies the provider in `AuthConfig.providers`; also part of the URL. */
+  id: string
+  /** Shown on the default sign-in button: "Sign in with {name}". */
+  name: string
+  type: ProviderType
+}
+
+/** A provider as the application sees it (GET /providers). */
+export interface AppProvider extends CommonProviderOptions {
+  signinUrl: string
+  callbackUrl: string
+  /** latchkey's addition, for buttons. */
+  style?: OAuthProviderButtonStyles
+}
+
+// ---------------------------------------------------------------- records the contract leaves open
+
+/** Tokens returned by a token endpoint, as the provider sent them. */
+export interface TokenSet {
+  access_token?: string
+  token_type?: string
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  expires_in?: number
+  /** Absolute expiry in seconds since the epoch. */
+  expires_at?: number
+  session_state?: string
+  authorization_details?: AuthorizationDetails[]
+  [key: string]: unknown
+}
+
+/** RFC 9396 authorization details. */
+export interface AuthorizationDetails {
+  type: string
+  locations?: string[]
+  actions?: string[]
+  datatypes?: string[]
+  privileges?: string[]
+  identifier?: string
+  [key: string]: unknown
+}
+
+/** The profile an identity provider returns, in its own shape. */
+export interface Profile {
+  sub?: string | null
+  name?: string | null
+  email?: string | null
+  image?: string | null
+  [claim: string]: unknown
+}
+
+/** The user as the app and callbacks see it. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** Client metadata passed to the OAuth client (oauth4webapi's `Client`). */
+export interface Client {
+  client_id: string
+  client_secret?: string
+  token_endpoint_auth_method?:
+    | 'client_secret_basic'
+    | 'client_secret_post'
+    | 'client_secret_jwt'
+    | 'private_key_jwt'
+    | 'none'
+  id_token_signed_response_alg?: string
+  authorization_signed_response_alg?: string
+  userinfo_signed_response_alg?: string
+  default_max_age?: number
+  require_auth_time?: boolean
+  [metadata: string]: unknown
+}
+
+/** Query parameters of an authorization request. */
+export interface AuthorizationParameters {
+  scope?: string
+  response_type?: string
+  response_mode?: string
+  prompt?: string
+  max_age?: number
+  login_hint?: string
+  [param: string]: string | number | boolean | undefined
+}
+
+/** Extra query parameters for the token or userinfo endpoint. */
+export type UrlParams = Record<string, unknown>
+
+// ---------------------------------------------------------------- 2.5 callbacks and handlers
+
+/** Returns the subset of the token set to store on the account, or nothing for the default. */
+export type AccountCallback = (tokens: TokenSet) => TokenSet | undefined | void
+
+/** Maps the provider's profile (and tokens) to the user stored in the data store. */
+export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
+
+/** An endpoint given as an object: its URL, extra parameters, and optionally a custom request. */
+export interface EndpointHandler<P extends UrlParams | AuthorizationParameters, C = unknown, R = unknown> {
+  url?: string
+  params?: P
+  request?: (context: C) => Awaitable<R>
+}
+
+export type AuthorizationEndpointHandler = EndpointHandler<AuthorizationParameters>
+
+export type TokenEndpointHandler = EndpointHandler<
+  UrlParams,
+  { checks: OAuthChecks; params: CallbackParamsType; provider: OAuthConfig<any> },
+  { tokens: TokenSet }
+>
+
+export type UserinfoEndpointHandler = EndpointHandler<
+  UrlParams,
+  { tokens: TokenSet; provider: OAuthConfig<any> },
+  Profile
+>
+
+/** Parameters the provider sent back to the callback. */
+export interface CallbackParamsType {
+  code?: string
+  state?: string
+  iss?: string
+  error?: string
+  error_description?: string
+  [param: string]: string | undefined
+}
+
+/** Checks values bound to an OAuth 2 callback. */
+export interface OAuthCallbackChecks {
+  response_type?: string
+  state?: string
+  code_verifier?: string
+}
+
+/** Checks values bound to an OpenID Connect callback. */
+export interface OpenIDCallbackChecks extends OAuthCallbackChecks {
+  max_age?: number
+  nonce?: string
+}
+
+export type OAuthChecks = OpenIDCallbackChecks | OAuthCallbackChecks
+
+// ---------------------------------------------------------------- 2.3 / 2.4 OAuth and OIDC
+
+/** Sign-in button styling. */
+export interface OAuthProviderButtonStyles {
+  brandColor?: string
+  logo?: string
+  /** @deprecated use `brandColor` */
+  bg?: string
+  /** @deprecated */
+  text?: string
+}
+
+export interface OAuth2Config<Profile> extends CommonProviderOptions {
+  id: string
+  name: string
+  type: 'oauth'
+  issuer?: string
+  /** Endpoint of the provider's signing keys (a URL string), used to verify ID tokens. */
+  jwks_endpoint: any
+  authorization?: string | AuthorizationEndpointHandler
+  token?: string | TokenEndpointHandler
+  userinfo?: string | UserinfoEndpointHandler
+  /** Discovery URL; an OpenID Connect provider can set it instead of the three endpoints. */
+  wellKnown?: string
+  clientId?: string
+  clientSecret?: string
+  /** CSRF protection on the callback. Default `['pkce']`. */
+  checks?: Array<'none' | 'state' | 'pkce'>
+  client?: Partial<Client>
+  /** Default returns `id`, `email`, `name`, `image`. */
+  profile?: ProfileCallback<Profile>
+  /** Default returns `access_token`, `id_token`, `refresh_token`, `expires_at`, `scope`, `token_type`, `session_state`. */
+  account?: AccountCallback
+  /** Link automatically to an existing user with the same email. Unsafe unless the provider verifies emails. */
+  allowDangerousEmailAccountLinking?: boolean
+  redirectProxyUrl?: string
+  style?: OAuthProviderButtonStyles
+  /** Options given to the built-in provider function, kept for reference. */
+  options?: OAuthUserConfig<Profile>
+}
+
+export interface OIDCConfig<Profile> extends Omit<OAuth2Config<Profile>, 'type' | 'checks' | 'options'> {
+  type: 'oidc'
+  /** CSRF protection on the callback. latchkey's default: `['pkce', 'nonce']`. */
+  checks?: Array<'none' | 'state' | 'nonce' | 'pkce'>
+  /** When false, user data comes from the userinfo endpoint; an ID token is still required. Default true. */
+  idToken?: boolean
+  options?: OIDCUserConfig<Profile>
+}
+
+export type OAuthConfig<Profile> = OIDCConfig<Profile> | OAuth2Config<Profile>
+
+export type OAuthUserConfig<Profile> = Omit<Partial<OAuth2Config<Profile>>, 'options' | 'type'>
+
+export type OIDCUserConfig<Profile> = Omit<Partial<OIDCConfig<Profile>>, 'options' | 'type'>
+
+// ---------------------------------------------------------------- email, credentials, WebAuthn
+
+/** What an email provider's `sendVerificationRequest` receives. */
+export interface SendVerificationRequestParams {
+  /** The normalised email address. */
+  identifier: string
+  /** The link that signs the user in. */
+  url: string
+  expires: Date
+  provider: EmailConfig
+  /** The plain token (the store only has its hash). */
+  token: string
+  request: Request
+}
+
+export interface EmailConfig extends CommonProviderOptions {
+  type: 'email'
+  /** Sender address. */
+  from?: string
+  /** Lifetime of the emailed link, in seconds. Default 24 hours. */
+  maxAge?: number
+  sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /** Returns the plain token to email; default 32 random bytes, base64url. */
+  generateVerificationToken?: () => Awaitable<string>
+  /** Normalises the address; default lower-cases it and refuses anything not shaped like one. */
+  normalizeIdentifier?: (identifier: string) => string
+  /** SMTP server or service settings, for built-in email providers. */
+  server?: unknown
+  apiKey?: string
+  options?: Record<string, unknown>
+}
+
+export interface CredentialInput {
+  label?: string
+  type?: string
+  placeholder?: string
+  [attribute: string]: unknown
+}
+
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
+  type: 'credentials'
+  /** Fields of the sign-in form. */
+  credentials: C
+  /** Returns the user for these credentials, or null to refuse. The returned `id` becomes the account's `providerAccountId`. */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+}
+
+export interface RelyingParty {
+  id: string
+  name: string
+  origin: string
+}
+
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: 'webauthn'
+  /** Defaults from the request URL: its host name, its origin. */
+  relyingParty?: Partial<RelyingParty>
+  /** Ceremony timeout in milliseconds. Default 5 minutes. */
+  timeout?: number
+  userVerification?: 'required' | 'preferred' | 'discouraged'
+  residentKey?: 'required' | 'preferred' | 'discouraged'
+  /** Offer passkeys in the browser's autofill. Default true. */
+  enableConditionalUI?: boolean
+  /** Tells registration who the new user is, from the request. Default: the `email` query parameter. */
+  getUserInfo?: (request: Request) => Awaitable<{ email: string; name?: string | null } | null>
+}
+
+/** A provider: a configuration object or a function returning one. */
+export type Provider<P extends Profile = Profile> = (
+  | OIDCConfig<P>
+  | OAuth2Config<P>
+  | EmailConfig
+  | CredentialsConfig<any>
+  | WebAuthnConfig
+) | ((...args: any[]) => OAuthConfig<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig)
+
+export type AppProviders = Array<Provider | ReturnType<Extract<Provider, (...args: any[]) => unknown>>>
+
+// ---------------------------------------------------------------- 2.6 adapter records
+
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  /** Null until the first sign-in with an email provider; then its date. */
+  emailVerified: Date | null
+  name?: string | null
+  image?: string | null
+}
+
+export interface AdapterAccount {
+  userId: string
+  type: AdapterAccountType
+  provider: string
+  /** oauth/oidc: the profile id; email: the address; credentials: the id from `authorize`; webauthn: the credential id. */
+  providerAccountId: string
+  readonly access_token?: string
+  readonly refresh_token?: string
+  readonly id_token?: string
+  readonly scope?: string
+  /** Always lower-case. */
+  readonly token_type?: Lowercase<string>
+  readonly expires_in?: number
+  /** Seconds since the epoch at which the access token expires. */
+  expires_at?: number
+  readonly session_state?: string
+  readonly authorization_details?: AuthorizationDetails[]
+  [extra: string]: unknown
+}
+
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+export interface VerificationToken {
+  /** The email address. */
+  identifier: string
+  /** The token hashed with the secret. */
+  token: string
+  expires: Date
+}
+
+export interface AdapterAuthenticator {
+  /** Base64url credential id. */
+  credentialID: string
+  /** Base64url public key. */
+  credentialPublicKey: string
+  userId: string
+  providerAccountId: string
+  counter: number
+  credentialDeviceType: string
+  credentialBackedUp: boolean
+  /** Comma-joined transports. */
+  transports?: string | null
+}
+
+// ---------------------------------------------------------------- 4 the adapter
+
+/** The only way to the data. Every method is optional; the server checks for the ones it needs. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Awaitable<AdapterUser>
+  /** Not invoked by the service. */
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  /** Not invoked by the service. */
+  unlinkAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> | Awaitable<AdapterAccount | undefined>
+  getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /** Throws when creation fails. */
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
+  /** `[]` for an unknown user; throws when retrieval fails otherwise. */
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator['userId']): Awaitable<AdapterAuthenticator[]>
+  /** Throws when the update fails. */
+  updateAuthenticatorCounter?(credentialID: AdapterAuthenticator['credentialID'], newCounter: AdapterAuthenticator['counter']): Awaitable<AdapterAuthenticator>
+  /** latchkey's addition: removes one authenticator and returns it, or null when none matched. */
+  deleteAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
+}
+
+// ---------------------------------------------------------------- configuration
+
+export interface SessionOptions {
+  /** `database` when an adapter is set, else `jwt`. */
+  strategy: 'jwt' | 'database'
+  /** Seconds from an extension to expiry. Default 30 days. */
+  maxAge: number
+  /** Seconds after which an access extends the session. Default 24 hours. 0 extends on every access. */
+  updateAge: number
+  /** Database strategy: makes a new session token. Default 32 random bytes, base64url. */
+  generateSessionToken?: () => string
+}
+
+/** What the app sees of a session (GET /session). */
+export interface Session {
+  user: User
+  /** ISO date. */
+  expires: string
+  [key: string]: unknown
+}
+
+/** The JWT strategy's token payload. */
+export interface JWT {
+  sub?: string
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  [claim: string]: unknown
+}
+
+export interface Callbacks {
+  /** Return false (or a URL to redirect to) to refuse a sign-in. */
+  signIn?: (params: {
+    user: User | AdapterUser
+    account: AdapterAccount | null
+    profile?: Profile
+    email?: { verificationRequest?: boolean }
+    credentials?: Record<string, unknown>
+  }) => Awaitable<boolean | string>
+  /** Default: relative URLs and URLs of the same origin only; anything else becomes `baseUrl`. */
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  /** Shapes the session JSON. */
+  session?: (params: {
+    session: Session
+    user?: AdapterUser
+    token?: JWT
+    trigger?: 'update'
+    newSession?: unknown
+  }) => Awaitable<Session>
+  /** Shapes the JWT strategy's token. */
+  jwt?: (params: {
+    token: JWT
+    user?: User | AdapterUser
+    account?: AdapterAccount | null
+    profile?: Profile
+    trigger?: 'signIn' | 'signUp' | 'update'
+    isNewUser?: boolean
+    session?: unknown
+  }) => Awaitable<JWT | null>
+}
+
+export interface EventCallbacks {
+  signIn?: (message: { user: User; account: AdapterAccount | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  signOut?: (message: { session?: AdapterSession | null; token?: JWT | null }) => Awaitable<void>
+  createUser?: (message: { user: AdapterUser }) => Awaitable<void>
+  linkAccount?: (message: { user: AdapterUser | User; account: AdapterAccount; profile?: Profile }) => Awaitable<void>
+  session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+}
+
+export interface Logger {
+  error(error: Error): void
+  warn(code: string): void
+  debug(message: string, metadata?: unknown): void
+}
+
+export interface AuthConfig {
+  providers: AppProviders
+  /** Signs and encrypts cookies and hashes email tokens. An array rotates: the first signs, all are tried. */
+  secret?: string | string[]
+  adapter?: Adapter
+  session?: Partial<SessionOptions>
+  /** Where the routes live. Default `/auth`. */
+  basePath?: string
+  callbacks?: Callbacks
+  events?: EventCallbacks
+  /** Custom pages: where to send the browser instead of the built-in ones. */
+  pages?: { signIn?: string; signOut?: string; error?: string; verifyRequest?: string }
+  /** Redirect proxy for every OAuth provider (adds `state` to their checks). */
+  redirectProxyUrl?: string
+  /** Origins allowed to call the routes cross-origin with credentials. */
+  trustedOrigins?: string[]
+  /**
+   * The app's public origin (for example `https://example.com`). Links in emails and redirects
+   * are built on it; without it they are built on the request's Host header, which a proxy must then set truthfully.
+   */
+  origin?: string
+  /** Force `Secure` cookies and their prefixes; default: when the request is https. */
+  useSecureCookies?: boolean
+  /** Largest request body accepted, in bytes. Default 64 KiB. */
+  maxBodySize?: number
+  logger?: Partial<Logger>
+  /** The clock, in milliseconds; tests move it. Default `Date.now`. */
+  now?: () => number
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** True when the value is a string holding an ISO 8601 date-time. Adapters use it to revive dates. */
+export function isDate(value: any): any {
+  return typeof value === 'string' && isoDate.test(value) && !Number.isNaN(Date.parse(value))
+}
+
+const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/

@@ -1,0 +1,66 @@
+/** Cookie parsing, writing and naming. */
+
+export interface CookieOptions {
+  expires?: Date
+  maxAge?: number
+  httpOnly?: boolean
+  secure?: boolean
+  sameSite?: 'Lax' | 'Strict' | 'None'
+  path?: string
+}
+
+/** Parses a Cookie header. The first value of a repeated name wins, as browsers send the most specific first. */
+export function parseCookies(header: string | null): Map<string, string> {
+  const jar = new Map<string, string>()
+  if (!header) return jar
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq < 1) continue
+    const name = part.slice(0, eq).trim()
+    if (jar.has(name)) continue
+    let value = part.slice(eq + 1).trim()
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+    try {
+      jar.set(name, decodeURIComponent(value))
+    } catch {
+      jar.set(name, value)
+    }
+  }
+  return jar
+}
+
+export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
+  let cookie = `${name}=${encodeURIComponent(value)}`
+  if (options.expires) cookie += `; Expires=${options.expires.toUTCString()}`
+  if (options.maxAge !== undefined) cookie += `; Max-Age=${Math.floor(options.maxAge)}`
+  cookie += `; Path=${options.path ?? '/'}`
+  if (options.httpOnly !== false) cookie += '; HttpOnly'
+  if (options.secure) cookie += '; Secure'
+  cookie += `; SameSite=${options.sameSite ?? 'Lax'}`
+  return cookie
+}
+
+export interface CookieNames {
+  sessionToken: string
+  csrfToken: string
+  callbackUrl: string
+  /** OAuth and WebAuthn check values, one cookie per kind, each bound to a provider id inside. */
+  pkceCodeVerifier: string
+  state: string
+  nonce: string
+  webauthnChallenge: string
+}
+
+/** Cookie names; on https they carry the `__Secure-` prefix, and the CSRF cookie `__Host-`. */
+export function cookieNames(secure: boolean): CookieNames {
+  const p = secure ? '__Secure-' : ''
+  return {
+    sessionToken: `${p}latchkey.session-token`,
+    csrfToken: `${secure ? '__Host-' : ''}latchkey.csrf-token`,
+    callbackUrl: `${p}latchkey.callback-url`,
+    pkceCodeVerifier: `${p}latchkey.pkce.code_verifier`,
+    state: `${p}latchkey.state`,
+    nonce: `${p}latchkey.nonce`,
+    webauthnChallenge: `${p}latchkey.challenge`,
+  }
+}

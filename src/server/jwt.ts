@@ -1,0 +1,44 @@
+/** Encrypted tokens (JWE, dir + A256GCM) for the JWT session strategy and the short-lived check cookies. */
+import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose'
+import { deriveKey } from './crypto.js'
+
+/**
+ * Encrypts `payload` with a key derived from the first secret and `salt` (the cookie name,
+ * so a token made for one cookie cannot be replayed in another). Times are in seconds.
+ */
+export async function seal(
+  payload: Record<string, unknown>,
+  secrets: string[],
+  salt: string,
+  times: { now: number; expires: number },
+): Promise<string> {
+  const key = await deriveKey(secrets[0], salt)
+  return new EncryptJWT(payload as JWTPayload)
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+    .setIssuedAt(times.now)
+    .setExpirationTime(times.expires)
+    .encrypt(key)
+}
+
+/** Decrypts with each secret in turn; null when none opens it, it is malformed, or it has expired. */
+export async function unseal<T = Record<string, unknown>>(
+  token: string,
+  secrets: string[],
+  salt: string,
+  nowSeconds: number,
+): Promise<(T & { exp: number; iat: number }) | null> {
+  for (const secret of secrets) {
+    try {
+      const { payload } = await jwtDecrypt(token, await deriveKey(secret, salt), {
+        currentDate: new Date(nowSeconds * 1000),
+        clockTolerance: 0,
+        keyManagementAlgorithms: ['dir'],
+        contentEncryptionAlgorithms: ['A256GCM'],
+      })
+      return payload as T & { exp: number; iat: number }
+    } catch {
+      // try the next secret
+    }
+  }
+  return null
+}

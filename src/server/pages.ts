@@ -1,0 +1,70 @@
+/** The small server-rendered pages: sign-in, sign-out, verify-request and error. */
+import type { ErrorType } from '../core/errors.js'
+import type { AppProvider } from '../core/types.js'
+
+export function escapeHtml(text: unknown): string {
+  return String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>
+body{font:16px/1.5 system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:grid;place-items:center;min-height:100vh;margin:0}
+main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0001;padding:2rem;width:min(22rem,90vw)}
+h1{font-size:1.3rem;margin:0 0 1rem}form{display:grid;gap:.5rem;margin:0 0 1rem}
+input,button{font:inherit;padding:.6rem .8rem;border-radius:8px;border:1px solid #ccc}
+button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b00020}hr{border:0;border-top:1px solid #eee;margin:1rem 0}
+</style></head><body><main>${body}</main></body></html>`
+}
+
+export const errorMessages: Record<string, string> = {
+  AccessDenied: 'You do not have permission to sign in.',
+  Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
+  CredentialsSignin: 'Sign-in failed. Check the details you provided.',
+  OAuthAccountNotLinked: 'This account is linked to another user, or its email address belongs to another user. Sign in the way you did before.',
+  OAuthSignInError: 'Signing in with the provider could not start. Try again.',
+  OAuthCallbackError: 'The provider did not complete the sign-in. Try again.',
+  EmailSignin: 'The sign-in email could not be sent. Check the address.',
+  MissingCSRF: 'The form expired. Reload the page and try again.',
+  InvalidCheck: 'The sign-in could not be verified. Start again.',
+  RateLimited: 'Too many attempts. Wait a moment and try again.',
+  WebAuthnVerificationError: 'The passkey could not be verified.',
+  Configuration: 'There is a problem with the server configuration. The server log has the details.',
+}
+
+export function errorPage(type: string): string {
+  const message = errorMessages[type] ?? errorMessages.Configuration
+  return page('Sign-in error', `<h1>Sign-in error</h1><p class="error" data-error="${escapeHtml(type)}">${escapeHtml(message)}</p><p><a href="signin">Try again</a></p>`)
+}
+
+export function verifyRequestPage(): string {
+  return page('Check your email', '<h1>Check your email</h1><p>A sign-in link has been sent to your email address.</p>')
+}
+
+export function signOutPage(csrfToken: string, action: string): string {
+  return page('Sign out', `<h1>Sign out</h1><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><button>Sign out</button></form>`)
+}
+
+export function signInPage(providers: AppProvider[], csrfToken: string, options: { callbackUrl?: string; error?: string | null; fields: Record<string, Record<string, { label?: string; type?: string; placeholder?: string }>> }): string {
+  const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}">${options.callbackUrl ? `<input type="hidden" name="callbackUrl" value="${escapeHtml(options.callbackUrl)}">` : ''}`
+  const error = options.error ? `<p class="error" role="alert" data-error="${escapeHtml(options.error)}">${escapeHtml(errorMessages[options.error] ?? errorMessages.Configuration)}</p>` : ''
+  const forms = providers
+    .filter((p) => p.type !== 'webauthn' && p.type !== 'passkey')
+    .map((p) => {
+      if (p.type === 'email') {
+        return `<form method="post" action="${escapeHtml(p.signinUrl)}">${hidden}<label>Email <input type="email" name="email" required autocomplete="email"></label><button>Sign in with ${escapeHtml(p.name)}</button></form>`
+      }
+      if (p.type === 'credentials') {
+        const inputs = Object.entries(options.fields[p.id] ?? {})
+          .map(([name, f]) => `<label>${escapeHtml(f.label ?? name)} <input name="${escapeHtml(name)}" type="${escapeHtml(f.type ?? 'text')}" placeholder="${escapeHtml(f.placeholder ?? '')}"></label>`)
+          .join('')
+        return `<form method="post" action="${escapeHtml(p.callbackUrl)}">${hidden}${inputs}<button>Sign in with ${escapeHtml(p.name)}</button></form>`
+      }
+      const color = p.style?.brandColor ?? p.style?.bg
+      return `<form method="post" action="${escapeHtml(p.signinUrl)}">${hidden}<button${color ? ` style="background:${escapeHtml(color)}"` : ''}>Sign in with ${escapeHtml(p.name)}</button></form>`
+    })
+    .join('<hr>')
+  return page('Sign in', `<h1>Sign in</h1>${error}${forms || '<p>No providers are configured.</p>'}`)
+}
+
+export type { ErrorType }

@@ -1,0 +1,22 @@
+/** Where the browser may be sent after a sign-in or sign-out. */
+import type { Context } from './context.js'
+
+/** Allows relative URLs and URLs of the app's own origin; anything else becomes the origin. */
+export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  const origin = new URL(baseUrl).origin
+  try {
+    // The URL parser treats "//host" and "/\host" as other origins, as browsers do.
+    const target = new URL(url, origin)
+    if (target.origin === origin && (target.protocol === 'https:' || target.protocol === 'http:')) return target.href
+  } catch {
+    // fall through
+  }
+  return origin
+}
+
+/** The validated callback URL of this request (body, query or cookie), through the `redirect` callback. */
+export async function resolveCallbackUrl(ctx: Context, candidate: string | undefined): Promise<string> {
+  const url = candidate || ctx.cookies.get(ctx.names.callbackUrl) || ctx.origin
+  const callback = ctx.config.callbacks.redirect ?? defaultRedirect
+  return callback({ url, baseUrl: ctx.origin })
+}

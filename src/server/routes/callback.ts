@@ -1,0 +1,34 @@
+/** GET or POST /callback/:provider: finishes a sign-in and sends the browser on. */
+import { AuthError } from '../../core/errors.js'
+import { readBody } from '../body.js'
+import { signInWithCredentials } from '../credentials.js'
+import type { Context } from '../context.js'
+import { verifyCsrf } from '../csrf.js'
+import { verifyEmailLink } from '../email.js'
+import { findProvider } from '../find-provider.js'
+import { handleOAuthCallback } from '../oauth/callback.js'
+import { resolveCallbackUrl } from '../redirect-url.js'
+import { redirect } from '../respond.js'
+
+export async function callback(ctx: Context, providerId: string | undefined): Promise<Response> {
+  const provider = findProvider(ctx, providerId)
+  const body = await readBody(ctx.request, ctx.config.maxBodySize)
+  switch (provider.type) {
+    case 'email':
+      await verifyEmailLink(ctx, provider)
+      return redirect(ctx, await resolveCallbackUrl(ctx, ctx.url.searchParams.get('callbackUrl') ?? undefined))
+    case 'credentials': {
+      if (ctx.request.method !== 'POST') throw new AuthError('UnknownAction', 'Credentials sign-in takes POST', { status: 405 })
+      await verifyCsrf(ctx, body.csrfToken)
+      const target = await resolveCallbackUrl(ctx, typeof body.callbackUrl === 'string' ? body.callbackUrl : undefined)
+      await signInWithCredentials(ctx, provider, body)
+      return redirect(ctx, target)
+    }
+    case 'oauth':
+    case 'oidc':
+      // A response here means "go elsewhere first" (form_post bounce, redirect proxy forward).
+      return (await handleOAuthCallback(ctx, provider, body)) ?? redirect(ctx, await resolveCallbackUrl(ctx, undefined))
+    default:
+      throw new AuthError('UnknownAction', `Provider "${provider.id}" of type "${provider.type}" has no callback here yet`, { status: 400 })
+  }
+}

@@ -1,0 +1,43 @@
+/** GET /signin shows the sign-in page; POST /signin/:provider starts a sign-in. */
+import { AuthError } from '../../core/errors.js'
+import { readBody, stringField } from '../body.js'
+import { setCookie, type Context } from '../context.js'
+import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
+import { sendEmailLink } from '../email.js'
+import { signInWithCredentials } from '../credentials.js'
+import { startOAuth } from '../oauth/start.js'
+import { signInPage } from '../pages.js'
+import { findProvider } from '../find-provider.js'
+import { toAppProvider } from '../providers-list.js'
+import { resolveCallbackUrl } from '../redirect-url.js'
+import { html, redirect } from '../respond.js'
+
+export async function getSignInPage(ctx: Context): Promise<Response> {
+  if (ctx.config.pages.signIn) return redirect(ctx, ctx.config.pages.signIn + ctx.url.search)
+  const csrfToken = await ensureCsrfToken(ctx)
+  const providers = [...ctx.config.providers.values()]
+  const fields = Object.fromEntries(providers.filter((p) => p.type === 'credentials').map((p) => [p.id, (p as any).credentials ?? {}]))
+  const callbackUrl = ctx.url.searchParams.get('callbackUrl') ?? undefined
+  return html(ctx, signInPage(providers.map((p) => toAppProvider(ctx, p)), csrfToken, { callbackUrl, error: ctx.url.searchParams.get('error'), fields }))
+}
+
+export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Response> {
+  const provider = findProvider(ctx, providerId)
+  const body = await readBody(ctx.request, ctx.config.maxBodySize)
+  await verifyCsrf(ctx, body.csrfToken)
+  const callbackUrl = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))
+  setCookie(ctx, ctx.names.callbackUrl, callbackUrl)
+  switch (provider.type) {
+    case 'email':
+      await sendEmailLink(ctx, provider, stringField(body, 'email'), callbackUrl)
+      return redirect(ctx, ctx.config.pages.verifyRequest ?? `${ctx.baseUrl}/verify-request?provider=${encodeURIComponent(provider.id)}&type=email`)
+    case 'credentials':
+      await signInWithCredentials(ctx, provider, body)
+      return redirect(ctx, callbackUrl)
+    case 'oauth':
+    case 'oidc':
+      return redirect(ctx, await startOAuth(ctx, provider))
+    default:
+      throw new AuthError('UnknownAction', `Provider "${provider.id}" of type "${provider.type}" starts with GET /webauthn-options, not POST /signin`, { status: 400 })
+  }
+}

@@ -1,0 +1,22 @@
+/** GET /signout shows the confirmation page; POST /signout ends the session. */
+import { readBody, stringField } from '../body.js'
+import type { Context } from '../context.js'
+import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
+import { signOutPage } from '../pages.js'
+import { resolveCallbackUrl } from '../redirect-url.js'
+import { html, redirect } from '../respond.js'
+import { destroySession } from '../session.js'
+
+export async function getSignOutPage(ctx: Context): Promise<Response> {
+  if (ctx.config.pages.signOut) return redirect(ctx, ctx.config.pages.signOut)
+  return html(ctx, signOutPage(await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`))
+}
+
+export async function postSignOut(ctx: Context): Promise<Response> {
+  const body = await readBody(ctx.request, ctx.config.maxBodySize)
+  await verifyCsrf(ctx, body.csrfToken)
+  const target = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl') ?? ctx.origin)
+  const ended = await destroySession(ctx)
+  await ctx.config.events.signOut?.({ session: ended.record, token: ended.token })
+  return redirect(ctx, target)
+}

@@ -1,0 +1,157 @@
+/**
+ * Session reads, creation and removal for both strategies, under the in-step rule:
+ * the cookie's expiry is the stored expiry, an access extends both only when due,
+ * and an access after expiry deletes the record and clears the cookie.
+ */
+import type { AdapterAccount, AdapterSession, AdapterUser, JWT, Profile, Session, User } from '../core/types.js'
+import { classifyAccess, nextExpiry } from '../core/session-rule.js'
+import { useAdapter } from './adapter-methods.js'
+import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
+import { randomToken } from './crypto.js'
+import { seal, unseal } from './jwt.js'
+
+export interface SessionRead {
+  session: Session | null
+  /** The signed-in user, for routes that act on their own account (database strategy). */
+  user?: AdapterUser
+  token?: JWT
+  /** The database record, for sign-out and update. */
+  record?: AdapterSession
+}
+
+const sessionMethods = ['getSessionAndUser', 'updateSession', 'deleteSession'] as const
+
+/** Reads the request's session, extending or removing it as the rule says. */
+export async function readSession(ctx: Context): Promise<SessionRead> {
+  const cookie = ctx.cookies.get(ctx.names.sessionToken)
+  if (!cookie) return { session: null }
+  return ctx.config.session.strategy === 'database' ? readDatabaseSession(ctx, cookie) : readJwtSession(ctx, cookie)
+}
+
+async function readDatabaseSession(ctx: Context, sessionToken: string): Promise<SessionRead> {
+  const adapter = useAdapter(ctx.config, [...sessionMethods], 'database sessions')
+  const { maxAge, updateAge } = ctx.config.session
+  const found = await adapter.getSessionAndUser(sessionToken)
+  if (!found) {
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  let { session: record, user } = found
+  const access = classifyAccess(ctx.now, record.expires.getTime(), maxAge, updateAge)
+  if (access === 'expired') {
+    await adapter.deleteSession(sessionToken)
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  if (access === 'due') {
+    const expires = new Date(nextExpiry(ctx.now, maxAge))
+    record = (await adapter.updateSession({ sessionToken, expires })) ?? { ...record, expires }
+    setSessionCookie(ctx, sessionToken, record.expires.getTime())
+  }
+  const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
+  const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base
+  return { session, user, record }
+}
+
+async function readJwtSession(ctx: Context, cookie: string): Promise<SessionRead> {
+  const { maxAge, updateAge } = ctx.config.session
+  const payload = await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, Math.floor(ctx.now / 1000))
+  if (!payload) {
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  let expires = payload.exp * 1000
+  const { exp: _exp, iat: _iat, ...claims } = payload
+  let token: JWT | null = claims
+  if (ctx.config.callbacks.jwt) token = await ctx.config.callbacks.jwt({ token })
+  if (!token) {
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  if (classifyAccess(ctx.now, expires, maxAge, updateAge) === 'due') {
+    expires = nextExpiry(ctx.now, maxAge)
+    await writeJwt(ctx, token, expires)
+  }
+  return { session: await jwtSession(ctx, token, expires), token }
+}
+
+async function jwtSession(ctx: Context, token: JWT, expires: number, extra?: { trigger?: 'update'; newSession?: unknown }): Promise<Session> {
+  const base: Session = {
+    user: { id: token.sub, name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
+    expires: new Date(expires).toISOString(),
+  }
+  return ctx.config.callbacks.session ? ctx.config.callbacks.session({ session: base, token, ...extra }) : base
+}
+
+async function writeJwt(ctx: Context, token: JWT, expires: number): Promise<void> {
+  const value = await seal(token, ctx.config.secrets, ctx.names.sessionToken, { now: Math.floor(ctx.now / 1000), expires: expires / 1000 })
+  setSessionCookie(ctx, value, expires)
+}
+
+/** Starts a new session for a user who just signed in; always a new token. */
+export async function createSession(
+  ctx: Context,
+  user: AdapterUser | User,
+  details: { account: AdapterAccount | null; profile?: Profile; isNewUser: boolean },
+): Promise<void> {
+  const expires = nextExpiry(ctx.now, ctx.config.session.maxAge)
+  if (ctx.config.session.strategy === 'database') {
+    const adapter = useAdapter(ctx.config, ['createSession'], 'database sessions')
+    const sessionToken = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
+    await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires) })
+    setSessionCookie(ctx, sessionToken, expires)
+    return
+  }
+  let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
+  if (ctx.config.callbacks.jwt) {
+    token = await ctx.config.callbacks.jwt({
+      token,
+      user,
+      account: details.account,
+      profile: details.profile,
+      trigger: details.isNewUser ? 'signUp' : 'signIn',
+      isNewUser: details.isNewUser,
+    })
+  }
+  if (!token) throw new Error('The jwt callback returned no token at sign-in')
+  await writeJwt(ctx, token, expires)
+}
+
+/** Ends the request's session: deletes the record (database) and clears the cookie. */
+export async function destroySession(ctx: Context): Promise<{ record?: AdapterSession | null; token?: JWT | null }> {
+  const cookie = ctx.cookies.get(ctx.names.sessionToken)
+  clearSessionCookie(ctx)
+  if (!cookie) return {}
+  if (ctx.config.session.strategy === 'database') {
+    const adapter = useAdapter(ctx.config, ['deleteSession'], 'sign-out')
+    const record = (await adapter.deleteSession(cookie)) as AdapterSession | null | undefined
+    return { record }
+  }
+  const token = await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, Math.floor(ctx.now / 1000))
+  return { token }
+}
+
+/** Applies POST /session's `data` through the callbacks and answers the new session. */
+export async function updateSession(ctx: Context, data: unknown): Promise<Session | null> {
+  const current = await readSession(ctx)
+  if (!current.session) return null
+  if (ctx.config.session.strategy === 'database') {
+    const base: Session = { user: publicUser(current.user!), expires: current.session.expires }
+    return ctx.config.callbacks.session
+      ? ctx.config.callbacks.session({ session: base, user: current.user, trigger: 'update', newSession: data })
+      : current.session
+  }
+  const expires = Date.parse(current.session.expires)
+  let token: JWT | null = current.token!
+  if (ctx.config.callbacks.jwt) token = await ctx.config.callbacks.jwt({ token, trigger: 'update', session: data })
+  if (!token) {
+    clearSessionCookie(ctx)
+    return null
+  }
+  await writeJwt(ctx, token, expires)
+  return jwtSession(ctx, token, expires, { trigger: 'update', newSession: data })
+}
+
+function publicUser(user: AdapterUser): User {
+  return { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }
+}

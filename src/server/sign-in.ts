@@ -1,0 +1,117 @@
+/**
+ * The end of every sign-in: find or create the user, link the account, ask the `signIn`
+ * callback, start a new session and fire the events. The linking rules of the contract live here.
+ */
+import type { AdapterAccount, AdapterUser, Profile, User } from '../core/types.js'
+import { AuthError } from '../core/errors.js'
+import { useAdapter } from './adapter-methods.js'
+import type { Context } from './context.js'
+import { createSession, readSession } from './session.js'
+
+export interface SignInInput {
+  /** The user as the provider describes them (from `profile`, `authorize` or the email address). */
+  user: User
+  /** The account to link; null for credentials, which are not stored as accounts. */
+  account: AdapterAccount | null
+  profile?: Profile
+  /** Email sign-in: the address was just proven, so `emailVerified` is set on first use. */
+  emailVerified?: boolean
+  allowDangerousEmailAccountLinking?: boolean
+  credentials?: Record<string, unknown>
+}
+
+export interface SignInResult {
+  user: AdapterUser | User
+  isNewUser: boolean
+}
+
+/** Resolves the user, runs the `signIn` callback, and starts the session. */
+export async function completeSignIn(ctx: Context, input: SignInInput): Promise<SignInResult> {
+  const allowed = ctx.config.callbacks.signIn
+    ? await ctx.config.callbacks.signIn({ user: input.user, account: input.account, profile: input.profile, credentials: input.credentials })
+    : true
+  if (allowed !== true) throw new AuthError('AccessDenied', 'The signIn callback refused this sign-in', { status: 403 })
+
+  const result = ctx.config.adapter ? await resolveStoredUser(ctx, input) : { user: input.user, isNewUser: false }
+  const account = input.account ? { ...input.account, userId: result.user.id as string } : null
+  await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser })
+  await ctx.config.events.signIn?.({ user: result.user, account, profile: input.profile, isNewUser: result.isNewUser })
+  return result
+}
+
+async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+  const adapter = useAdapter(ctx.config, ['getUser', 'getUserByEmail', 'getUserByAccount', 'createUser', 'updateUser', 'linkAccount'], 'sign-in')
+  const email = input.user.email ?? null
+  // An email link proves the address, so it signs in as the address's owner, whoever is signed in now.
+  const signedIn = input.emailVerified ? undefined : (await readSession(ctx)).session?.user
+  const current = signedIn?.id ? await adapter.getUser(signedIn.id) : null
+
+  if (!input.account) {
+    // Credentials: the app's own user, found by id, then by email, else created.
+    const byId = input.user.id ? await adapter.getUser(input.user.id) : null
+    const existing = byId ?? (email ? await adapter.getUserByEmail(email) : null)
+    if (existing) return { user: existing, isNewUser: false }
+    return { user: await createUser(ctx, { ...input.user, email, emailVerified: null }), isNewUser: true }
+  }
+
+  const owner = await adapter.getUserByAccount({ provider: input.account.provider, providerAccountId: input.account.providerAccountId })
+  if (owner) {
+    if (current && current.id !== owner.id) {
+      throw new AuthError('OAuthAccountNotLinked', 'This account is already linked to another user', { status: 403 })
+    }
+    return { user: await markVerified(ctx, owner, input), isNewUser: false }
+  }
+
+  if (current) {
+    // A signed-in user adding another way to sign in.
+    await link(ctx, current, input)
+    return { user: await markVerified(ctx, current, input), isNewUser: false }
+  }
+
+  const byEmail = email ? await adapter.getUserByEmail(email) : null
+  if (byEmail) {
+    if (!input.emailVerified && !input.allowDangerousEmailAccountLinking) {
+      throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
+    }
+    await link(ctx, byEmail, input)
+    return { user: await markVerified(ctx, byEmail, input), isNewUser: false }
+  }
+
+  if (!email) throw new AuthError('OAuthCallbackError', 'The provider returned no email address, which a new user needs')
+  const user = await createUser(ctx, {
+    id: crypto.randomUUID(),
+    email,
+    name: input.user.name ?? null,
+    image: input.user.image ?? null,
+    emailVerified: input.emailVerified ? new Date(ctx.now) : null,
+  })
+  await link(ctx, user, input)
+  return { user, isNewUser: true }
+}
+
+async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 'email'> & { email: string | null }): Promise<AdapterUser> {
+  const adapter = useAdapter(ctx.config, ['createUser'], 'sign-up')
+  const created = await adapter.createUser({
+    id: user.id ?? crypto.randomUUID(),
+    email: user.email ?? '',
+    emailVerified: user.emailVerified ?? null,
+    name: user.name ?? null,
+    image: user.image ?? null,
+  })
+  await ctx.config.events.createUser?.({ user: created })
+  return created
+}
+
+async function link(ctx: Context, user: AdapterUser, input: SignInInput): Promise<void> {
+  const adapter = useAdapter(ctx.config, ['linkAccount'], 'account linking')
+  const account = { ...input.account!, userId: user.id }
+  await adapter.linkAccount(account)
+  await ctx.config.events.linkAccount?.({ user, account, profile: input.profile })
+}
+
+/** `emailVerified` becomes the date of the first email sign-in, and never changes after. */
+async function markVerified(ctx: Context, user: AdapterUser, input: SignInInput): Promise<AdapterUser> {
+  if (!input.emailVerified || user.emailVerified) return user
+  const adapter = useAdapter(ctx.config, ['updateUser'], 'email sign-in')
+  return adapter.updateUser({ id: user.id, emailVerified: new Date(ctx.now) })
+}

@@ -1,0 +1,66 @@
+/** bin/latchkey.ts, called in process through its exported `run`. */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { run, type CliIo } from '../../bin/latchkey.js'
+
+function capture(env: Record<string, string | undefined> = {}) {
+  const out: string[] = []
+  const err: string[] = []
+  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env }
+  return { io, out, err }
+}
+
+const folders: string[] = []
+afterAll(async () => {
+  await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+describe('latchkey CLI', () => {
+  test('--help prints usage and exits 0', async () => {
+    const { io, out } = capture()
+    expect(await run(['--help'], io)).toBe(0)
+    expect(out.join('\n')).toMatch(/Usage: latchkey <command>/)
+    expect(out.join('\n')).toMatch(/migrate/)
+  })
+
+  test('an unknown command is a clear error with exit code 2', async () => {
+    const { io, err } = capture()
+    expect(await run(['migrat'], io)).toBe(2)
+    expect(err.join('\n')).toMatch(/unknown command "migrat"; expected one of: migrate/)
+  })
+
+  test('an unknown option or a missing value is a clear error', async () => {
+    const a = capture()
+    expect(await run(['migrate', '--databse-url', 'x'], a.io)).toBe(2)
+    expect(a.err.join('\n')).toMatch(/unknown option "--databse-url"/)
+    const b = capture()
+    expect(await run(['migrate', '--database-url'], b.io)).toBe(2)
+    expect(b.err.join('\n')).toMatch(/option --database-url expects a value/)
+  })
+
+  test('no command prints usage to stderr and exits 2', async () => {
+    const { io, err } = capture()
+    expect(await run([], io)).toBe(2)
+    expect(err.join('\n')).toMatch(/Usage/)
+  })
+
+  test('migrate on the embedded database says what it did, then that there is nothing to do', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'latchkey-cli-'))
+    folders.push(dir)
+    const first = capture()
+    expect(await run(['migrate', '--dir', dir], first.io)).toBe(0)
+    expect(first.out).toEqual([`Database: ${dir}`, 'Applied migration 1: initial schema', 'Schema migrated from version 0 to 1.'])
+    const second = capture()
+    expect(await run(['migrate', `--dir=${dir}`], second.io)).toBe(0)
+    expect(second.out).toEqual([`Database: ${dir}`, 'Schema already at version 1; nothing to do.'])
+  }, 120_000) // two cold starts of PGlite on disk
+
+  test('migrate with a URL that is not PostgreSQL fails with exit code 1 and no password in the message', async () => {
+    const { io, err } = capture()
+    expect(await run(['migrate', '--database-url', 'mysql://u:secret@host/db'], io)).toBe(1)
+    expect(err.join('\n')).toMatch(/latchkey migrate failed: .*expected a postgres:\/\//)
+    expect(err.join('\n')).not.toMatch(/secret/)
+  })
+})

@@ -1,0 +1,25 @@
+/** The contract suite and the SQL checks against PGlite in memory: one instance for the whole file. */
+import { PGlite } from '@electric-sql/pglite'
+import { afterAll } from 'vitest'
+import { runAdapterTests } from '../../src/adapter-test/index.js'
+import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
+import { runSqlChecks } from './sql-checks.js'
+
+let shared: Promise<Queryable> | undefined
+
+/** Starts PGlite once (a cold start takes seconds) and migrates it; every suite here shares it. */
+function database(): Promise<Queryable> {
+  shared ??= (async () => {
+    const db = fromPGlite(await PGlite.create())
+    await migrate(db)
+    return db
+  })()
+  return shared
+}
+
+afterAll(async () => {
+  if (shared) await (await shared).end?.()
+})
+
+runAdapterTests({ name: 'PostgresAdapter over PGlite', adapter: async () => PostgresAdapter(await database()) })
+runSqlChecks('PGlite', database)

@@ -1,0 +1,117 @@
+/**
+ * The contract suite, the SQL checks and migrate's concurrency against a real PostgreSQL server,
+ * through both drivers (pg and postgres.js). Needs DATABASE_URL; CI always sets it.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { runAdapterTests } from '../../src/adapter-test/index.js'
+import { fromPg, fromPostgresJs, LATEST_VERSION, migrate, PostgresAdapter, schemaVersion, VERSION_TABLE } from '../../src/adapters/postgres/index.js'
+import { createIsolatedSchema, type IsolatedSchema } from './isolated-schema.js'
+import { runSqlChecks } from './sql-checks.js'
+
+const url = process.env.DATABASE_URL
+
+if (!url) {
+  console.warn(
+    [
+      '',
+      '#'.repeat(78),
+      '#  DATABASE_URL is not set: the PostgreSQL server suite did NOT run.',
+      '#  Only memory and PGlite were tested. To run it:',
+      '#    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx vitest run test/adapters',
+      '#'.repeat(78),
+      '',
+    ].join('\n'),
+  )
+  test('PostgreSQL server suite did NOT run: DATABASE_URL is not set', () => {
+    expect(process.env.DATABASE_URL ?? '').toBe('')
+  })
+} else {
+  const schemas: IsolatedSchema[] = []
+  const isolated = async () => {
+    const schema = await createIsolatedSchema(url)
+    schemas.push(schema)
+    return schema
+  }
+  afterAll(async () => {
+    await Promise.all(schemas.map((schema) => schema.drop()))
+  })
+
+  /** One schema, migrated through pg, shared by the pg-driver suites. */
+  let pgDatabase: ReturnType<typeof fromPg> | undefined
+  const pgShared = async () => {
+    if (!pgDatabase) {
+      const schema = await isolated()
+      pgDatabase = fromPg(schema.pgPool())
+      await migrate(pgDatabase)
+    }
+    return pgDatabase
+  }
+
+  runAdapterTests({ name: 'PostgresAdapter over pg (PostgreSQL server)', adapter: async () => PostgresAdapter(await pgShared()) })
+  runSqlChecks('PostgreSQL server via pg', pgShared)
+
+  runAdapterTests({
+    name: 'PostgresAdapter over postgres.js (PostgreSQL server)',
+    adapter: async () => {
+      const db = fromPostgresJs((await isolated()).postgresJs())
+      await migrate(db)
+      return PostgresAdapter(db)
+    },
+  })
+
+  describe('migrate on a PostgreSQL server', () => {
+    test('two servers starting at once both migrate without error, and the schema is applied once', async () => {
+      const schema = await isolated()
+      const serverA = fromPg(schema.pgPool(2))
+      const serverB = fromPg(schema.pgPool(2))
+      const serverC = fromPostgresJs(schema.postgresJs(2))
+      const results = await Promise.all([migrate(serverA), migrate(serverB), migrate(serverC)])
+      expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1)
+      for (const result of results) expect(result.to).toBe(LATEST_VERSION)
+      const { rows } = await serverA.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${VERSION_TABLE}`, [])
+      expect(rows[0]!.n).toBe(String(LATEST_VERSION))
+      expect(await schemaVersion(serverB)).toBe(LATEST_VERSION)
+      // The schema works for both after the race.
+      const adapter = PostgresAdapter(serverB)
+      const user = await adapter.createUser({ id: 'after-race', email: 'race@example.test', emailVerified: null })
+      expect(await PostgresAdapter(serverA).getUser(user.id)).toEqual(user)
+    })
+
+    test('schemaVersion is 0 on an empty schema, and migrate reports what it applied', async () => {
+      const schema = await isolated()
+      const db = fromPg(schema.pgPool(1))
+      expect(await schemaVersion(db)).toBe(0)
+      const result = await migrate(db)
+      expect(result.from).toBe(0)
+      expect(result.to).toBe(LATEST_VERSION)
+      expect(result.applied.map((m) => m.version)).toEqual([1])
+      expect(await migrate(db)).toEqual({ from: LATEST_VERSION, to: LATEST_VERSION, applied: [] })
+    })
+
+    test('a database newer than this latchkey is refused with a clear error', async () => {
+      const schema = await isolated()
+      const db = fromPg(schema.pgPool(1))
+      await migrate(db)
+      await db.query(`INSERT INTO ${VERSION_TABLE} (version, name) VALUES ($1, $2)`, [LATEST_VERSION + 1, 'from the future'])
+      await expect(migrate(db)).rejects.toThrow(/newer than this latchkey knows/)
+    })
+
+    test('the schema lives only in its own search_path schema', async () => {
+      const schema = await isolated()
+      const db = fromPg(schema.pgPool(1))
+      await migrate(db)
+      const { rows } = await db.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
+        [schema.name],
+      )
+      expect(rows.map((r) => r.table_name)).toEqual([
+        'accounts',
+        'authenticators',
+        VERSION_TABLE,
+        'sessions',
+        'users',
+        'verification_tokens',
+      ])
+    })
+  })
+}

@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { toNodeHandler } from '../../src/server/index.js'
+import { Jar } from '../support/jar.js'
+import { lastLink, testServer } from '../support/server.js'
+
+describe('the node:http binding, over real HTTP with a cookie jar', () => {
+  const app = testServer()
+  let server: Server
+  let origin: string
+  const http = (request: Request) => fetch(request, { redirect: 'manual' })
+
+  beforeAll(async () => {
+    server = createServer(toNodeHandler(app.handler))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('lists providers as AppProvider records', async () => {
+    const res = await new Jar(http, origin).get('/auth/providers')
+    expect(res.headers.get('content-type')).toMatch(/application\/json/)
+    expect(await res.json()).toEqual({
+      credentials: { id: 'credentials', name: 'Credentials', type: 'credentials', signinUrl: `${origin}/auth/signin/credentials`, callbackUrl: `${origin}/auth/callback/credentials` },
+      email: { id: 'email', name: 'Email', type: 'email', signinUrl: `${origin}/auth/signin/email`, callbackUrl: `${origin}/auth/callback/email` },
+    })
+  })
+
+  it('credentials: sign in, read, update, sign out', async () => {
+    const jar = new Jar(http, origin)
+    expect(await jar.session()).toBeNull()
+    const res = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace', callbackUrl: '/after' })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe(`${origin}/after`)
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('latchkey.session-token='))!
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Lax/)
+    expect(cookie).toMatch(/Path=\//)
+    expect(cookie).not.toMatch(/Secure/)
+    const session = await jar.get('/auth/session')
+    expect(session.headers.get('cache-control')).toBe('no-store')
+    expect((await session.json()).user.name).toBe('Ada')
+    const updated = await jar.postJson('/auth/session', { csrfToken: await jar.csrf(), data: { x: 1 } })
+    expect((await updated.json()).user.name).toBe('Ada')
+    await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
+    expect(await jar.session()).toBeNull()
+  })
+
+  it('email: the link from the outbox signs in over HTTP', async () => {
+    const jar = new Jar(http, origin)
+    const res = await jar.postForm('/auth/signin/email', { csrfToken: await jar.csrf(), email: 'lin@example.com' })
+    expect(res.headers.get('location')).toBe(`${origin}/auth/verify-request?provider=email&type=email`)
+    expect(app.outbox.at(-1)!.url.startsWith(`${origin}/auth/callback/email?`)).toBe(true)
+    await jar.get(lastLink(app.outbox))
+    expect((await jar.session()).user.email).toBe('lin@example.com')
+  })
+
+  it('serves the HTML pages with a strict CSP', async () => {
+    const jar = new Jar(http, origin)
+    for (const path of ['/auth/signin', '/auth/signout', '/auth/verify-request', '/auth/error?error=Verification']) {
+      const res = await jar.get(path)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/)
+      expect(await res.text()).toMatch(/<!doctype html>/)
+    }
+    const signin = await (await jar.get('/auth/signin')).text()
+    expect(signin).toContain('Sign in with Email')
+    expect(signin).toContain('name="password" type="password"')
+  })
+
+  it('answers CORS preflights only for trusted origins', async () => {
+    const res = await fetch(`${origin}/auth/session`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com' } })
+    expect(res.status).toBe(403)
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import { parseTiming, timingHeader } from '../../src/core/session-rule.js'
+import { Jar } from '../support/jar.js'
+import { testServer } from '../support/server.js'
+
+const day = 86400_000
+
+async function signIn(jar: Jar) {
+  const csrfToken = await jar.csrf()
+  const res = await jar.postForm('/auth/callback/credentials', { csrfToken, username: 'ada', password: 'lovelace' })
+  expect(res.status).toBe(302)
+  return res
+}
+
+function cookieExpiry(res: Response, name = 'latchkey.session-token'): number | null {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith(name + '='))
+  const m = line && /Expires=([^;]+)/.exec(line)
+  return m ? Date.parse(m[1]) : null
+}
+
+for (const strategy of ['database', 'jwt'] as const) {
+  describe(`the in-step session rule (${strategy})`, () => {
+    it('sets the cookie expiry to the session expiry and announces it at sign-in', async () => {
+      const { handler, adapter, clock } = testServer({ strategy })
+      const jar = new Jar(handler)
+      const res = await signIn(jar)
+      const expires = clock.now + 30 * day
+      expect(cookieExpiry(res)).toBe(expires)
+      expect(parseTiming(res.headers.get(timingHeader))).toEqual({ expires, due: clock.now + day })
+      if (strategy === 'database') {
+        const token = jar.cookies.get('latchkey.session-token')!
+        expect((await adapter.getSessionAndUser(token))!.session.expires.getTime()).toBe(expires)
+      }
+      expect((await jar.session()).expires).toBe(new Date(expires).toISOString())
+    })
+
+    it('extends exactly once per updateAge, and only when due', async () => {
+      const { handler, adapter, clock } = testServer({ strategy })
+      const jar = new Jar(handler)
+      await signIn(jar)
+      const start = clock.now
+      const extensions: number[] = []
+      // Read every 6 hours for 3 days: due at 24h, 48h, 72h after each extension.
+      for (let h = 6; h <= 72; h += 6) {
+        clock.now = start + h * 3600_000
+        const res = await jar.get('/auth/session')
+        const body = await res.json()
+        expect(body.user.email).toBe('ada@example.com')
+        const header = parseTiming(res.headers.get(timingHeader))
+        if (header) {
+          extensions.push(h)
+          expect(header.expires).toBe(clock.now + 30 * day)
+          expect(cookieExpiry(res)).toBe(header.expires)
+          expect(body.expires).toBe(new Date(header.expires).toISOString())
+          if (strategy === 'database') {
+            const token = jar.cookies.get('latchkey.session-token')!
+            expect((await adapter.getSessionAndUser(token))!.session.expires.getTime()).toBe(header.expires)
+          }
+        } else {
+          expect(res.headers.getSetCookie()).toEqual([])
+        }
+      }
+      expect(extensions).toEqual([24, 48, 72])
+    })
+
+    it('an access after expiry removes the session and clears the cookie', async () => {
+      const { handler, adapter, clock } = testServer({ strategy })
+      const jar = new Jar(handler)
+      await signIn(jar)
+      const token = jar.cookies.get('latchkey.session-token')!
+      clock.now += 30 * day
+      const res = await jar.get('/auth/session')
+      expect(await res.json()).toBeNull()
+      expect(res.headers.get(timingHeader)).toBe('none')
+      expect(res.headers.getSetCookie().some((c) => /^latchkey\.session-token=;.*Max-Age=0/.test(c))).toBe(true)
+      expect(jar.cookies.has('latchkey.session-token')).toBe(false)
+      if (strategy === 'database') expect(await adapter.getSessionAndUser(token)).toBeNull()
+    })
+
+    it('every sign-in makes a new session token', async () => {
+      const { handler } = testServer({ strategy })
+      const jar = new Jar(handler)
+      await signIn(jar)
+      const first = jar.cookies.get('latchkey.session-token')
+      await signIn(jar)
+      expect(jar.cookies.get('latchkey.session-token')).not.toBe(first)
+    })
+
+    it('sign-out clears the cookie, announces it and ends the session', async () => {
+      const { handler, adapter } = testServer({ strategy })
+      const jar = new Jar(handler)
+      await signIn(jar)
+      const token = jar.cookies.get('latchkey.session-token')!
+      const res = await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
+      expect(res.status).toBe(302)
+      expect(res.headers.get(timingHeader)).toBe('none')
+      expect(await jar.session()).toBeNull()
+      if (strategy === 'database') expect(await adapter.getSessionAndUser(token)).toBeNull()
+    })
+  })
+}
+
+describe('updateAge 0', () => {
+  it('extends on every access', async () => {
+    const { handler, clock } = testServer({ session: { strategy: 'database', maxAge: 3600, updateAge: 0 } })
+    const jar = new Jar(handler)
+    await signIn(jar)
+    for (let i = 1; i <= 3; i++) {
+      clock.now += 1000
+      const res = await jar.get('/auth/session')
+      expect(parseTiming(res.headers.get(timingHeader))?.expires).toBe(clock.now + 3600_000)
+    }
+  })
+})

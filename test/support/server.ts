@@ -1,0 +1,48 @@
+/** Builds a handler for tests: a memory adapter, a credentials and an email provider, a clock the test moves. */
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import Credentials from '../../src/providers/credentials.js'
+import Email from '../../src/providers/email.js'
+import { Latchkey } from '../../src/server/index.js'
+import type { AuthConfig, Logger, SendVerificationRequestParams } from '../../src/core/types.js'
+
+export const testSecret = 'test-secret-0123456789-abcdefghij'
+
+export interface TestServerOptions extends Partial<AuthConfig> {
+  strategy?: 'jwt' | 'database'
+}
+
+export function testServer(options: TestServerOptions = {}) {
+  const clock = { now: Date.parse('2026-01-01T00:00:00Z') }
+  const adapter = MemoryAdapter()
+  const outbox: SendVerificationRequestParams[] = []
+  const logs: string[] = []
+  const logger: Logger = {
+    error: (e) => logs.push(`error ${e.name}: ${e.message} ${e.cause instanceof Error ? e.cause.message : ''}`),
+    warn: (c) => logs.push(`warn ${c}`),
+    debug: () => {},
+  }
+  const { strategy = 'database', ...rest } = options
+  const handler = Latchkey({
+    secret: testSecret,
+    adapter: strategy === 'database' ? adapter : undefined,
+    session: { strategy, maxAge: 30 * 86400, updateAge: 86400 },
+    now: () => clock.now,
+    logger,
+    providers: [
+      Credentials({
+        credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
+        authorize: async (c) =>
+          c.username === 'ada' && c.password === 'lovelace' ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' } : null,
+      }),
+      Email({ sendVerificationRequest: (params) => void outbox.push(params) }),
+    ],
+    ...rest,
+  })
+  return { handler, adapter, outbox, logs, clock }
+}
+
+/** The last emailed link, as a path the jar can follow. */
+export function lastLink(outbox: SendVerificationRequestParams[]): string {
+  const url = new URL(outbox.at(-1)!.url)
+  return url.pathname + url.search
+}
