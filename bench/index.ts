@@ -4,6 +4,7 @@
  */
 const all: Record<string, () => Promise<void>> = {
   session: () => import('./session.js').then((m) => m.run()),
+  'server-speed': () => import('./server-speed.js').then((m) => m.run()),
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -24,21 +24,25 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
   return toHex(await crypto.subtle.sign('HMAC', await key, encoder.encode(message)))
 }
 
-const derivedKeys = new Map<string, Promise<Uint8Array>>()
+const derivedKeys = new Map<string, Promise<CryptoKey>>()
 
-/** A 32-byte key from HKDF-SHA-256 over the secret; `salt` separates uses. Derived once per pair. */
-export function deriveKey(secret: string, salt: string): Promise<Uint8Array> {
+/**
+ * An AES-256-GCM key from HKDF-SHA-256 over the secret; `salt` separates uses.
+ * Derived and imported once per pair: importing on every request costs more than the decryption.
+ */
+export function deriveKey(secret: string, salt: string): Promise<CryptoKey> {
   const id = `${salt}\u0000${secret}`
   let key = derivedKeys.get(id)
   if (!key) {
     key = (async () => {
-      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits'])
-      const bits = await crypto.subtle.deriveBits(
+      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
+      return crypto.subtle.deriveKey(
         { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode(salt), info: encoder.encode(`latchkey key (${salt})`) },
         base,
-        256,
+        { name: 'AES-GCM', length: 256 },
+        false,
+        ['encrypt', 'decrypt'],
       )
-      return new Uint8Array(bits)
     })()
     derivedKeys.set(id, key)
   }

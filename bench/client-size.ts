@@ -1,0 +1,106 @@
+/**
+ * Browser code size, min+gzip: latchkey's SDK core, in-page fallback, components, drop-in script
+ * and worker, side by side with the client SDKs of next-auth, better-auth, Supabase and Firebase,
+ * all bundled the same way in this run (esbuild: bundle, minify, browser platform, ESM; react and
+ * react-dom external for next-auth). Each peer is bundled as its whole public entry
+ * (`export * from '<entry>'`), as ours are.
+ *
+ *   npx tsx bench/client-size.ts
+ */
+import { build, type BuildOptions } from 'esbuild'
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { gzipSync } from 'node:zlib'
+
+const root = join(import.meta.dirname, '..')
+const common: BuildOptions = { bundle: true, minify: true, platform: 'browser', format: 'esm', target: 'es2022', write: false, logLevel: 'silent', absWorkingDir: root }
+
+const gz = (code: Uint8Array | string) => gzipSync(code, { level: 9 }).length
+const kb = (n: number) => (n / 1024).toFixed(2).padStart(7) + ' KB'
+
+interface Row {
+  name: string
+  min: number
+  gzip: number
+  note?: string
+}
+
+/** One entry; with `splitting`, the entry's static graph is measured and lazy chunks apart. */
+async function measure(name: string, options: BuildOptions): Promise<Row[]> {
+  const result = await build({ ...common, ...options, outdir: '/virtual', metafile: true })
+  const files = result.outputFiles!
+  if (!options.splitting) {
+    const code = files.map((f) => f.contents)
+    return [{ name, min: code.reduce((a, c) => a + c.length, 0), gzip: code.reduce((a, c) => a + gz(c), 0) }]
+  }
+  // The entry and the chunks it imports statically are what a page loads up front.
+  const outputs = result.metafile!.outputs
+  const entry = Object.keys(outputs).find((k) => outputs[k].entryPoint)!
+  const eager = new Set<string>([entry])
+  for (const path of eager) for (const imp of outputs[path].imports) if (imp.kind === 'import-statement') eager.add(imp.path)
+  const byPath = new Map(files.map((f) => [relative(root, f.path), f.contents]))
+  const sum = (paths: string[]) => ({ min: paths.reduce((a, p) => a + byPath.get(p)!.length, 0), gzip: gz(Buffer.concat(paths.map((p) => byPath.get(p)!))) })
+  const lazy = Object.keys(outputs).filter((k) => !eager.has(k))
+  const rows: Row[] = [{ name, ...sum([...eager]) }]
+  if (lazy.length) rows.push({ name: name.replace(/ \(.*$/, '') + ': in-page fallback (lazy chunk)', ...sum(lazy), note: 'loaded only when no worker controls the page' })
+  return rows
+}
+
+async function peer(name: string, specifier: string, external: string[] = []): Promise<Row[]> {
+  try {
+    return await measure(name, { stdin: { contents: `export * from '${specifier}'`, resolveDir: root, loader: 'js' }, external })
+  } catch (e) {
+    const reason = (e as { errors?: { text: string }[] }).errors?.map((x) => x.text).join('; ') ?? (e as Error).message
+    console.log(`  ${name}: could not be bundled: ${reason.slice(0, 300)}`)
+    return []
+  }
+}
+
+const ours: Row[] = [
+  ...(await measure('latchkey SDK core (src/client)', { entryPoints: ['src/client/index.ts'], splitting: true })),
+  ...(await measure('latchkey components (src/components)', { entryPoints: ['src/components/index.ts'] })),
+  ...(await measure('latchkey drop-in script (SDK + components + fallback)', { entryPoints: ['src/components/drop-in.ts'], format: 'iife' })),
+  ...(await measure('latchkey service worker (sw/)', { entryPoints: ['sw/latchkey-sw.ts'], format: 'iife' })),
+]
+const passkey = ['src/client/passkey.ts', 'src/client/passkey/index.ts'].find((p) => statSync(join(root, p), { throwIfNoEntry: false }))
+if (passkey) ours.push(...(await measure('latchkey passkey part', { entryPoints: [passkey] })))
+
+const peers: Row[] = [
+  ...(await peer('next-auth/react', 'next-auth/react', ['react', 'react-dom', 'react/jsx-runtime'])),
+  ...(await peer('better-auth/client', 'better-auth/client')),
+  ...(await peer('@supabase/auth-js', '@supabase/auth-js')),
+  ...(await peer('firebase/auth', 'firebase/auth')),
+]
+
+const version = (pkg: string) => {
+  try {
+    return JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version
+  } catch {
+    return '?'
+  }
+}
+
+const core = ours[0]
+console.log('\nmin+gzip (gzip -9), esbuild --bundle --minify --platform=browser --format=esm\n')
+console.log('  ' + 'bundle'.padEnd(62) + 'minified'.padStart(10) + 'min+gzip'.padStart(11) + '   vs SDK core')
+for (const r of [...ours, ...peers]) {
+  console.log('  ' + r.name.padEnd(62) + kb(r.min) + ' ' + kb(r.gzip) + '   ' + (r.gzip / core.gzip).toFixed(1).padStart(5) + 'x' + (r.note ? `   (${r.note})` : ''))
+}
+console.log('\n  targets: SDK core < 4 KB: ' + (core.gzip < 4096 ? 'met' : 'MISSED') + '; worker < 8 KB: ' + (ours.find((r) => r.name.includes('worker'))!.gzip < 8192 ? 'met' : 'MISSED'))
+if (!passkey) console.log('  passkey part: not present yet (another issue)')
+console.log('\n  ratios, each peer over latchkey SDK core + in-page fallback (what a page can load):')
+const pageTotal = core.gzip + (ours[1]?.name.includes('fallback') ? ours[1].gzip : 0)
+for (const r of peers) console.log('    ' + r.name.padEnd(22) + (r.gzip / pageTotal).toFixed(1).padStart(6) + 'x')
+console.log('\n  peer versions: ' + ['next-auth', 'better-auth', '@supabase/auth-js', 'firebase'].map((p) => `${p} ${version(p)}`).join(', '))
+
+// The shipped files (Vite, dist/), if built.
+const dist = join(root, 'dist')
+const shipped = ['latchkey.js', 'latchkey-components.js', 'latchkey.iife.js', 'latchkey-sw.js'].filter((f) => statSync(join(dist, f), { throwIfNoEntry: false }))
+if (shipped.length) {
+  const chunks = statSync(join(dist, 'chunks'), { throwIfNoEntry: false }) ? readdirSync(join(dist, 'chunks')).map((f) => 'chunks/' + f) : []
+  console.log('\n  dist/ as built by Vite (ESM files are not whitespace-minified in library mode):')
+  for (const f of [...shipped, ...chunks]) {
+    const code = readFileSync(join(dist, f))
+    console.log('    ' + f.padEnd(44) + kb(code.length) + ' ' + kb(gz(code)))
+  }
+}
