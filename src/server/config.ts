@@ -4,6 +4,7 @@ import type {
   AuthConfig,
   CredentialsConfig,
   EmailConfig,
+  JWT,
   Logger,
   OAuthConfig,
   SessionOptions,
@@ -12,6 +13,7 @@ import type {
 import { AuthError } from '../core/errors.js'
 import { requiredAdapterMethods } from './adapter-methods.js'
 import { createLogger } from './logger.js'
+import { TokenCache } from './token-cache.js'
 
 export type ResolvedProvider = OAuthConfig<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
 
@@ -33,6 +35,8 @@ export interface ResolvedConfig {
   now: () => number
   /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
   missingMethods: string[]
+  /** Decrypted JWT sessions, keyed by cookie value. */
+  sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
 }
 
 const day = 24 * 60 * 60
@@ -77,6 +81,7 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
     logger,
     now: config.now ?? Date.now,
     missingMethods: [],
+    sessionTokens: new TokenCache(),
   }
   resolved.missingMethods = requiredAdapterMethods(resolved).filter((m) => typeof (config.adapter as any)?.[m] !== 'function')
   if (resolved.missingMethods.length) {

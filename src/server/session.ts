@@ -55,7 +55,15 @@ async function readDatabaseSession(ctx: Context, sessionToken: string): Promise<
 
 async function readJwtSession(ctx: Context, cookie: string): Promise<SessionRead> {
   const { maxAge, updateAge } = ctx.config.session
-  const payload = await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, Math.floor(ctx.now / 1000))
+  const nowSeconds = Math.floor(ctx.now / 1000)
+  const cache = ctx.config.sessionTokens
+  // The cookie name is the key derivation's salt, so it is part of the cache key too.
+  const key = `${ctx.names.sessionToken}=${cookie}`
+  let payload = cache.get(key, nowSeconds)
+  if (!payload) {
+    payload = (await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, nowSeconds)) ?? undefined
+    if (payload) cache.set(key, payload)
+  }
   if (!payload) {
     clearSessionCookie(ctx)
     return { session: null }
