@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { Jar } from '../support/jar.js'
+import { testServer } from '../support/server.js'
+
+const signIn = async (jar: Jar, fields: Record<string, string> = {}) =>
+  jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace', ...fields })
+
+describe('callbacks and events', () => {
+  it('a signIn callback returning false refuses with AccessDenied and creates nothing', async () => {
+    const { handler, adapter } = testServer({ callbacks: { signIn: () => false } })
+    const jar = new Jar(handler)
+    const res = await signIn(jar)
+    expect(res.headers.get('location')).toBe('http://localhost:3000/auth/error?error=AccessDenied')
+    expect(await adapter.getUser('user-ada')).toBeNull()
+    expect(jar.cookies.has('latchkey.session-token')).toBe(false)
+  })
+
+  it('a custom redirect callback decides where the browser goes', async () => {
+    const { handler } = testServer({ callbacks: { redirect: ({ url, baseUrl }) => `${baseUrl}/welcome?from=${encodeURIComponent(url)}` } })
+    const res = await signIn(new Jar(handler), { callbackUrl: '/x' })
+    expect(res.headers.get('location')).toBe('http://localhost:3000/welcome?from=%2Fx')
+  })
+
+  it('fires signIn, createUser, session and signOut events with what happened', async () => {
+    const events: string[] = []
+    const { handler } = testServer({
+      events: {
+        signIn: ({ user, isNewUser }) => void events.push(`signIn ${user.email} new=${isNewUser}`),
+        createUser: ({ user }) => void events.push(`createUser ${user.email}`),
+        session: ({ session }) => void events.push(`session ${session.user.email}`),
+        signOut: ({ session }) => void events.push(`signOut ${session?.userId}`),
+      },
+    })
+    const jar = new Jar(handler)
+    await signIn(jar)
+    await jar.session()
+    await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
+    expect(events).toEqual(['createUser ada@example.com', 'signIn ada@example.com new=true', 'session ada@example.com', 'signOut user-ada'])
+  })
+})
+
+describe('cookies on https', () => {
+  it('carry Secure and the __Secure- / __Host- prefixes', async () => {
+    const { handler } = testServer({ origin: 'https://app.example.com' })
+    const jar = new Jar(handler, 'https://app.example.com')
+    const csrf = await jar.get('/auth/csrf')
+    expect(csrf.headers.getSetCookie()[0]).toMatch(/^__Host-latchkey\.csrf-token=.*; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
+    const res = await signIn(jar)
+    const session = res.headers.getSetCookie().find((c) => c.startsWith('__Secure-latchkey.session-token='))
+    expect(session).toMatch(/; Secure;/)
+    expect((await jar.session()).user.email).toBe('ada@example.com')
+  })
+})
+
+describe('CORS', () => {
+  it('answers trusted origins with credentials, and only them', async () => {
+    const { handler } = testServer({ trustedOrigins: ['https://spa.example.com'] })
+    const preflight = await handler(new Request('http://localhost:3000/auth/session', { method: 'OPTIONS', headers: { origin: 'https://spa.example.com' } }))
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true')
+    const read = await handler(new Request('http://localhost:3000/auth/session', { headers: { origin: 'https://spa.example.com' } }))
+    expect(read.headers.get('access-control-allow-origin')).toBe('https://spa.example.com')
+    expect(read.headers.get('access-control-expose-headers')).toBe('Latchkey-Session')
+    const other = await handler(new Request('http://localhost:3000/auth/session', { headers: { origin: 'https://other.example.com' } }))
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
