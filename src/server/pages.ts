@@ -12,7 +12,7 @@ function page(title: string, body: string): string {
 body{font:16px/1.5 system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:grid;place-items:center;min-height:100vh;margin:0}
 main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0001;padding:2rem;width:min(22rem,90vw)}
 h1{font-size:1.3rem;margin:0 0 1rem}form{display:grid;gap:.5rem;margin:0 0 1rem}
-input,button{font:inherit;padding:.6rem .8rem;border-radius:8px;border:1px solid #ccc}
+label{display:grid;gap:.25rem;font-size:.9rem}input,button{font:inherit;padding:.6rem .8rem;border-radius:8px;border:1px solid #ccc}
 button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b00020}hr{border:0;border-top:1px solid #eee;margin:1rem 0}
 </style></head><body><main>${body}</main></body></html>`
 }
