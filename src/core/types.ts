@@ -143,7 +143,7 @@ export type AuthorizationEndpointHandler = EndpointHandler<AuthorizationParamete
 
 export type TokenEndpointHandler = EndpointHandler<
   UrlParams,
-  { checks: OAuthChecks; params: CallbackParamsType; provider: OAuthConfig<any> },
+  { checks: OAuthChecks; params: CallbackParamsType; provider: OAuthConfig<any>; redirectUri: string },
   { tokens: TokenSet }
 >
 

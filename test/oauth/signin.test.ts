@@ -75,11 +75,11 @@ function providers(): OAuthConfig<any>[] {
       authorization: { url: `${idp.issuer}/auth`, params: { scope: 'openid profile email' } },
       token: {
         url: `${idp.issuer}/token`,
-        async request({ params, checks }) {
+        async request({ params, checks, redirectUri }) {
           const response = await fetch(`${idp.issuer}/token`, {
             method: 'POST',
             headers: { authorization: `Basic ${btoa(`${confidential.clientId}:${confidential.clientSecret}`)}`, 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ grant_type: 'authorization_code', code: params.code!, redirect_uri: `${app.auth}/callback/idp-handlers`, code_verifier: checks.code_verifier! }),
+            body: new URLSearchParams({ grant_type: 'authorization_code', code: params.code!, redirect_uri: redirectUri, code_verifier: checks.code_verifier! }),
           })
           return { tokens: await response.json() }
         },

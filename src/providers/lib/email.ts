@@ -55,3 +55,8 @@ export function basic(user: string, password: string): string {
 export function trimBase(url: string): string {
   return url.replace(/\/+$/, '')
 }
+
+/** The object without its undefined values, so that `{ from: undefined }` keeps the default. */
+export function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+}

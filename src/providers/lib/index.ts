@@ -1,4 +1,4 @@
 export { mergeProvider, mergeEndpoint } from './merge.js'
-export { trimSlash, discovery, under, authHeader, fetchJson, callbackUrlOf, joinName, endpointUrl, withQuery } from './util.js'
+export { trimSlash, discovery, under, authHeader, fetchJson, joinName, endpointUrl, withQuery } from './util.js'
 export { standardUser, type StandardClaims } from './claims.js'
-export { signInMessage, sendEmailRequest, optionOf, required, basic, trimBase, type EmailUserConfig } from './email.js'
+export { signInMessage, sendEmailRequest, optionOf, required, basic, trimBase, definedOnly, type EmailUserConfig } from './email.js'

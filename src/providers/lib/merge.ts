@@ -27,9 +27,11 @@ export function mergeEndpoint(base: Endpoint, override: Endpoint): Endpoint {
 /**
  * Builds a provider from its defaults and the user's options. Every option wins over the
  * default; `authorization`, `token` and `userinfo` are merged as endpoints, `style` and `client`
- * key by key. `options` is set to the user's options. Undefined option values are ignored.
+ * key by key. `options` is set to `recorded`: all the user gave, by default `options` (a provider
+ * passes its own extra options, like `tenantId`, there but not in `options`). Undefined option
+ * values are ignored.
  */
-export function mergeProvider<C extends OAuthConfig<any>>(defaults: C, options: object = {}): C {
+export function mergeProvider<C extends OAuthConfig<any>>(defaults: C, options: object = {}, recorded: object = options): C {
   const opts = options as Record<string, unknown>
   const result: Record<string, unknown> = { ...defaults }
   for (const [key, value] of Object.entries(opts)) {
@@ -42,6 +44,6 @@ export function mergeProvider<C extends OAuthConfig<any>>(defaults: C, options: 
       result[key] = value
     }
   }
-  result.options = options
+  result.options = recorded
   return result as C
 }

@@ -32,11 +32,6 @@ export async function fetchJson<T = any>(provider: string, url: string, init: Re
   return (await response.json()) as T
 }
 
-/** The callback URL of a provider, when the server has put it on the provider object. */
-export function callbackUrlOf(provider: object): string | undefined {
-  const p = provider as { callbackUrl?: unknown; redirectProxyUrl?: unknown }
-  return typeof p.callbackUrl === 'string' ? p.callbackUrl : undefined
-}
 
 /** Joins name parts, skipping empty ones; null when nothing is left. */
 export function joinName(...parts: Array<string | null | undefined>): string | null {

@@ -41,7 +41,7 @@ export async function exchangeCode(provider: OAuthConfig<any>, input: ExchangeIn
       // A provider module's own request. What it returns is still validated like a token response.
       const params = Object.fromEntries(input.callback) as Record<string, string>
       const checks = { code_verifier: input.codeVerifier, nonce: input.nonce, state: input.state }
-      const { tokens } = await tokenOption.request({ checks, params, provider })
+      const { tokens } = await tokenOption.request({ checks, params, provider, redirectUri: input.redirectUri })
       response = Response.json({ token_type: 'bearer', ...tokens })
     } else {
       const additionalParameters = Object.fromEntries(

@@ -1,0 +1,30 @@
+import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
+import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+
+/** Auth0's normalized user profile claims (ID token / `/userinfo`). */
+export interface Auth0Profile extends StandardClaims {
+  nickname: string
+  name: string
+  picture: string
+  updated_at: string
+  email_verified?: boolean
+  org_id?: string
+}
+
+/** Auth0 tenant. Needs `issuer` (`https://<tenant>.<region>.auth0.com` or a custom domain), `clientId`, `clientSecret`. */
+export default function Auth0(options: OIDCUserConfig<Auth0Profile>): OIDCConfig<Auth0Profile> {
+  return mergeProvider<OIDCConfig<Auth0Profile>>(
+    {
+      id: 'auth0',
+      name: 'Auth0',
+      type: 'oidc',
+      issuer: options.issuer,
+      wellKnown: discovery(options.issuer),
+      jwks_endpoint: under(options.issuer, '/.well-known/jwks.json'),
+      authorization: { params: { scope: 'openid profile email' } },
+      profile: (p) => ({ id: p.sub, name: p.name ?? p.nickname, email: p.email ?? null, image: p.picture ?? null }),
+      style: { brandColor: '#eb5424', logo: '/auth0.svg' },
+    },
+    options,
+  )
+}

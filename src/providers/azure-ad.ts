@@ -1,0 +1,36 @@
+import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
+import { mergeProvider, type StandardClaims } from './lib/index.js'
+
+/** Claims of a Microsoft identity platform v2.0 ID token (Azure AD). */
+export interface AzureADProfile extends StandardClaims {
+  sub: string
+  oid: string
+  tid: string
+  name: string
+  preferred_username: string
+  email?: string
+}
+
+/**
+ * Azure Active Directory (now Microsoft Entra ID; prefer `microsoft-entra-id`). Needs `clientId`,
+ * `clientSecret`; `tenantId` for a single tenant, default `common`.
+ */
+export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { tenantId?: string }): OIDCConfig<AzureADProfile> {
+  const { tenantId = 'common', ...rest } = options
+  const base = `https://login.microsoftonline.com/${tenantId}`
+  return mergeProvider<OIDCConfig<AzureADProfile>>(
+    {
+      id: 'azure-ad',
+      name: 'Azure Active Directory',
+      type: 'oidc',
+      issuer: `${base}/v2.0`,
+      wellKnown: `${base}/v2.0/.well-known/openid-configuration`,
+      jwks_endpoint: `${base}/discovery/v2.0/keys`,
+      authorization: { params: { scope: 'openid profile email User.Read' } },
+      profile: (p) => ({ id: p.sub, name: p.name, email: p.email ?? null, image: null }),
+      style: { brandColor: '#0072c6', logo: '/azure-ad.svg' },
+    },
+    rest,
+    options,
+  )
+}

@@ -1,0 +1,42 @@
+import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
+import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+
+/** A Graph API user (GET /me?fields=id,name,email,picture). */
+export interface FacebookProfile {
+  id: string
+  name: string
+  email?: string
+  first_name?: string
+  last_name?: string
+  picture?: { data: { url: string; height?: number; width?: number; is_silhouette?: boolean } }
+  [key: string]: unknown
+}
+
+/** Facebook Login. Needs `clientId` (the app id), `clientSecret`; scope `email`. */
+export default function Facebook(options: OAuthUserConfig<FacebookProfile>): OAuthConfig<FacebookProfile> {
+  const graph = 'https://graph.facebook.com'
+  return mergeProvider<OAuthConfig<FacebookProfile>>(
+    {
+      id: 'facebook',
+      name: 'Facebook',
+      type: 'oauth',
+      authorization: { url: 'https://www.facebook.com/v21.0/dialog/oauth', params: { scope: 'email' } },
+      token: `${graph}/v21.0/oauth/access_token`,
+      userinfo: {
+        url: `${graph}/me`,
+        params: { fields: 'id,name,email,picture' },
+        async request({ tokens, provider }) {
+          const endpoint = typeof provider.userinfo === 'object' ? provider.userinfo : undefined
+          const url = new URL(endpointUrl(provider.userinfo, `${graph}/me`))
+          url.searchParams.set('fields', String(endpoint?.params?.fields ?? 'id,name,email,picture'))
+          return (await fetchJson('Facebook', url.href, { headers: { Authorization: `Bearer ${tokens.access_token}` } })) as Profile
+        },
+      },
+      checks: ['state'],
+      jwks_endpoint: undefined,
+      profile: (p) => ({ id: p.id, name: p.name, email: p.email ?? null, image: p.picture?.data?.url ?? null }),
+      style: { brandColor: '#0866ff', logo: '/facebook.svg' },
+    },
+    options,
+  )
+}

@@ -1,0 +1,76 @@
+import type { OAuthConfig, OAuthUserConfig, TokenSet } from '../core/types.js'
+import { endpointUrl, fetchJson, mergeProvider, trimSlash } from './lib/index.js'
+
+/** GitHub's user object (GET /user), https://docs.github.com/en/rest/users/users */
+export interface GitHubProfile {
+  id: number
+  login: string
+  node_id: string
+  avatar_url: string
+  html_url: string
+  type: string
+  site_admin: boolean
+  name: string | null
+  company: string | null
+  blog: string | null
+  location: string | null
+  email: string | null
+  bio: string | null
+  twitter_username?: string | null
+  public_repos: number
+  followers: number
+  following: number
+  created_at: string
+  updated_at: string
+  [claim: string]: unknown
+}
+
+/** One entry of GET /user/emails. */
+export interface GitHubEmail {
+  email: string
+  primary: boolean
+  verified: boolean
+  visibility: 'public' | 'private' | null
+}
+
+/** GitHub (github.com or GitHub Enterprise Server: `enterprise.baseUrl`). Needs `clientId`, `clientSecret`. */
+export default function GitHub(
+  options: OAuthUserConfig<GitHubProfile> & { enterprise?: { baseUrl?: string } },
+): OAuthConfig<GitHubProfile> {
+  const { enterprise, ...rest } = options
+  const web = trimSlash(enterprise?.baseUrl ?? 'https://github.com')
+  const api = enterprise?.baseUrl ? `${web}/api/v3` : 'https://api.github.com'
+  const headers = (tokens: TokenSet) => ({
+    Authorization: `Bearer ${tokens.access_token}`,
+    'User-Agent': 'latchkey',
+    Accept: 'application/vnd.github+json',
+  })
+  return mergeProvider<OAuthConfig<GitHubProfile>>(
+    {
+      id: 'github',
+      name: 'GitHub',
+      type: 'oauth',
+      authorization: { url: `${web}/login/oauth/authorize`, params: { scope: 'read:user user:email' } },
+      token: `${web}/login/oauth/access_token`,
+      userinfo: {
+        url: `${api}/user`,
+        async request({ tokens, provider }) {
+          const url = endpointUrl(provider.userinfo, `${api}/user`)
+          const profile = await fetchJson<GitHubProfile>('GitHub', url, { headers: headers(tokens) })
+          if (!profile.email) {
+            // The public email is private or unset: ask /user/emails (scope user:email) for the primary one.
+            const emails = await fetchJson<GitHubEmail[]>('GitHub', `${url}/emails`, { headers: headers(tokens) }).catch(() => [])
+            profile.email = (emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified))?.email ?? null
+          }
+          return profile
+        },
+      },
+      checks: ['pkce', 'state'],
+      jwks_endpoint: undefined,
+      profile: (p) => ({ id: String(p.id), name: p.name ?? p.login, email: p.email, image: p.avatar_url }),
+      style: { brandColor: '#24292f', logo: '/github.svg' },
+    },
+    rest,
+    options,
+  )
+}

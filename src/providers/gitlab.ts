@@ -1,0 +1,40 @@
+import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
+import { mergeProvider, trimSlash } from './lib/index.js'
+
+/** GitLab's current user (GET /api/v4/user). */
+export interface GitLabProfile {
+  id: number
+  username: string
+  name: string
+  state: string
+  avatar_url: string | null
+  web_url: string
+  email: string
+  public_email?: string | null
+  created_at?: string
+  bio?: string
+  location?: string | null
+  locked?: boolean
+  two_factor_enabled?: boolean
+  [key: string]: unknown
+}
+
+/** GitLab (gitlab.com, or a self-managed instance given as `issuer`). Needs `clientId`, `clientSecret`. */
+export default function GitLab(options: OAuthUserConfig<GitLabProfile>): OAuthConfig<GitLabProfile> {
+  const base = trimSlash(options.issuer ?? 'https://gitlab.com')
+  return mergeProvider<OAuthConfig<GitLabProfile>>(
+    {
+      id: 'gitlab',
+      name: 'GitLab',
+      type: 'oauth',
+      authorization: { url: `${base}/oauth/authorize`, params: { scope: 'read_user' } },
+      token: `${base}/oauth/token`,
+      userinfo: `${base}/api/v4/user`,
+      checks: ['pkce', 'state'],
+      jwks_endpoint: `${base}/oauth/discovery/keys`,
+      profile: (p) => ({ id: String(p.id), name: p.name ?? p.username, email: p.email, image: p.avatar_url }),
+      style: { brandColor: '#fc6d26', logo: '/gitlab.svg' },
+    },
+    options,
+  )
+}

@@ -1,0 +1,64 @@
+import type { OAuthConfig, OAuthUserConfig, Profile, TokenSet } from '../core/types.js'
+import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+
+/** A Notion person user, as the token response's `owner.user` (or GET /v1/users/{id}) gives it. */
+export interface NotionProfile {
+  object: 'user'
+  id: string
+  type: 'person'
+  name: string | null
+  avatar_url: string | null
+  person: { email?: string }
+  [key: string]: unknown
+}
+
+/** The Notion API version sent in the `Notion-Version` header. */
+const notionVersion = '2022-06-28'
+
+/** Notion (public integrations). Needs `clientId`, `clientSecret` (sent as HTTP Basic). */
+export default function Notion(options: OAuthUserConfig<NotionProfile>): OAuthConfig<NotionProfile> {
+  const api = 'https://api.notion.com/v1'
+  return mergeProvider<OAuthConfig<NotionProfile>>(
+    {
+      id: 'notion',
+      name: 'Notion',
+      type: 'oauth',
+      authorization: { url: `${api}/oauth/authorize`, params: { owner: 'user' } },
+      token: {
+        url: `${api}/oauth/token`,
+        // Notion documents a JSON body with HTTP Basic client authentication.
+        async request({ params, provider, redirectUri }) {
+          const tokens = await fetchJson<TokenSet>('Notion', endpointUrl(provider.token, `${api}/oauth/token`), {
+            method: 'POST',
+            headers: {
+              Authorization: `Basic ${btoa(`${provider.clientId ?? ''}:${provider.clientSecret ?? ''}`)}`,
+              'Content-Type': 'application/json',
+              'Notion-Version': notionVersion,
+            },
+            body: JSON.stringify({ grant_type: 'authorization_code', code: params.code, redirect_uri: redirectUri }),
+          })
+          return { tokens }
+        },
+      },
+      userinfo: {
+        url: `${api}/users`,
+        // The token response already names the user who authorized (owner.user); ask for the
+        // full user object by its id, falling back to what the token response gave.
+        async request({ tokens, provider }) {
+          const owner = (tokens.owner as { user?: NotionProfile } | undefined)?.user
+          if (!owner) throw new Error('Notion: the token response has no owner.user (not a user-owned integration)')
+          const full = await fetchJson<NotionProfile>('Notion', `${endpointUrl(provider.userinfo, `${api}/users`)}/${owner.id}`, {
+            headers: { Authorization: `Bearer ${tokens.access_token}`, 'Notion-Version': notionVersion },
+          }).catch(() => owner)
+          return full as unknown as Profile
+        },
+      },
+      checks: ['state'],
+      client: { token_endpoint_auth_method: 'client_secret_basic' },
+      jwks_endpoint: undefined,
+      profile: (p) => ({ id: p.id, name: p.name, email: p.person?.email ?? null, image: p.avatar_url }),
+      style: { brandColor: '#000000', logo: '/notion.svg' },
+    },
+    options,
+  )
+}

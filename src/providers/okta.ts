@@ -1,0 +1,29 @@
+import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+
+/** Claims of an Okta authorization server (ID token / `/v1/userinfo`). */
+export interface OktaProfile extends StandardClaims {
+  ver?: number
+  idp?: string
+  amr?: string[]
+  groups?: string[]
+}
+
+/** Okta. Needs `issuer` (`https://<org>.okta.com` or `https://<org>.okta.com/oauth2/<server-id>`), `clientId`, `clientSecret`. */
+export default function Okta(options: OIDCUserConfig<OktaProfile>): OIDCConfig<OktaProfile> {
+  return mergeProvider<OIDCConfig<OktaProfile>>(
+    {
+      id: 'okta',
+      name: 'Okta',
+      type: 'oidc',
+      issuer: options.issuer,
+      wellKnown: discovery(options.issuer),
+      // Custom authorization servers (…/oauth2/<id>) serve /v1/keys; the org server /oauth2/v1/keys.
+      jwks_endpoint: under(options.issuer, options.issuer?.includes('/oauth2/') ? '/v1/keys' : '/oauth2/v1/keys'),
+      authorization: { params: { scope: 'openid profile email' } },
+      profile: (p) => standardUser(p),
+      style: { brandColor: '#00297a', logo: '/okta.svg' },
+    },
+    options,
+  )
+}

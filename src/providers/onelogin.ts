@@ -1,0 +1,27 @@
+import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+
+/** Claims of a OneLogin OpenID Connect app (ID token / `/oidc/2/me`). */
+export interface OneLoginProfile extends StandardClaims {
+  preferred_username: string
+  groups?: string[]
+  params?: Record<string, unknown>
+}
+
+/** OneLogin. Needs `issuer` (`https://<subdomain>.onelogin.com/oidc/2`), `clientId`, `clientSecret`. */
+export default function OneLogin(options: OIDCUserConfig<OneLoginProfile>): OIDCConfig<OneLoginProfile> {
+  return mergeProvider<OIDCConfig<OneLoginProfile>>(
+    {
+      id: 'onelogin',
+      name: 'OneLogin',
+      type: 'oidc',
+      issuer: options.issuer,
+      wellKnown: discovery(options.issuer),
+      jwks_endpoint: under(options.issuer, '/certs'),
+      authorization: { params: { scope: 'openid profile email' } },
+      profile: (p) => standardUser(p),
+      style: { brandColor: '#000000', logo: '/onelogin.svg' },
+    },
+    options,
+  )
+}

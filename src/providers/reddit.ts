@@ -1,0 +1,50 @@
+import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
+import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+
+/** Reddit's identity (GET https://oauth.reddit.com/api/v1/me, scope `identity`). Reddit shares no email. */
+export interface RedditProfile {
+  id: string
+  name: string
+  icon_img: string
+  snoovatar_img?: string
+  created_utc?: number
+  has_verified_email?: boolean
+  verified?: boolean
+  over_18?: boolean
+  total_karma?: number
+  subreddit?: { display_name_prefixed?: string; icon_img?: string; public_description?: string } | null
+  [key: string]: unknown
+}
+
+/** Reddit. Needs `clientId`, `clientSecret` (sent as HTTP Basic); scope `identity`. */
+export default function Reddit(options: OAuthUserConfig<RedditProfile>): OAuthConfig<RedditProfile> {
+  return mergeProvider<OAuthConfig<RedditProfile>>(
+    {
+      id: 'reddit',
+      name: 'Reddit',
+      type: 'oauth',
+      authorization: { url: 'https://www.reddit.com/api/v1/authorize', params: { scope: 'identity', duration: 'permanent' } },
+      token: 'https://www.reddit.com/api/v1/access_token',
+      userinfo: {
+        url: 'https://oauth.reddit.com/api/v1/me',
+        // Reddit's API rules ask every client for a descriptive User-Agent.
+        async request({ tokens, provider }) {
+          return (await fetchJson('Reddit', endpointUrl(provider.userinfo, 'https://oauth.reddit.com/api/v1/me'), {
+            headers: { Authorization: `Bearer ${tokens.access_token}`, 'User-Agent': 'web:latchkey:v0 (sign-in)' },
+          })) as Profile
+        },
+      },
+      checks: ['state'],
+      jwks_endpoint: undefined,
+      profile: (p) => ({
+        id: p.id,
+        name: p.name,
+        email: null,
+        // Reddit HTML-escapes the query string of image URLs.
+        image: (p.snoovatar_img || p.icon_img || '').replace(/&amp;/g, '&') || null,
+      }),
+      style: { brandColor: '#ff4500', logo: '/reddit.svg' },
+    },
+    options,
+  )
+}

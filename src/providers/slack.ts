@@ -1,0 +1,39 @@
+import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
+import { mergeProvider, type StandardClaims } from './lib/index.js'
+
+/** Claims of "Sign in with Slack" (ID token / `openid.connect.userInfo`). */
+export interface SlackProfile extends StandardClaims {
+  sub: string
+  'https://slack.com/user_id': string
+  'https://slack.com/team_id': string
+  email: string
+  email_verified: boolean
+  date_email_verified?: number
+  name: string
+  picture: string
+  given_name?: string
+  family_name?: string
+  locale?: string
+  'https://slack.com/team_name'?: string
+  'https://slack.com/team_domain'?: string
+  'https://slack.com/user_image_512'?: string
+}
+
+/** Slack (Sign in with Slack). Needs `clientId`, `clientSecret`. */
+export default function Slack(options: OIDCUserConfig<SlackProfile>): OIDCConfig<SlackProfile> {
+  return mergeProvider<OIDCConfig<SlackProfile>>(
+    {
+      id: 'slack',
+      name: 'Slack',
+      type: 'oidc',
+      issuer: 'https://slack.com',
+      wellKnown: 'https://slack.com/.well-known/openid-configuration',
+      jwks_endpoint: 'https://slack.com/openid/connect/keys',
+      authorization: { params: { scope: 'openid profile email' } },
+      checks: ['nonce', 'state'],
+      profile: (p) => ({ id: p.sub, name: p.name, email: p.email, image: p['https://slack.com/user_image_512'] ?? p.picture }),
+      style: { brandColor: '#4a154b', logo: '/slack.svg' },
+    },
+    options,
+  )
+}

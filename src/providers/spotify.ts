@@ -1,0 +1,38 @@
+import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
+import { mergeProvider } from './lib/index.js'
+
+/** Spotify's current user (GET https://api.spotify.com/v1/me); `email` needs scope `user-read-email`. */
+export interface SpotifyProfile {
+  id: string
+  display_name: string | null
+  email?: string
+  country?: string
+  product?: string
+  uri: string
+  href: string
+  external_urls: { spotify: string }
+  followers?: { href: string | null; total: number }
+  images: Array<{ url: string; height: number | null; width: number | null }>
+  explicit_content?: { filter_enabled: boolean; filter_locked: boolean }
+  type: 'user'
+  [key: string]: unknown
+}
+
+/** Spotify. Needs `clientId`, `clientSecret`; scope `user-read-email`. */
+export default function Spotify(options: OAuthUserConfig<SpotifyProfile>): OAuthConfig<SpotifyProfile> {
+  return mergeProvider<OAuthConfig<SpotifyProfile>>(
+    {
+      id: 'spotify',
+      name: 'Spotify',
+      type: 'oauth',
+      authorization: { url: 'https://accounts.spotify.com/authorize', params: { scope: 'user-read-email' } },
+      token: 'https://accounts.spotify.com/api/token',
+      userinfo: 'https://api.spotify.com/v1/me',
+      checks: ['pkce', 'state'],
+      jwks_endpoint: undefined,
+      profile: (p) => ({ id: p.id, name: p.display_name, email: p.email ?? null, image: p.images?.[0]?.url ?? null }),
+      style: { brandColor: '#1db954', logo: '/spotify.svg' },
+    },
+    options,
+  )
+}

@@ -1,0 +1,51 @@
+import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
+import { mergeProvider } from './lib/index.js'
+
+/** The Zoom user of the token (GET https://api.zoom.us/v2/users/me). */
+export interface ZoomProfile {
+  id: string
+  first_name: string
+  last_name: string
+  display_name?: string
+  email: string
+  type: number
+  role_name?: string
+  pmi?: number
+  use_pmi?: boolean
+  personal_meeting_url?: string
+  timezone?: string
+  verified?: number
+  dept?: string
+  created_at?: string
+  last_login_time?: string
+  pic_url?: string
+  language?: string
+  phone_number?: string
+  status?: string
+  account_id?: string
+  [key: string]: unknown
+}
+
+/** Zoom. Needs `clientId`, `clientSecret` (sent as HTTP Basic). */
+export default function Zoom(options: OAuthUserConfig<ZoomProfile>): OAuthConfig<ZoomProfile> {
+  return mergeProvider<OAuthConfig<ZoomProfile>>(
+    {
+      id: 'zoom',
+      name: 'Zoom',
+      type: 'oauth',
+      authorization: 'https://zoom.us/oauth/authorize',
+      token: 'https://zoom.us/oauth/token',
+      userinfo: 'https://api.zoom.us/v2/users/me',
+      checks: ['pkce', 'state'],
+      jwks_endpoint: undefined,
+      profile: (p) => ({
+        id: p.id,
+        name: p.display_name || [p.first_name, p.last_name].filter(Boolean).join(' ') || null,
+        email: p.email,
+        image: p.pic_url ?? null,
+      }),
+      style: { brandColor: '#0b5cff', logo: '/zoom.svg' },
+    },
+    options,
+  )
+}
