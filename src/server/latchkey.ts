@@ -12,6 +12,8 @@ import { getProviders } from './routes/providers.js'
 import { getSession, postSession } from './routes/session.js'
 import { getSignInPage, postSignIn } from './routes/signin.js'
 import { getSignOutPage, postSignOut } from './routes/signout.js'
+import { getWebAuthnOptions } from './webauthn/options-route.js'
+import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
 
 type Route = (ctx: Context, providerId: string | undefined) => Promise<Response>
 interface Action {
@@ -32,6 +34,8 @@ const actions: Record<string, Action> = {
   signout: { GET: getSignOutPage, POST: postSignOut, flow: true },
   error: { GET: getErrorPage },
   'verify-request': { GET: getVerifyRequestPage },
+  'webauthn-options': { GET: getWebAuthnOptions, provider: true },
+  passkeys: { GET: getPasskeys, POST: postPasskeys },
 }
 
 export type Handler = (request: Request) => Promise<Response>
@@ -111,7 +115,9 @@ function corsHeaders(ctx: Context): Headers {
 }
 
 function preflight(cors: Headers): Response {
-  if (!cors.has('access-control-allow-origin')) return new Response(null, { status: 403 })
+  if (!cors.has('access-control-allow-origin')) {
+    return Response.json({ error: 'InvalidRequest', message: 'Cross-origin calls are allowed only from the configured trustedOrigins' }, { status: 403 })
+  }
   cors.set('access-control-allow-methods', 'GET, POST')
   cors.set('access-control-allow-headers', 'content-type, x-auth-return-redirect')
   cors.set('access-control-max-age', '600')

@@ -31,7 +31,9 @@ export function toNodeHandler(handler: Handler) {
 export function toRequest(req: IncomingMessage): Request {
   const secure = 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted)
   const host = req.headers.host ?? 'localhost'
-  const url = new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${host}`)
+  // Concatenated, not resolved: a request path of "//evil.example/x" must not become the host.
+  const path = req.url?.startsWith('/') ? req.url : `/${req.url ?? ''}`
+  const url = new URL(`${secure ? 'https' : 'http'}://${host}${path}`)
   const headers = new Headers()
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined || key.startsWith(':')) continue
