@@ -12,8 +12,6 @@ import { getProviders } from './routes/providers.js'
 import { getSession, postSession } from './routes/session.js'
 import { getSignInPage, postSignIn } from './routes/signin.js'
 import { getSignOutPage, postSignOut } from './routes/signout.js'
-import { getWebAuthnOptions } from './webauthn/options-route.js'
-import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
 
 type Route = (ctx: Context, providerId: string | undefined) => Promise<Response>
 interface Action {
@@ -34,8 +32,6 @@ const actions: Record<string, Action> = {
   signout: { GET: getSignOutPage, POST: postSignOut, flow: true },
   error: { GET: getErrorPage },
   'verify-request': { GET: getVerifyRequestPage },
-  'webauthn-options': { GET: getWebAuthnOptions, provider: true },
-  passkeys: { GET: getPasskeys, POST: postPasskeys },
 }
 
 export type Handler = (request: Request) => Promise<Response>
