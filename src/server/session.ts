@@ -45,7 +45,13 @@ async function readDatabaseSession(ctx: Context, sessionToken: string): Promise<
   }
   if (access === 'due') {
     const expires = new Date(nextExpiry(ctx.now, maxAge))
-    record = (await adapter.updateSession({ sessionToken, expires })) ?? { ...record, expires }
+    const extended = await adapter.updateSession({ sessionToken, expires })
+    if (!extended) {
+      // Deleted while we read it (a sign-out in another tab or server): it stays gone.
+      clearSessionCookie(ctx)
+      return { session: null }
+    }
+    record = extended
     setSessionCookie(ctx, sessionToken, record.expires.getTime())
   }
   const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }

@@ -69,24 +69,36 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
   }
 
   const byEmail = email ? await adapter.getUserByEmail(email) : null
-  if (byEmail) {
-    if (!input.emailVerified && !input.allowDangerousEmailAccountLinking) {
-      throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
-    }
-    await link(ctx, byEmail, input)
-    return { user: await markVerified(ctx, byEmail, input), isNewUser: false }
-  }
+  if (byEmail) return linkByEmail(ctx, byEmail, input)
 
   if (!email) throw new AuthError('OAuthCallbackError', 'The provider returned no email address, which a new user needs')
-  const user = await createUser(ctx, {
-    id: crypto.randomUUID(),
-    email,
-    name: input.user.name ?? null,
-    image: input.user.image ?? null,
-    emailVerified: input.emailVerified ? new Date(ctx.now) : null,
-  })
+  let user: AdapterUser
+  try {
+    user = await createUser(ctx, {
+      id: crypto.randomUUID(),
+      email,
+      name: input.user.name ?? null,
+      image: input.user.image ?? null,
+      emailVerified: input.emailVerified ? new Date(ctx.now) : null,
+    })
+  } catch (error) {
+    // A parallel sign-in created this email's user first (the store keeps one user per email):
+    // from here it is an existing user, under the same linking rules.
+    const winner = await adapter.getUserByEmail(email)
+    if (!winner) throw error
+    return linkByEmail(ctx, winner, input)
+  }
   await link(ctx, user, input)
   return { user, isNewUser: true }
+}
+
+/** The email belongs to an existing user: link only on proof of the address or the provider's say-so. */
+async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+  if (!input.emailVerified && !input.allowDangerousEmailAccountLinking) {
+    throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
+  }
+  await link(ctx, owner, input)
+  return { user: await markVerified(ctx, owner, input), isNewUser: false }
 }
 
 async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 'email'> & { email: string | null }): Promise<AdapterUser> {
