@@ -3,6 +3,8 @@
  * Pass names to run some: `npm run bench -- session`.
  */
 const all: Record<string, () => Promise<void>> = {
+  // client-size prints as it loads.
+  'client-size': () => import('./client-size.js').then(() => {}),
   session: () => import('./session.js').then((m) => m.run()),
   'server-speed': () => import('./server-speed.js').then((m) => m.run()),
 }

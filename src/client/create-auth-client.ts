@@ -1,0 +1,181 @@
+/**
+ * `createAuthClient()`: the browser SDK over the Auth.js REST protocol. Session reads go to the
+ * service worker when one controls the page, else to the same engine run in the page.
+ */
+import { AuthClientError } from './errors.js'
+import { post, request } from './request.js'
+import { channelName } from './channel-name.js'
+import type { Engine } from './session-engine.js'
+import type { AppProvider, AuthStatus, Session, SessionState } from './types.js'
+import { workerBridge } from './worker-bridge.js'
+
+export interface AuthClientOptions {
+  /** Where the server's routes live: a path, or an absolute URL. Default `/auth`. */
+  basePath?: string
+  /** The worker script to register at root scope, or false for none. Default `/latchkey-sw.js`. */
+  serviceWorker?: string | false
+}
+
+export interface SignInOptions extends Record<string, unknown> {
+  callbackUrl?: string
+  /** false: credentials and email answer `{ ok, error, url }` instead of navigating. */
+  redirect?: boolean
+}
+
+export interface SignInResult {
+  ok: boolean
+  error: string | undefined
+  status: number
+  url: string | null
+}
+
+export interface SignOutOptions {
+  callbackUrl?: string
+  redirect?: boolean
+}
+
+export interface AuthClient {
+  readonly status: AuthStatus
+  /** The last session known, without asking. */
+  readonly session: Session | null | undefined
+  readonly basePath: string
+  getProviders(): Promise<Record<string, AppProvider>>
+  getCsrfToken(): Promise<string>
+  getSession(): Promise<Session | null>
+  signIn(providerId?: string, options?: SignInOptions): Promise<SignInResult | undefined>
+  signOut(options?: SignOutOptions): Promise<{ url: string }>
+  update(data?: unknown): Promise<Session | null>
+  onSessionChange(listener: (session: Session | null) => void): () => void
+  /**
+   * The passkey client (src/client/passkey), attached by the app so the core stays small:
+   * `client.passkey = createPasskeyClient({ basePath, getCsrfToken: client.getCsrfToken })`.
+   * `signIn('passkey')` then runs its ceremony.
+   */
+  passkey?: { signIn(options?: Record<string, unknown>): Promise<unknown> }
+}
+
+const errorOf = (url: string | null) => (url ? (new URL(url, location.href).searchParams.get('error') ?? undefined) : undefined)
+
+function navigate(url: string) {
+  location.href = url
+  // A hash-only change does not reload the page.
+  if (url.includes('#')) location.reload()
+}
+
+export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchkey-sw.js' }: AuthClientOptions = {}): AuthClient {
+  const base = new URL(basePath.replace(/\/+$/, ''), location.href).href
+  const sessionUrl = base + '/session'
+  const listeners = new Set<(session: Session | null) => void>()
+  const bridge = serviceWorker ? workerBridge(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`) : null
+  const controlled = () => !!bridge && !!navigator.serviceWorker.controller
+  let engine: Promise<Engine> | undefined
+  const local = () =>
+    (engine ??= import('./session-engine.js').then(({ createEngine }) => createEngine(sessionUrl, apply)))
+  let state: SessionState | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let providers: Promise<Record<string, AppProvider>> | undefined
+
+  /** The due instant is when this tab asks; the engine makes it one request for all tabs. */
+  const schedule = (due: number) => {
+    clearTimeout(timer)
+    timer = setTimeout(() => client.getSession().catch(() => {}), Math.min(Math.max(due - Date.now(), 1000), 2 ** 31 - 1))
+  }
+
+  function apply(next: SessionState): void {
+    const key = (s?: SessionState) => s && JSON.stringify([s.session, s.stale])
+    const changed = key(next) !== key(state)
+    state = next
+    schedule(next.due)
+    if (changed) listeners.forEach((l) => l(client.session ?? null))
+  }
+
+  const read = async (): Promise<SessionState> => {
+    if (controlled()) {
+      try {
+        return await bridge!.get()
+      } catch {
+        // The worker did not answer twice: do the work here.
+      }
+    }
+    return (await local()).get()
+  }
+
+  /** After our own POST: a worker saw it pass; without one, the page engine looks. */
+  const settle = async (path: string, response: Response) => {
+    if (!controlled()) await (await local()).observe(path, 'POST', response)
+    await client.getSession()
+  }
+
+  const client: AuthClient = {
+    basePath: base,
+    get status() {
+      return !state ? 'loading' : state.session ? 'authenticated' : 'unauthenticated'
+    },
+    get session() {
+      return state && (state.stale && state.session ? { ...state.session, stale: true } : state.session)
+    },
+    getProviders: () => (providers ??= request<Record<string, AppProvider>>(base + '/providers').then((r) => r.data, (e) => {
+      providers = undefined
+      throw e
+    })),
+    getCsrfToken: async () => (await request<{ csrfToken: string }>(base + '/csrf')).data.csrfToken,
+    async getSession() {
+      const next = await read()
+      if (!next.error) apply(next)
+      else if (!state) {
+        schedule(next.due)
+        throw new AuthClientError(next.error, 'The session could not be read')
+      }
+      return client.session ?? null
+    },
+    async signIn(providerId, options = {}) {
+      const { callbackUrl = location.href, redirect = true, ...fields } = options
+      if (!providerId) {
+        navigate(`${base}/signin?${new URLSearchParams({ callbackUrl })}`)
+        return
+      }
+      const provider = (await client.getProviders())[providerId]
+      if (!provider) throw new AuthClientError('UnknownProvider', `No provider "${providerId}" at ${base}/providers`)
+      if (provider.type === 'webauthn') {
+        if (!client.passkey) throw new AuthClientError('UnknownProvider', 'Passkey sign-in needs the passkey module on client.passkey')
+        const { url } = (await client.passkey.signIn({ ...fields, provider: providerId, callbackUrl })) as { url: string }
+        // Without a worker to see the ceremony's response pass, say that the session changed.
+        await settle(`/callback/${providerId}`, new Response(null, { status: 204 }))
+        if (redirect) navigate(url)
+        return { ok: true, error: undefined, status: 200, url }
+      }
+      const target = provider.type === 'credentials' ? provider.callbackUrl : provider.signinUrl
+      const plain: Record<string, string> = { callbackUrl }
+      for (const [k, v] of Object.entries(fields)) if (v != null) plain[k] = String(v)
+      const { data, response } = await post<{ url: string; error?: string }>(target, await client.getCsrfToken(), plain)
+      const url = data.url ?? null
+      const error = data.error ?? errorOf(url)
+      const mayStay = provider.type === 'credentials' || provider.type === 'email'
+      if (redirect || !mayStay) {
+        if (url) navigate(url)
+        return
+      }
+      if (!error) await settle(new URL(target).pathname.slice(new URL(base).pathname.length), response)
+      return { ok: !error, error, status: response.status, url: error ? null : url }
+    },
+    async signOut({ callbackUrl = location.href, redirect = true } = {}) {
+      const { data, response } = await post<{ url: string }>(base + '/signout', await client.getCsrfToken(), { callbackUrl })
+      await settle('/signout', response)
+      if (redirect) navigate(data.url)
+      return data
+    },
+    async update(data) {
+      const { response } = await post<Session | null>(sessionUrl, await client.getCsrfToken(), { data } as any, true)
+      await settle('/session', response)
+      return client.session ?? null
+    },
+    onSessionChange(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+  new BroadcastChannel(channelName(sessionUrl)).onmessage = (e) => apply(e.data)
+  // Start at once: status leaves 'loading', and the due timer keeps the session alive.
+  client.getSession().catch(() => {})
+  return client
+}

@@ -1,0 +1,130 @@
+/**
+ * The session engine: one record per session endpoint in IndexedDB, refreshed at most once per
+ * due window across every tab and the worker (a Web Lock plus a re-read), concurrent asks
+ * coalesced into one request, changes told to every tab over BroadcastChannel. The service
+ * worker runs it; a page with no worker runs the same code itself. Nothing lives only in memory.
+ */
+import { openDB } from 'idb'
+import { parseTiming, timingHeader } from '../core/session-rule.js'
+import { channelName } from './channel-name.js'
+import type { Session, SessionEngine, SessionState } from './types.js'
+
+interface SessionRecord extends SessionState {
+  /** Server expiry minus due instant (maxAge - updateAge), learned from the Latchkey-Session header. */
+  gap?: number
+  /** Bumped by every observed change, so a refresh that raced a sign-out cannot undo it. */
+  epoch: number
+}
+
+/** How long a record without a known rule (no session, or a plain Auth.js server) is trusted. */
+const idle = 5 * 60_000
+const retry = 5_000
+
+/** The JSON body of a response that others read too; undefined when there is none. */
+const readJson = async (response: Response): Promise<any> => {
+  try {
+    return await response.clone().json()
+  } catch {
+    return undefined
+  }
+}
+
+export interface Engine extends SessionEngine {
+  /** A response from the basePath passed by (worker fetch handler, or the page's own POSTs). */
+  observe(path: string, method: string, response: Response): Promise<void>
+}
+
+export function createEngine(sessionUrl: string, onChange?: (state: SessionState) => void): Engine {
+  const db = openDB('latchkey', 1, { upgrade: (d) => d.createObjectStore('sessions') })
+  const channel = new BroadcastChannel(channelName(sessionUrl))
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks
+  let inflight: Promise<SessionState> | undefined
+
+  const read = async (): Promise<SessionRecord | undefined> => (await db).get('sessions', sessionUrl)
+  const view = ({ session, due, stale }: SessionRecord): SessionState => ({ session, due, stale })
+  const write = async (record: SessionRecord): Promise<SessionState> => {
+    await (await db).put('sessions', record, sessionUrl)
+    const state = view(record)
+    channel.postMessage(state)
+    onChange?.(state)
+    return state
+  }
+  const fresh = (r: SessionRecord | undefined): boolean => !!r && Date.now() < r.due
+
+  /** The record for a session the server just answered, timed in the local clock. */
+  const timed = (session: Session | null, headers: Headers, now: number, prev: SessionRecord | undefined, epoch: number): SessionRecord => {
+    const date = Date.parse(headers.get('date') ?? '')
+    // Date has second resolution and is stamped before we receive it, so this skew never
+    // exceeds the true one: a local due instant computed with it is never early.
+    const skew = Number.isNaN(date) ? 0 : date - now
+    const t = parseTiming(headers.get(timingHeader))
+    const gap = t ? t.expires - t.due : prev?.gap
+    let due = now + idle
+    if (session) {
+      const expires = Date.parse(session.expires) - skew
+      due = gap === undefined ? now + Math.min(idle, (expires - now) / 2) : expires - gap
+    }
+    return { session, due: Math.max(due, now + 1000), gap, epoch }
+  }
+
+  const refresh = async (): Promise<SessionState> => {
+    const prev = await read()
+    if (fresh(prev)) return view(prev!)
+    const now = Date.now()
+    const epoch = prev?.epoch ?? 0
+    let response: Response
+    let session: Session | null
+    try {
+      response = await fetch(sessionUrl, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json' } })
+      if (!response.ok) throw new Error(String(response.status))
+      session = await response.json()
+    } catch (e) {
+      const code = e instanceof TypeError ? 'NetworkError' : 'ServerError'
+      if (!prev) return { session: null, due: now + retry, error: code }
+      return write({ ...prev, stale: true, due: now + retry })
+    }
+    const latest = await read()
+    // A sign-in or sign-out was observed while we asked: it wins.
+    if (latest && latest.epoch !== epoch) return fresh(latest) ? view(latest) : refresh()
+    return write(timed(session, response.headers, Date.now(), prev, epoch))
+  }
+
+  const get = async (): Promise<SessionState> => {
+    const record = await read()
+    if (fresh(record)) return view(record!)
+    inflight ??= ((locks ? locks.request(channelName(sessionUrl), refresh) : refresh()) as Promise<SessionState>).finally(() => (inflight = undefined))
+    return inflight!
+  }
+
+  const observe = async (path: string, method: string, response: Response): Promise<void> => {
+    const timing = parseTiming(response.headers.get(timingHeader))
+    const post = method === 'POST'
+    const now = Date.now()
+    if (path === '/session' && response.ok && (timing !== undefined || post)) {
+      // The body is the session: no need to ask again.
+      const body = await readJson(response)
+      const prev = await read()
+      if (body !== undefined) await write(timed(body, response.headers, now, prev, (prev?.epoch ?? 0) + 1))
+      return
+    }
+    // Without the header (a plain Auth.js server, or the opaque redirect of a navigation) the path tells.
+    const signedOut = timing === null || (timing === undefined && post && path === '/signout' && response.status < 400)
+    let changed = !!timing || (timing === undefined && path.startsWith('/callback/'))
+    if (changed && !timing && response.status === 200) {
+      // `200 {url}` from an Auth.js server: a failed sign-in names its error in the url.
+      const url = (await readJson(response))?.url
+      if (typeof url === 'string' && /[?&]error=/.test(url)) changed = false
+    }
+    if (!signedOut && !changed) return
+    const prev = await read()
+    const gap = timing ? timing.expires - timing.due : prev?.gap
+    const epoch = (prev?.epoch ?? 0) + 1
+    if (signedOut) await write({ session: null, due: now + idle, gap, epoch })
+    else {
+      await (await db).put('sessions', { session: prev?.session ?? null, due: 0, gap, epoch }, sessionUrl)
+      await get()
+    }
+  }
+
+  return { get, observe }
+}

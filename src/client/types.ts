@@ -1,0 +1,21 @@
+import type { AppProvider, Session } from '../core/types.js'
+
+export type { AppProvider, Session }
+
+/** What the session engine (worker or page) answers: the session and the local instant it is next due. */
+export interface SessionState {
+  session: Session | null
+  /** Local clock, ms: from this instant the record must be refreshed from the server. */
+  due: number
+  /** The last request failed (offline, server down): `session` is the last one known. */
+  stale?: boolean
+  /** Set when no session was ever known and the server could not be reached. */
+  error?: string
+}
+
+/** The engine's surface, the same whether it runs in the service worker or in the page. */
+export interface SessionEngine {
+  get(): Promise<SessionState>
+}
+
+export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated'

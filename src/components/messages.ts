@@ -1,0 +1,21 @@
+/** Sign-in error types (`?error=`) in words. */
+const messages: Record<string, string> = {
+  OAuthSignInError: 'Try signing in with a different account.',
+  OAuthCallbackError: 'Try signing in with a different account.',
+  OAuthAccountNotLinked: 'To confirm your identity, sign in with the same account you used originally.',
+  EmailSignin: 'The sign-in email could not be sent. Check the address and try again.',
+  CredentialsSignin: 'Sign in failed. Check the details you provided are correct.',
+  AccessDenied: 'You do not have permission to sign in.',
+  Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
+  MissingCSRF: 'The form expired before you signed in. Please try again.',
+  InvalidCheck: 'The sign-in could not be verified. Please try again.',
+  RateLimited: 'Too many attempts. Wait a moment and try again.',
+  SessionRequired: 'Please sign in to see this page.',
+  Configuration: 'There is a problem with the server configuration. Please try again later.',
+  NetworkError: 'Could not reach the server. Check your connection and try again.',
+  ServerError: 'The server could not complete the request. Please try again later.',
+}
+
+export function errorMessage(code: string): string {
+  return messages[code] ?? 'Unable to sign in.'
+}

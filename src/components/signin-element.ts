@@ -1,0 +1,107 @@
+import type { AppProvider, AuthClient, SignInResult } from '../client/index.js'
+import { LatchkeyElement } from './base-element.js'
+import { h } from './dom.js'
+import { errorMessage } from './messages.js'
+
+const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
+const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
+
+/**
+ * `<latchkey-signin>`: a button per OAuth/OIDC provider ("Sign in with {name}", brand colour and
+ * logo), a form for email and for credentials (fields from `credentials-fields`, default
+ * "username,password"), a passkey button, and the `?error=` of the URL in words.
+ * Hidden while signed in. Attributes: `callback-url`, `credentials-fields`, `redirect`.
+ */
+export function signInElement(client: AuthClient): CustomElementConstructor {
+  return class LatchkeySignIn extends LatchkeyElement {
+    private body?: HTMLElement
+    private error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true })
+    private message = h('p', { class: 'message', part: 'message', role: 'status' })
+    constructor() {
+      super(client)
+    }
+    override connectedCallback() {
+      super.connectedCallback()
+      const code = new URLSearchParams(location.search).get('error')
+      if (code) this.showError(code)
+      this.client.getProviders().then((p) => this.build(Object.values(p)), (e) => this.failed(e))
+    }
+    protected override failed(e: unknown) {
+      this.showError((e as { code?: string }).code ?? 'ServerError')
+    }
+    private showError(code: string) {
+      this.error.textContent = errorMessage(code)
+      this.error.hidden = false
+      this.dispatchEvent(new CustomEvent('latchkey-error', { detail: { code }, bubbles: true, composed: true }))
+    }
+    private async run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string) {
+      this.error.hidden = true
+      this.message.textContent = ''
+      button.disabled = true
+      try {
+        const result = (await action()) as SignInResult | undefined
+        if (result?.error) this.showError(result.error)
+        else if (result && done) this.message.textContent = done
+      } catch (e) {
+        this.failed(e)
+      } finally {
+        button.disabled = false
+      }
+    }
+    private build(providers: AppProvider[]) {
+      const callbackUrl = this.getAttribute('callback-url') ?? location.href.replace(/[?&]error=[^&]*/, '')
+      const redirect = this.hasAttribute('redirect')
+      const label = (p: AppProvider) => `Sign in with ${p.name}`
+      const items = providers.map((p) => {
+        if (p.type === 'email') {
+          const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: 'email', part: 'input' })
+          const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
+          return h('form', {
+            part: 'form email-form', 'aria-label': label(p),
+            onsubmit: (e: Event) => {
+              e.preventDefault()
+              this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect }), `Check your email: a sign-in link was sent to ${input.value}.`)
+            },
+          }, h('label', { part: 'label' }, 'Email', input), submit)
+        }
+        if (p.type === 'credentials') {
+          const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
+          const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : 'username' }))
+          const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
+          return h('form', {
+            part: 'form credentials-form', 'aria-label': label(p),
+            onsubmit: (e: Event) => {
+              e.preventDefault()
+              const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
+              this.run(submit, () => this.client.signIn(p.id, { ...fields, callbackUrl, redirect }))
+            },
+          }, ...inputs.map((input, i) => h('label', { part: 'label' }, title(names[i]), input)), submit)
+        }
+        const style = p.style ?? {}
+        const button: HTMLButtonElement = h('button', {
+          type: 'button',
+          part: `button ${p.type === 'webauthn' ? 'passkey' : 'provider'}`,
+          'data-provider': p.id,
+          '--latchkey-brand': style.brandColor ?? style.bg,
+          '--latchkey-brand-text': style.text,
+          onclick: () =>
+            this.run(button, () => {
+              if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl })
+              // client.signIn runs client.passkey.signIn() and then refreshes the session.
+              if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect })
+              this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
+              return Promise.resolve()
+            }),
+        }, style.logo && h('img', { src: style.logo, alt: '', part: 'logo' }), h('span', {}, label(p)))
+        return button
+      })
+      this.body = h('div', { class: 'stack', part: 'container' }, this.error, ...items, this.message)
+      this.render()
+    }
+    protected render() {
+      const signedIn = this.client.status === 'authenticated'
+      if (this.body) this.body.hidden = signedIn
+      this.paint(this.body ?? this.error, h('slot', { name: signedIn ? 'signed-in' : 'signed-out' }))
+    }
+  }
+}

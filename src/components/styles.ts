@@ -1,0 +1,21 @@
+/** Shadow styles; every colour and size is a CSS custom property, every element has a `part`. */
+export const styles = `
+:host{display:block;font:var(--latchkey-font,inherit);color:var(--latchkey-color,inherit)}
+:host([hidden]){display:none}
+[hidden]{display:none!important}
+.stack{display:grid;gap:var(--latchkey-gap,.75rem);max-width:var(--latchkey-width,22rem)}
+form{display:grid;gap:var(--latchkey-gap,.5rem)}
+label{display:grid;gap:.25rem;font-size:.9em}
+input{font:inherit;padding:.55em .7em;border:1px solid var(--latchkey-border,#c8ccd2);border-radius:var(--latchkey-radius,.4rem)}
+button{font:inherit;display:flex;align-items:center;justify-content:center;gap:.6em;padding:.6em 1em;cursor:pointer;
+ border:1px solid var(--latchkey-border,#c8ccd2);border-radius:var(--latchkey-radius,.4rem);
+ background:var(--latchkey-brand,var(--latchkey-button-bg,#fff));color:var(--latchkey-brand-text,var(--latchkey-button-color,#111))}
+button[style*="--latchkey-brand:"]{color:var(--latchkey-brand-text,#fff);border-color:transparent}
+button:disabled{opacity:.6;cursor:progress}
+:is(button,input):focus-visible{outline:2px solid var(--latchkey-focus,#2563eb);outline-offset:2px}
+img{width:1.25em;height:1.25em}
+.error{color:var(--latchkey-error,#b42318);margin:0}
+.message{margin:0}
+.user{display:flex;align-items:center;gap:.6em}
+.avatar{width:var(--latchkey-avatar-size,2rem);height:var(--latchkey-avatar-size,2rem);border-radius:50%}
+`

@@ -1,0 +1,39 @@
+import type { AuthClient } from '../client/index.js'
+import { LatchkeyElement } from './base-element.js'
+import { h } from './dom.js'
+
+/** `<latchkey-user>`: who is signed in, and a sign-out button. Empty when signed out. */
+export function userElement(client: AuthClient): CustomElementConstructor {
+  return class LatchkeyUser extends LatchkeyElement {
+    constructor() {
+      super(client)
+    }
+    protected render() {
+      const session = this.client.session
+      const user = session?.user
+      if (!user) return this.paint(h('slot', { name: 'signed-out' }))
+      const label = user.name || user.email || 'Signed in'
+      const signOut = h('button', {
+        type: 'button',
+        part: 'button signout',
+        onclick: async () => {
+          signOut.disabled = true
+          try {
+            await this.client.signOut({ redirect: this.hasAttribute('redirect'), callbackUrl: this.getAttribute('callback-url') ?? undefined })
+          } finally {
+            signOut.disabled = false
+          }
+        },
+      }, this.getAttribute('signout-label') ?? 'Sign out')
+      this.paint(
+        h('div', { class: 'user', part: 'container', role: 'group', 'aria-label': 'Signed-in user' },
+          user.image && h('img', { class: 'avatar', part: 'avatar', src: user.image, alt: '' }),
+          h('span', { part: 'name' }, label),
+          user.email && user.name && h('span', { part: 'email' }, user.email),
+          session.stale && h('span', { part: 'stale', title: 'Offline: showing the last known session' }, '(offline)'),
+          signOut,
+        ),
+      )
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The SDK, worker and components against a plain Auth.js server (@auth/core under /api/auth):
+ * no Latchkey-Session header, so the worker falls back to the session's `expires` and the paths
+ * it sees pass (callback, signout) to keep every tab right.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { startAppServer, type AppServer } from '../support/app-server.js'
+import { launchBrowser } from '../support/browser.js'
+import { ensureBuilt } from './ensure-built.js'
+import { openPage, signInWithForm, statusOf, userName } from './helpers.js'
+
+let browser: Browser
+let server: AppServer
+
+beforeAll(async () => {
+  await ensureBuilt()
+  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ authjs: true })])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+test.each([
+  ['with the worker', '', true],
+  ['without a worker', '&nosw', false],
+])('against Auth.js %s: sign in with the component, every tab hears, sign out reaches every tab', async (_name, query, controlled) => {
+  const context = await browser.newContext()
+  const url = server.url + '/?base=/api/auth' + query
+  const first = await openPage(context, url, { controlled })
+  const second = await openPage(context, url, { controlled })
+  expect(await statusOf(first)).toBe('unauthenticated')
+
+  await signInWithForm(first, 'ada', 'wrong')
+  await expect.poll(() => first.locator('latchkey-signin [part="error"]').textContent()).toBe('Sign in failed. Check the details you provided are correct.')
+  await signInWithForm(first, 'ada')
+  await expect.poll(() => userName(first).textContent()).toBe('ada')
+  await expect.poll(() => userName(second).textContent()).toBe('ada')
+  const session = await second.evaluate(() => window.client.getSession())
+  expect(session?.user.email).toBe('ada@example.com')
+
+  // Read from the record, not the network, until the conservative refresh falls due.
+  const before = server.sessionRequests.length
+  await Promise.all([first, second].map((p) => p.evaluate(() => Promise.all([1, 2, 3].map(() => window.client.getSession())))))
+  expect(server.sessionRequests.length).toBe(before)
+
+  await second.locator('latchkey-user button[part~="signout"]').click()
+  await expect.poll(() => statusOf(first)).toBe('unauthenticated')
+  await expect.poll(() => statusOf(second)).toBe('unauthenticated')
+  await context.close()
+})

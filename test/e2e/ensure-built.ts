@@ -1,0 +1,52 @@
+/**
+ * Builds the browser files (the three `vite build` modes) when dist is missing or older than
+ * their sources. Test files run in parallel, so a lock directory makes one build at a time.
+ */
+import { mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+const root = join(import.meta.dirname, '../..')
+const outputs = ['latchkey.js', 'latchkey-components.js', 'latchkey.iife.js', 'latchkey-sw.js'].map((f) => join(root, 'dist', f))
+const sources = ['src/client', 'src/components', 'sw', 'src/core/session-rule.ts', 'vite.config.ts'].map((p) => join(root, p))
+
+function newest(path: string): number {
+  const s = statSync(path)
+  if (!s.isDirectory()) return s.mtimeMs
+  return Math.max(0, ...readdirSync(path).map((f) => newest(join(path, f))))
+}
+
+function upToDate(): boolean {
+  try {
+    const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs))
+    return built >= Math.max(...sources.map(newest))
+  } catch {
+    return false
+  }
+}
+
+export async function ensureBuilt(): Promise<void> {
+  if (upToDate()) return
+  const lock = join(root, 'dist/.build-lock')
+  mkdirSync(join(root, 'dist'), { recursive: true })
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      // A stale lock (a killed run) is broken after a minute.
+      const made = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()
+      if (Date.now() - made > 60_000) rmdirSync(lock)
+      await sleep(200)
+    }
+  }
+  try {
+    if (upToDate()) return
+    const { build } = await import('vite')
+    for (const mode of ['production', 'iife', 'sw']) {
+      await build({ root, configFile: join(root, 'vite.config.ts'), mode, logLevel: 'warn' })
+    }
+  } finally {
+    rmdirSync(lock)
+  }
+}

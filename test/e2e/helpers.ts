@@ -1,0 +1,41 @@
+/** Shared steps of the browser tests. */
+import type { BrowserContext, Page } from 'playwright-core'
+
+declare global {
+  interface Window {
+    client: import('../../src/client/index.js').AuthClient
+    changes: { at: number; email: string | null; stale: boolean }[]
+    ready?: boolean
+    createAuthClient: typeof import('../../src/client/index.js').createAuthClient
+  }
+}
+
+/** Opens the test page and waits for the client (and, unless `nosw`, the worker's control). */
+export async function openPage(context: BrowserContext, url: string, { controlled = true } = {}): Promise<Page> {
+  const page = await context.newPage()
+  page.on('pageerror', (e) => console.error('[page error]', e.message))
+  await page.goto(url)
+  await page.waitForFunction(() => window.ready === true)
+  if (controlled) await waitForController(page)
+  return page
+}
+
+export async function waitForController(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      navigator.serviceWorker.controller ??
+      new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
+  )
+}
+
+export async function signInWithForm(page: Page, username: string, password = 'secret'): Promise<void> {
+  // A background tab gets no animation frames, which Playwright's click waits for.
+  await page.bringToFront()
+  await page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]').fill(username)
+  await page.locator('latchkey-signin form[part~="credentials-form"] input[name="password"]').fill(password)
+  await page.locator('latchkey-signin form[part~="credentials-form"] button[type="submit"]').click()
+}
+
+export const userName = (page: Page) => page.locator('latchkey-user [part="name"]')
+export const statusOf = (page: Page) => page.evaluate(() => window.client.status)
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

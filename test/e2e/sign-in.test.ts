@@ -1,0 +1,152 @@
+/** Sign-in and sign-out through the components, in Chromium, against the real server. */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Browser, BrowserContext } from 'playwright-core'
+import { startAppServer, type AppServer } from '../support/app-server.js'
+import { launchBrowser } from '../support/browser.js'
+import { ensureBuilt } from './ensure-built.js'
+import { openPage, signInWithForm, statusOf, userName } from './helpers.js'
+
+let browser: Browser
+let server: AppServer
+
+beforeAll(async () => {
+  await ensureBuilt()
+  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer()])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+async function fresh(): Promise<BrowserContext> {
+  return browser.newContext()
+}
+
+describe('<latchkey-signin>', () => {
+  test('renders a labelled button per provider with brand colour and logo, an email form, a credentials form and a passkey button', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/')
+    const acme = page.locator('latchkey-signin button[data-provider="acme"]')
+    await expect.poll(() => acme.textContent()).toBe('Sign in with Acme')
+    expect(await acme.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 20, 30)')
+    expect(await page.locator('latchkey-signin button[data-provider="acme"] img[part="logo"]').getAttribute('src')).toBe('/acme.svg')
+    // Deprecated bg/text are still honoured.
+    const legacy = page.locator('latchkey-signin button[data-provider="legacy"]')
+    expect(await legacy.evaluate((b) => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color])).toEqual(['rgb(200, 0, 0)', 'rgb(255, 255, 0)'])
+    expect(await page.locator('latchkey-signin form[part~="email-form"] button').textContent()).toBe('Sign in with Email')
+    expect(await page.locator('latchkey-signin form[part~="credentials-form"] button').textContent()).toBe('Sign in with Credentials')
+    // Every input has a label; the buttons are reachable from the keyboard.
+    expect(await page.getByLabel('Email', { exact: true }).count()).toBe(1)
+    expect(await page.getByLabel('Password', { exact: true }).count()).toBe(1)
+    const passkey = page.locator('latchkey-signin button[part~="passkey"]')
+    expect(await passkey.textContent()).toBe('Sign in with Passkey')
+    const event = page.evaluate(() => new Promise<string>((r) => document.addEventListener('latchkey-passkey', (e) => r((e as CustomEvent).detail.provider.id), { once: true })))
+    await passkey.focus()
+    await page.keyboard.press('Enter')
+    expect(await event).toBe('passkey')
+    await context.close()
+  })
+
+  test('credentials: a wrong password is told in words; the right one signs in, and <latchkey-user> signs out', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/')
+    await signInWithForm(page, 'ada', 'wrong')
+    await expect.poll(() => page.locator('latchkey-signin [part="error"]').textContent()).toBe('Sign in failed. Check the details you provided are correct.')
+    expect(await statusOf(page)).toBe('unauthenticated')
+
+    await signInWithForm(page, 'ada')
+    await expect.poll(() => userName(page).textContent()).toBe('ada')
+    expect(await statusOf(page)).toBe('authenticated')
+    expect(await page.locator('latchkey-signin [part="container"]').isHidden()).toBe(true)
+    expect(await page.evaluate(() => window.client.getSession().then((s) => s?.user.email))).toBe('ada@example.com')
+
+    await page.locator('latchkey-user button[part~="signout"]').click()
+    await expect.poll(() => statusOf(page)).toBe('unauthenticated')
+    expect(await userName(page).count()).toBe(0)
+    expect(await page.evaluate(() => fetch('/auth/session').then((r) => r.json()))).toBeNull()
+    await context.close()
+  })
+
+  test('email: the form sends a link; following it signs in this tab and the tab that asked', async () => {
+    const context = await fresh()
+    const first = await openPage(context, server.url + '/')
+    await first.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('Grace@Example.com')
+    await first.locator('latchkey-signin form[part~="email-form"] button').click()
+    await expect.poll(() => first.locator('latchkey-signin [part="message"]').textContent()).toContain('Check your email')
+    const mail = server.outbox.at(-1)!
+    expect(mail.identifier).toBe('grace@example.com')
+
+    const second = await context.newPage()
+    await second.goto(mail.url)
+    await second.waitForFunction(() => window.ready === true)
+    await expect.poll(() => userName(second).textContent()).toBe('grace@example.com')
+    // The worker saw the callback pass and told the first tab, which never reloaded.
+    await expect.poll(() => userName(first).textContent()).toBe('grace@example.com')
+
+    // The link is single-use: the second visit lands on ?error=Verification, shown in words.
+    await second.goto(mail.url)
+    await expect.poll(() => second.url()).toContain('error=Verification')
+    await context.close()
+  })
+
+  test('with client.passkey attached, the passkey button runs its signIn and the session follows (no worker)', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/?nosw', { controlled: false })
+    await expect.poll(() => statusOf(page)).toBe('unauthenticated')
+    // A stand-in for the passkey module: its "ceremony" signs in behind the SDK's back.
+    await page.evaluate(() => {
+      window.client.passkey = {
+        async signIn(options) {
+          ;(window as any).passkeyOptions = options
+          const csrfToken = await window.client.getCsrfToken()
+          await fetch('/auth/callback/credentials', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' }, body: new URLSearchParams({ csrfToken, username: 'key', password: 'secret' }) })
+          return { url: location.href }
+        },
+      }
+    })
+    await page.locator('latchkey-signin button[part~="passkey"]').click()
+    await expect.poll(() => userName(page).textContent()).toBe('key')
+    expect(await page.evaluate(() => (window as any).passkeyOptions.provider)).toBe('passkey')
+    await context.close()
+  })
+
+  test('an ?error= in the URL is shown in words', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/?error=Verification')
+    await expect.poll(() => page.locator('latchkey-signin [part="error"]').textContent()).toBe(
+      'The sign-in link is no longer valid. It may have been used already or it may have expired.',
+    )
+    await context.close()
+  })
+
+  test('signIn(redirect: false) answers { ok, error, url } and typed errors, never undefined', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/')
+    const results = await page.evaluate(async () => {
+      const bad = await window.client.signIn('credentials', { username: 'x', password: 'no', redirect: false })
+      const email = await window.client.signIn('email', { email: 'lin@example.com', redirect: false })
+      const unknown = await window.client.signIn('nope', { redirect: false }).catch((e) => ({ name: e.name, code: e.code }))
+      const good = await window.client.signIn('credentials', { username: 'lin', password: 'secret', redirect: false })
+      const session = await window.client.getSession()
+      return { bad, email, unknown, good, email2: session?.user.email, status: window.client.status }
+    })
+    expect(results.bad).toMatchObject({ ok: false, error: 'CredentialsSignin', url: null })
+    expect(results.email).toMatchObject({ ok: true, error: undefined })
+    expect(results.email!.url).toContain('/auth/verify-request')
+    expect(results.unknown).toEqual({ name: 'AuthClientError', code: 'UnknownProvider' })
+    expect(results.good).toMatchObject({ ok: true, error: undefined })
+    expect(results.email2).toBe('lin@example.com')
+    expect(results.status).toBe('authenticated')
+
+    const updated = await page.evaluate(() => window.client.update({ name: 'Lin' }).then((s) => s?.user.email))
+    expect(updated).toBe('lin@example.com')
+
+    // No server at all: a NetworkError, typed.
+    const offline = await page.evaluate(async () => {
+      const other = window.createAuthClient({ basePath: 'http://127.0.0.1:9/auth', serviceWorker: false })
+      return other.getProviders().catch((e: any) => ({ name: e.name, code: e.code }))
+    })
+    expect(offline).toEqual({ name: 'AuthClientError', code: 'NetworkError' })
+    await context.close()
+  })
+})

@@ -1,0 +1,101 @@
+/**
+ * Many tabs, one worker: one /session request per due window whatever the number of tabs (and
+ * the same without a worker), a sign-out told to every tab at once, and an offline tab that
+ * keeps its session, marked stale.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { startAppServer, type AppServer } from '../support/app-server.js'
+import { launchBrowser } from '../support/browser.js'
+import { ensureBuilt } from './ensure-built.js'
+import { openPage, signInWithForm, sleep, statusOf, userName } from './helpers.js'
+
+const updateAge = 2 // seconds: a due window every two seconds, so a few pass in a short test
+const maxAge = 120
+const tabs = 5
+
+let browser: Browser
+let server: AppServer
+
+beforeAll(async () => {
+  await ensureBuilt()
+  // The server's clock runs an hour ahead of the browser's: the worker must time the rule in the
+  // server's clock (read from its Date header), or it would wait an hour to extend.
+  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge, updateAge, offset: 3600_000 })])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+async function openTabs(context: BrowserContext, query: string, controlled: boolean): Promise<Page[]> {
+  const pages = [await openPage(context, server.url + '/' + query, { controlled })]
+  await signInWithForm(pages[0], 'tab')
+  await expect.poll(() => statusOf(pages[0])).toBe('authenticated')
+  for (let i = 1; i < tabs; i++) pages.push(await openPage(context, server.url + '/' + query, { controlled }))
+  for (const page of pages) await expect.poll(() => statusOf(page)).toBe('authenticated')
+  return pages
+}
+
+/** Watches /session while the tabs stay open, with the server's clock moved forward midway. */
+async function watchWindows(seconds: number) {
+  const start = server.sessionRequests.length
+  await sleep((seconds * 1000) / 2)
+  // A jump of the server's clock: sessions fall due earlier than the tabs last heard.
+  server.advance(updateAge * 1000)
+  await sleep((seconds * 1000) / 2)
+  return server.sessionRequests.slice(start)
+}
+
+describe.each([
+  ['with the service worker', '', true],
+  ['without a worker (in-page fallback, Web Locks + BroadcastChannel)', '?nosw', false],
+])('%s', (_name, query, controlled) => {
+  test(`${tabs} tabs over several due windows make one /session request per window, and keep the session alive`, async () => {
+    const context = await browser.newContext()
+    await openTabs(context, query, controlled)
+    const seconds = 8
+    const seen = await watchWindows(seconds)
+    const gaps = seen.slice(1).map((r, i) => r.at - seen[i].at)
+    console.log(`${_name}: ${seen.length} /session requests from ${tabs} tabs in ${seconds}s with updateAge ${updateAge}s; gaps (server ms) ${gaps.join(', ')}`)
+    // Every request was a due access that extended the session: none was spent inside a window
+    // that another tab had already refreshed.
+    expect(seen.every((r) => r.extended)).toBe(true)
+    // And the open app kept extending it, window after window.
+    expect(seen.length).toBeGreaterThanOrEqual(3)
+    expect(seen.length).toBeLessThanOrEqual(Math.ceil(seconds / updateAge) + 1)
+    await context.close()
+  })
+})
+
+describe('changes reach every tab', () => {
+  test('a sign-out in one tab reaches every tab', async () => {
+    const context = await browser.newContext()
+    const pages = await openTabs(context, '', true)
+    const clicked = Date.now()
+    await pages[0].locator('latchkey-user button[part~="signout"]').click()
+    for (const page of pages) await expect.poll(() => statusOf(page), { interval: 5 }).toBe('unauthenticated')
+    const arrivals = await Promise.all(pages.map((p) => p.evaluate(() => window.changes.findLast((c) => c.email === null)!.at)))
+    const slowest = Math.max(...arrivals) - clicked
+    const spread = Math.max(...arrivals) - Math.min(...arrivals)
+    console.log(`sign-out reached all ${tabs} tabs ${slowest} ms after the click (spread between tabs ${spread} ms)`)
+    for (const page of pages) expect(await userName(page).count()).toBe(0)
+    await context.close()
+  })
+
+  test('an offline tab keeps its session, marked stale, and recovers when back online', async () => {
+    const context = await browser.newContext()
+    const [page] = await openTabs(context, '', true).then((p) => p.slice(0, 1))
+    await context.setOffline(true)
+    // Past the due instant the tab asks; the request fails; the last session stays, stale.
+    await expect.poll(() => page.evaluate(() => window.client.session?.stale ?? false), { timeout: 10_000 }).toBe(true)
+    const session = await page.evaluate(() => window.client.getSession())
+    expect(session).toMatchObject({ user: { email: 'tab@example.com' }, stale: true })
+    expect(await statusOf(page)).toBe('authenticated')
+    await expect.poll(() => page.locator('latchkey-user [part="stale"]').count()).toBe(1)
+    await context.setOffline(false)
+    await expect.poll(() => page.evaluate(() => window.client.session?.stale ?? false), { timeout: 10_000 }).toBe(false)
+    expect(await userName(page).textContent()).toBe('tab')
+    await context.close()
+  })
+})

@@ -1,0 +1,178 @@
+/**
+ * The app the browser tests drive: a node:http server that serves the built browser files and
+ * the test pages, and mounts `Latchkey()` under /auth with the memory adapter, a credentials
+ * provider (any username, password "secret"), an email provider whose links land in `outbox`,
+ * and a few button-only providers. The server's clock is `Date.now() + offset`; its `Date`
+ * header follows that clock, as a real server's does. GET /auth/session requests are counted.
+ */
+import { createServer } from 'node:http'
+import { readFile } from 'node:fs/promises'
+import { extname, join, normalize } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { timingHeader } from '../../src/core/session-rule.js'
+import type { AuthConfig } from '../../src/core/types.js'
+import Credentials from '../../src/providers/credentials.js'
+import Email from '../../src/providers/email.js'
+import { Latchkey } from '../../src/server/latchkey.js'
+import { toNodeHandler } from '../../src/server/node.js'
+
+export interface SessionRequest {
+  /** Server clock, ms. */
+  at: number
+  /** The access extended (or cleared) the session: it carried the Latchkey-Session header. */
+  extended: boolean
+}
+
+export interface AppServer {
+  url: string
+  outbox: { identifier: string; url: string }[]
+  sessionRequests: SessionRequest[]
+  /** Moves the server's clock forward. */
+  advance(ms: number): void
+  now(): number
+  close(): Promise<void>
+}
+
+export interface AppServerOptions {
+  maxAge?: number
+  updateAge?: number
+  /** Initial clock offset from real time, ms. */
+  offset?: number
+  /**
+   * Mount a plain Auth.js server (@auth/core, JWT sessions, credentials only) under /api/auth
+   * instead of latchkey: no Latchkey-Session header, to show the SDK does not rely on it.
+   */
+  authjs?: boolean
+}
+
+const dist = join(import.meta.dirname, '../../dist')
+const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml' }
+
+const logo = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#fff"/></svg>`
+
+/** The ESM test page: `?nosw` runs the client without a service worker. */
+const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey test</title>
+<latchkey-signin></latchkey-signin>
+<latchkey-user></latchkey-user>
+<script type="module">
+import { createAuthClient } from '/latchkey.js'
+import { defineElements } from '/latchkey-components.js'
+const params = new URLSearchParams(location.search)
+const client = createAuthClient({ basePath: params.get('base') ?? '/auth', serviceWorker: params.has('nosw') ? false : '/latchkey-sw.js' })
+window.client = client
+window.createAuthClient = createAuthClient
+window.changes = []
+client.onSessionChange((s) => window.changes.push({ at: Date.now(), email: s?.user?.email ?? null, stale: !!s?.stale }))
+defineElements(client)
+window.ready = true
+</script></html>`
+
+/** The drop-in page: one script tag, no build step. */
+const dropInPage = (worker: boolean) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
+<script src="/latchkey.iife.js" data-base-path="/auth"${worker ? '' : ' data-service-worker="false"'}></script>
+<latchkey-signin></latchkey-signin>
+<latchkey-user></latchkey-user>
+</html>`
+
+export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
+  let offset = options.offset ?? 0
+  const now = () => Date.now() + offset
+  const outbox: AppServer['outbox'] = []
+  const sessionRequests: SessionRequest[] = []
+  const config: AuthConfig = {
+    secret: 'latchkey-e2e-secret-0123456789abcdef',
+    adapter: MemoryAdapter(),
+    session: { strategy: 'database', maxAge: options.maxAge ?? 3600, updateAge: options.updateAge ?? 600 },
+    now,
+    pages: { signIn: '/', error: '/' },
+    // An update may set `theme`; it lives in the answer to that update (database sessions keep no extra data).
+    callbacks: {
+      session: ({ session, trigger, newSession }) =>
+        trigger === 'update' && typeof (newSession as { theme?: unknown })?.theme === 'string' ? { ...session, theme: (newSession as { theme: string }).theme } : session,
+    },
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    providers: [
+      Credentials({
+        credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
+        authorize: ({ username, password }) =>
+          typeof username === 'string' && username && password === 'secret' ? { id: `user-${username}`, name: username, email: `${username}@example.com` } : null,
+      }),
+      Email({ sendVerificationRequest: ({ identifier, url }) => void outbox.push({ identifier, url }) }),
+      { id: 'acme', name: 'Acme', type: 'oidc', issuer: 'https://acme.invalid', clientId: 'x', jwks_endpoint: undefined, style: { brandColor: 'rgb(10, 20, 30)', logo: '/acme.svg' } },
+      { id: 'legacy', name: 'Legacy', type: 'oauth', clientId: 'x', jwks_endpoint: undefined, authorization: 'https://legacy.invalid/authorize', style: { bg: 'rgb(200, 0, 0)', text: 'rgb(255, 255, 0)' } },
+      { id: 'passkey', name: 'Passkey', type: 'webauthn' } as any,
+    ],
+  }
+  const base = options.authjs ? '/api/auth' : '/auth'
+  const auth = toNodeHandler(options.authjs ? await authjsHandler(options) : Latchkey(config))
+
+  const server = createServer(async (req, res) => {
+    const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://x')
+    // A real server stamps Date with its own clock; the worker reads the skew from it.
+    res.setHeader('date', new Date(now()).toUTCString())
+    if (path === base || path.startsWith(base + '/')) {
+      if (req.method === 'GET' && path === base + '/session') {
+        const at = now()
+        const writeHead = res.writeHead.bind(res)
+        res.writeHead = ((status: number, headers?: Record<string, unknown>) => {
+          sessionRequests.push({ at, extended: !!headers && timingHeader.toLowerCase() in headers })
+          return writeHead(status, headers as any)
+        }) as typeof res.writeHead
+      }
+      return auth(req, res)
+    }
+    if (path === '/acme.svg') return send(res, 200, logo, '.svg')
+    if (path === '/drop-in.html') return send(res, 200, dropInPage(!searchParams.has('nosw')), '.html')
+    if (extname(path) === '.js') {
+      const file = normalize(join(dist, path))
+      if (!file.startsWith(dist)) return send(res, 404, 'not found', '.html')
+      try {
+        return send(res, 200, await readFile(file), '.js')
+      } catch {
+        return send(res, 404, 'not found', '.html')
+      }
+    }
+    return send(res, 200, modulePage, '.html')
+  })
+  await new Promise<void>((resolve) => server.listen(0, resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    // "localhost" is a secure context, which service workers need.
+    url: `http://localhost:${port}`,
+    outbox,
+    sessionRequests,
+    advance: (ms) => void (offset += ms),
+    now,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+async function authjsHandler(options: AppServerOptions): Promise<(request: Request) => Promise<Response>> {
+  const { Auth } = await import('@auth/core')
+  const { default: AuthjsCredentials } = await import('@auth/core/providers/credentials')
+  const config = {
+    secret: 'latchkey-e2e-secret-0123456789abcdef',
+    trustHost: true,
+    basePath: '/api/auth',
+    session: { strategy: 'jwt' as const, maxAge: options.maxAge ?? 3600, updateAge: options.updateAge ?? 600 },
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    providers: [
+      AuthjsCredentials({
+        credentials: { username: {}, password: {} },
+        authorize: async ({ username, password }) =>
+          typeof username === 'string' && username && password === 'secret' ? { id: `user-${username}`, name: username, email: `${username}@example.com` } : null,
+      }),
+    ],
+  }
+  return (request) => Auth(request, config)
+}
+
+function send(res: import('node:http').ServerResponse, status: number, body: string | Buffer, ext: string) {
+  res.writeHead(status, { 'content-type': types[ext] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+  res.end(body)
+}
