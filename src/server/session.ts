@@ -4,6 +4,7 @@
  * and an access after expiry deletes the record and clears the cookie.
  */
 import type { AdapterAccount, AdapterSession, AdapterUser, JWT, Profile, Session, User } from '../core/types.js'
+import { AuthError } from '../core/errors.js'
 import { classifyAccess, nextExpiry } from '../core/session-rule.js'
 import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
@@ -97,8 +98,14 @@ async function jwtSession(ctx: Context, token: JWT, expires: number, extra?: { t
   return ctx.config.callbacks.session ? ctx.config.callbacks.session({ session: base, token, ...extra }) : base
 }
 
+/** Browsers drop a cookie over 4096 bytes without a word; refuse well before that. */
+const maxCookieValue = 3800
+
 async function writeJwt(ctx: Context, token: JWT, expires: number): Promise<void> {
   const value = await seal(token, ctx.config.secrets, ctx.names.sessionToken, { now: Math.floor(ctx.now / 1000), expires: expires / 1000 })
+  if (value.length > maxCookieValue) {
+    throw new AuthError('Configuration', `The session token is ${value.length} bytes, over the ${maxCookieValue} a cookie can carry; keep what the jwt callback adds small`, { status: 500 })
+  }
   setSessionCookie(ctx, value, expires)
 }
 

@@ -65,3 +65,14 @@ describe('CORS', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
   })
 })
+
+describe('cookie size', () => {
+  it('a jwt callback that bloats the token fails the sign-in clearly instead of losing the cookie', async () => {
+    const { handler, logs } = testServer({ strategy: 'jwt', callbacks: { jwt: ({ token }) => ({ ...token, blob: 'x'.repeat(5000) }) } })
+    const jar = new Jar(handler)
+    const res = await signIn(jar)
+    expect(res.headers.get('location')).toBe('http://localhost:3000/auth/error?error=Configuration')
+    expect(jar.cookies.has('latchkey.session-token')).toBe(false)
+    expect(logs.join('\n')).toMatch(/over the 3800 a cookie can carry/)
+  })
+})
