@@ -1,6 +1,6 @@
 /**
  * Browser builds, library mode (Vite 8, rolldown). Three outputs, one mode each:
- *   vite build              dist/latchkey.js + dist/latchkey-components.js (ESM, lazy chunk in dist/chunks/)
+ *   vite build              dist/latchkey.js, dist/latchkey-components.js, dist/latchkey-passkey.js (ESM, lazy chunk in dist/chunks/)
  *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`)
  *   vite build --mode sw    dist/latchkey-sw.js (the service worker, one classic script)
  * Dependencies (comlink, idb) are bundled so every file runs straight from a static server.
@@ -14,7 +14,7 @@ export default defineConfig(({ mode }): UserConfig => {
       : mode === 'iife'
         ? { entry: 'src/components/drop-in.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey.iife.js' }
         : {
-            entry: { latchkey: 'src/client/index.ts', 'latchkey-components': 'src/components/index.ts' },
+            entry: { latchkey: 'src/client/index.ts', 'latchkey-components': 'src/components/index.ts', 'latchkey-passkey': 'src/client/passkey/index.ts' },
             formats: ['es' as const],
             fileName: (_format: string, name: string) => `${name}.js`,
           }

@@ -16,7 +16,8 @@ export function requiredAdapterMethods(config: ResolvedConfig): Method[] {
   for (const p of config.providers.values()) {
     if (p.type === 'email') ['createVerificationToken', 'useVerificationToken'].forEach((m) => need.add(m as Method))
     if (p.type === 'webauthn') {
-      ;(['createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter', 'getAccount'] as Method[]).forEach((m) => need.add(m))
+      // The verification-token pair keeps each challenge single-use across servers.
+      ;(['createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter', 'getAccount', 'createVerificationToken', 'useVerificationToken'] as Method[]).forEach((m) => need.add(m))
     }
   }
   return [...need]

@@ -12,6 +12,8 @@ import { getProviders } from './routes/providers.js'
 import { getSession, postSession } from './routes/session.js'
 import { getSignInPage, postSignIn } from './routes/signin.js'
 import { getSignOutPage, postSignOut } from './routes/signout.js'
+import { getWebAuthnOptions } from './webauthn/options-route.js'
+import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
 
 type Route = (ctx: Context, providerId: string | undefined) => Promise<Response>
 interface Action {
@@ -32,6 +34,8 @@ const actions: Record<string, Action> = {
   signout: { GET: getSignOutPage, POST: postSignOut, flow: true },
   error: { GET: getErrorPage },
   'verify-request': { GET: getVerifyRequestPage },
+  'webauthn-options': { GET: getWebAuthnOptions, provider: true },
+  passkeys: { GET: getPasskeys, POST: postPasskeys },
 }
 
 export type Handler = (request: Request) => Promise<Response>
@@ -104,7 +108,7 @@ function corsHeaders(ctx: Context): Headers {
   if (origin && ctx.config.trustedOrigins.has(origin)) {
     headers.set('access-control-allow-origin', origin)
     headers.set('access-control-allow-credentials', 'true')
-    headers.set('access-control-expose-headers', 'Latchkey-Session')
+    headers.set('access-control-expose-headers', 'Latchkey-Session, Latchkey-WebAuthn-Error')
     headers.set('vary', 'Origin')
   }
   return headers

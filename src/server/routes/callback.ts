@@ -9,6 +9,7 @@ import { findProvider } from '../find-provider.js'
 import { handleOAuthCallback } from '../oauth/callback.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { redirect } from '../respond.js'
+import { webauthnCallback } from '../webauthn/callback.js'
 
 export async function callback(ctx: Context, providerId: string | undefined): Promise<Response> {
   const provider = findProvider(ctx, providerId)
@@ -28,7 +29,9 @@ export async function callback(ctx: Context, providerId: string | undefined): Pr
     case 'oidc':
       // A response here means "go elsewhere first" (form_post bounce, redirect proxy forward).
       return (await handleOAuthCallback(ctx, provider, body)) ?? redirect(ctx, await resolveCallbackUrl(ctx, undefined))
+    case 'webauthn':
+      return webauthnCallback(ctx, provider, body)
     default:
-      throw new AuthError('UnknownAction', `Provider "${provider.id}" of type "${provider.type}" has no callback here yet`, { status: 400 })
+      throw new AuthError('UnknownAction', `Provider "${(provider as { id: string }).id}" has no callback here`, { status: 400 })
   }
 }

@@ -1,0 +1,141 @@
+/**
+ * The passkey client: registration, sign-in (with a button or from the autofill), and managing the
+ * signed-in user's passkeys, against latchkey's WebAuthn routes. It only talks to the server; the
+ * app (or the SDK, as `auth.passkey`) refreshes its session view after a sign-in.
+ */
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser'
+import { beginCeremony, cancelCeremony, endCeremony, serialized } from './ceremony.js'
+import { cancelled, fromBrowserError, PasskeyError, unsupported } from './errors.js'
+import { call, postJson } from './http.js'
+
+export interface PasskeyClientOptions {
+  /** Where latchkey's routes live: a path (`/auth`) or an absolute URL. Default `/auth`. */
+  basePath?: string
+  /** The CSRF token for POSTs (e.g. from GET {basePath}/csrf). */
+  getCsrfToken: () => string | Promise<string>
+  /** The WebAuthn provider id. Default `passkey`. */
+  provider?: string
+}
+
+export interface PasskeyInfo {
+  /** The credential id (base64url): what `remove` takes. */
+  id: string
+  deviceType: string
+  backedUp: boolean
+  transports: string[]
+  counter: number
+}
+
+export interface RegisterOptions {
+  /** The new user's email; ignored (or must match) when signed in, which adds a passkey to the own account. */
+  email?: string
+  /** Extra query parameters for a custom `getUserInfo` on the server. */
+  params?: Record<string, string>
+  callbackUrl?: string
+  provider?: string
+}
+
+export interface SignInOptions {
+  /** Wait for the user to pick a passkey from the autofill of an `<input autocomplete="username webauthn">`. */
+  conditional?: boolean
+  /** Limit the choice to this user's passkeys; without it the browser offers any passkey it has for the site. */
+  email?: string
+  callbackUrl?: string
+  provider?: string
+}
+
+export interface PasskeyResult {
+  /** Where the server suggests going next (the validated callbackUrl). */
+  url: string
+}
+
+export interface PasskeyClient {
+  register(options?: RegisterOptions): Promise<PasskeyResult>
+  signIn(options?: SignInOptions): Promise<PasskeyResult>
+  list(): Promise<PasskeyInfo[]>
+  remove(id: string): Promise<PasskeyInfo[]>
+  /** Aborts the ceremony in progress (its promise rejects with code 'cancelled'). */
+  cancel(): void
+  supported(): boolean
+  autofillSupported(): Promise<boolean>
+}
+
+export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient {
+  const base = (config.basePath ?? '/auth').replace(/\/+$/, '')
+  const providerOf = (id?: string) => encodeURIComponent(id ?? config.provider ?? 'passkey')
+
+  async function options<T>(provider: string, action: 'register' | 'authenticate', params: Record<string, string>, signal: AbortSignal) {
+    const query = new URLSearchParams({ ...params, action })
+    const reply = await serialized(() => call<{ action: string; options: T; enableConditionalUI?: boolean }>(`${base}/webauthn-options/${provider}?${query}`))
+    if (signal.aborted) throw cancelled()
+    return reply
+  }
+
+  async function finish(provider: string, action: 'register' | 'authenticate', data: unknown, callbackUrl: string | undefined, signal: AbortSignal) {
+    if (signal.aborted) throw cancelled()
+    const body: Record<string, unknown> = { action, data, csrfToken: await config.getCsrfToken() }
+    if (callbackUrl) body.callbackUrl = callbackUrl
+    if (signal.aborted) throw cancelled()
+    const reply = await serialized(() => postJson<{ url: string }>(`${base}/callback/${provider}`, body))
+    return { url: reply.url }
+  }
+
+  /** Runs a ceremony: aborts the previous one, and maps whatever fails to a `PasskeyError`. */
+  async function ceremony<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (!browserSupportsWebAuthn()) throw unsupported('WebAuthn is not available')
+    const signal = beginCeremony()
+    try {
+      return await run(signal)
+    } catch (error) {
+      if (error instanceof PasskeyError) throw error
+      throw signal.aborted ? cancelled() : fromBrowserError(error)
+    } finally {
+      endCeremony(signal)
+    }
+  }
+
+  return {
+    register(opts = {}) {
+      return ceremony(async (signal) => {
+        const provider = providerOf(opts.provider)
+        const params: Record<string, string> = { ...opts.params }
+        if (opts.email) params.email = opts.email
+        const { options: optionsJSON } = await options<PublicKeyCredentialCreationOptionsJSON>(provider, 'register', params, signal)
+        const data = await startRegistration({ optionsJSON })
+        return finish(provider, 'register', data, opts.callbackUrl, signal)
+      })
+    },
+
+    signIn(opts = {}) {
+      return ceremony(async (signal) => {
+        const provider = providerOf(opts.provider)
+        if (opts.conditional && !(await browserSupportsWebAuthnAutofill())) throw unsupported('this browser has no passkey autofill')
+        const params: Record<string, string> = {}
+        if (opts.email && !opts.conditional) params.email = opts.email
+        const reply = await options<PublicKeyCredentialRequestOptionsJSON>(provider, 'authenticate', params, signal)
+        if (opts.conditional && reply.enableConditionalUI === false) throw unsupported(`provider "${decodeURIComponent(provider)}" turned the autofill off`)
+        const data = await startAuthentication({ optionsJSON: reply.options, useBrowserAutofill: opts.conditional === true })
+        return finish(provider, 'authenticate', data, opts.callbackUrl, signal)
+      })
+    },
+
+    async list() {
+      return (await call<{ passkeys: PasskeyInfo[] }>(`${base}/passkeys`)).passkeys
+    },
+
+    async remove(id) {
+      return (await postJson<{ passkeys: PasskeyInfo[] }>(`${base}/passkeys`, { action: 'remove', id, csrfToken: await config.getCsrfToken() })).passkeys
+    },
+
+    cancel: cancelCeremony,
+    supported: browserSupportsWebAuthn,
+    autofillSupported: browserSupportsWebAuthnAutofill,
+  }
+}

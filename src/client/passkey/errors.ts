@@ -1,0 +1,106 @@
+/**
+ * Every failure of the passkey client, as one typed error with a `code` the UI can switch on and a
+ * message a person can read. Browser errors (`@simplewebauthn/browser`'s `WebAuthnError` and plain
+ * DOMExceptions) and server refusals both end up here.
+ */
+import { WebAuthnError } from '@simplewebauthn/browser'
+
+export type PasskeyErrorCode =
+  /** No WebAuthn in this browser, or no autofill (conditional UI) where it was asked for. */
+  | 'unsupported'
+  /** This ceremony was aborted because another one started, or `cancel()` was called. */
+  | 'cancelled'
+  /** The browser or the user did not allow it: the dialog was dismissed, timed out, or no passkey was available. */
+  | 'not-allowed'
+  /** The server knows no passkey matching the one used (removed, or registered elsewhere). */
+  | 'no-credential'
+  /** This authenticator already holds a passkey for the account. */
+  | 'already-registered'
+  /** The page's origin does not match the relying party (RP ID), so the browser refused. */
+  | 'security'
+  /** The server refused; `reason` says why (e.g. 'email-taken', 'counter', 'challenge', 'last-credential', 'signed-out'). */
+  | 'refused'
+  | 'network'
+  | 'server'
+  /** Anything else the browser raised; `cause` has it. */
+  | 'failed'
+
+export class PasskeyError extends Error {
+  readonly code: PasskeyErrorCode
+  /** The server's reason (its `Latchkey-WebAuthn-Error` header), when the server refused. */
+  readonly reason?: string
+  /** The server's error type (`?error=`), when the server answered. */
+  readonly serverError?: string
+  constructor(code: PasskeyErrorCode, message: string, details: { reason?: string; serverError?: string; cause?: unknown } = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    this.name = 'PasskeyError'
+    this.code = code
+    this.reason = details.reason
+    this.serverError = details.serverError
+  }
+}
+
+const messages: Record<PasskeyErrorCode, string> = {
+  unsupported: 'This browser does not support passkeys here',
+  cancelled: 'The passkey request was cancelled because another one started',
+  'not-allowed': 'The passkey request was dismissed, timed out, or not allowed',
+  'no-credential': 'This passkey is not registered here (it may have been removed); choose another or sign in another way',
+  'already-registered': 'This device already has a passkey for this account',
+  security: 'This page is not allowed to use passkeys for this site (origin or RP ID mismatch)',
+  refused: 'The server refused the passkey',
+  network: 'Could not reach the server',
+  server: 'The server failed',
+  failed: 'The passkey request failed',
+}
+
+/** Maps what `startRegistration` / `startAuthentication` threw. */
+export function fromBrowserError(error: unknown): PasskeyError {
+  if (error instanceof PasskeyError) return error
+  const e = error as { name?: string; message?: string; code?: string; cause?: { name?: string } }
+  const name = error instanceof WebAuthnError ? (e.cause?.name ?? e.name) : e?.name
+  const code = error instanceof WebAuthnError ? e.code : undefined
+  const message = e?.message ?? String(error)
+  let mapped: PasskeyErrorCode = 'failed'
+  if (code === 'ERROR_CEREMONY_ABORTED' || name === 'AbortError') mapped = 'cancelled'
+  else if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError') mapped = 'already-registered'
+  else if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID' || name === 'SecurityError') mapped = 'security'
+  else if (name === 'NotAllowedError') mapped = 'not-allowed'
+  else if (
+    name === 'NotSupportedError' ||
+    code === 'ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT' ||
+    code === 'ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT' ||
+    code === 'ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEYCREDPARAMS_ALG' ||
+    /not support/i.test(message)
+  ) {
+    mapped = 'unsupported'
+  }
+  return new PasskeyError(mapped, `${messages[mapped]}${mapped === 'failed' || mapped === 'unsupported' ? `: ${message}` : ''}`, { cause: error })
+}
+
+/** Maps a server answer that is not a success. */
+export function fromServer(status: number, body: { error?: string; message?: string } | null, reason: string | null): PasskeyError {
+  const details = { reason: reason ?? undefined, serverError: body?.error }
+  if (status >= 500 || !body?.error) return new PasskeyError('server', body?.message ?? `${messages.server} (${status})`, details)
+  if (reason === 'unknown-credential') return new PasskeyError('no-credential', body.message ?? messages['no-credential'], details)
+  if (reason === 'already-registered') return new PasskeyError('already-registered', body.message ?? messages['already-registered'], details)
+  return new PasskeyError('refused', body.message ?? (reason && reasons[reason]) ?? `${messages.refused} (${body.error})`, details)
+}
+
+/** Failed callbacks answer only `{ url, error }`; the reason header still says what happened. */
+const reasons: Record<string, string> = {
+  challenge: 'The passkey request expired or was already used; try again',
+  verification: 'The passkey response did not verify for this site',
+  counter: "The passkey's signature counter went backwards: the authenticator may have been cloned",
+  'email-taken': 'This email address already belongs to an account; sign in to it first, then add a passkey',
+  'signed-out': 'Sign in first',
+  'last-credential': 'This is your last passkey; add another way to sign in first',
+  invalid: 'The passkey request was malformed',
+}
+
+export function unsupported(detail: string): PasskeyError {
+  return new PasskeyError('unsupported', `${messages.unsupported}: ${detail}`)
+}
+
+export function cancelled(): PasskeyError {
+  return new PasskeyError('cancelled', messages.cancelled)
+}

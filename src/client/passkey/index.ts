@@ -1,0 +1,11 @@
+/** The passkey client: `createPasskeyClient({ basePath, getCsrfToken })`, attached by the SDK as `auth.passkey`. */
+export {
+  createPasskeyClient,
+  type PasskeyClient,
+  type PasskeyClientOptions,
+  type PasskeyInfo,
+  type PasskeyResult,
+  type RegisterOptions,
+  type SignInOptions,
+} from './client.js'
+export { PasskeyError, type PasskeyErrorCode } from './errors.js'

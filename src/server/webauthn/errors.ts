@@ -1,0 +1,48 @@
+/**
+ * Refusals of the WebAuthn routes. They are `AuthError`s (so the handler answers and logs them as
+ * usual) with a machine-readable `reason`, which also travels in the `Latchkey-WebAuthn-Error`
+ * response header: the callback route answers failures as `{ url, error }` only, and the passkey
+ * client needs to tell "unknown credential" from "counter went backwards".
+ */
+import { AuthError, type ErrorType } from '../../core/errors.js'
+import type { Context } from '../context.js'
+
+export const reasonHeader = 'latchkey-webauthn-error'
+
+export type WebAuthnReason =
+  /** The options cookie is missing, expired, for another provider or action, or was already used. */
+  | 'challenge'
+  /** The browser's response did not verify (signature, origin, RP ID, challenge, flags). */
+  | 'verification'
+  /** No stored authenticator has the credential id the browser answered with. */
+  | 'unknown-credential'
+  /** The signature counter did not move forward: the authenticator may have been cloned. */
+  | 'counter'
+  /** The credential is already registered. */
+  | 'already-registered'
+  /** Registration for an email that already has an account, while signed out. */
+  | 'email-taken'
+  /** The route needs a signed-in user. */
+  | 'signed-out'
+  /** Removing this passkey would leave the account without a way to sign in. */
+  | 'last-credential'
+  /** Malformed input. */
+  | 'invalid'
+
+export class WebAuthnRefusal extends AuthError {
+  readonly reason: WebAuthnReason
+  constructor(reason: WebAuthnReason, message: string, options?: { cause?: unknown; status?: number; type?: ErrorType }) {
+    super(options?.type ?? 'WebAuthnVerificationError', message, { cause: options?.cause, status: options?.status ?? 400 })
+    this.reason = reason
+  }
+}
+
+/** Runs a route, putting a refusal's reason into the response header before the handler answers. */
+export async function withReason<T>(ctx: Context, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof WebAuthnRefusal) ctx.headers.set(reasonHeader, error.reason)
+    throw error
+  }
+}

@@ -1,0 +1,34 @@
+/** The test page's script: the passkey client, the raw browser ceremonies, and session helpers. */
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
+import { createPasskeyClient, PasskeyError } from '../../../src/client/passkey/index.js'
+
+const csrf = async (): Promise<string> => ((await (await fetch('/auth/csrf', { credentials: 'include' })).json()) as { csrfToken: string }).csrfToken
+
+/** Runs a client call and returns its outcome as plain data, so the test can read errors. */
+async function outcome<T>(run: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; name: string; code?: string; reason?: string; message: string }> {
+  try {
+    return { ok: true, value: await run() }
+  } catch (e) {
+    const error = e as Error
+    return error instanceof PasskeyError
+      ? { ok: false, name: error.name, code: error.code, reason: error.reason, message: error.message }
+      : { ok: false, name: error.name, message: error.message }
+  }
+}
+
+Object.assign(window, {
+  passkey: createPasskeyClient({ basePath: '/auth', getCsrfToken: csrf }),
+  webauthn: { startAuthentication, startRegistration },
+  outcome,
+  pending: {} as Record<string, Promise<unknown>>,
+  session: async () => (await fetch('/auth/session', { credentials: 'include' })).json(),
+  signOut: async () => {
+    await fetch('/auth/signout', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json', 'x-auth-return-redirect': '1' },
+      body: JSON.stringify({ csrfToken: await csrf() }),
+    })
+  },
+  ready: true,
+})
