@@ -17,6 +17,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private body?: HTMLElement
     private error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true })
     private message = h('p', { class: 'message', part: 'message', role: 'status' })
+    /** The pending autofill request, so only one waits at a time. */
+    private waiting?: Promise<unknown>
     constructor() {
       super(client)
     }
@@ -52,9 +54,12 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       const callbackUrl = this.getAttribute('callback-url') ?? location.href.replace(/[?&]error=[^&]*/, '')
       const redirect = this.hasAttribute('redirect')
       const label = (p: AppProvider) => `Sign in with ${p.name}`
+      // With a passkey provider and the passkey client, the name fields offer passkeys in the autofill.
+      const passkey = this.client.passkey ? providers.find((p) => p.type === 'webauthn') : undefined
+      const autofill = (hint: string) => (passkey ? `${hint} webauthn` : hint)
       const items = providers.map((p) => {
         if (p.type === 'email') {
-          const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: 'email', part: 'input' })
+          const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
           const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
           return h('form', {
             part: 'form email-form', 'aria-label': label(p),
@@ -66,7 +71,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         }
         if (p.type === 'credentials') {
           const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
-          const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : 'username' }))
+          const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : autofill('username') }))
           const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
           return h('form', {
             part: 'form credentials-form', 'aria-label': label(p),
@@ -87,8 +92,9 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           onclick: () =>
             this.run(button, () => {
               if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl })
-              // client.signIn runs client.passkey.signIn() and then refreshes the session.
-              if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect })
+              // client.signIn runs client.passkey.signIn() and then refreshes the session; the
+              // button's ceremony cancels the waiting autofill, which starts again once it ends.
+              if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect }).finally(() => this.autofill(p, callbackUrl, redirect))
               this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
               return Promise.resolve()
             }),
@@ -97,6 +103,18 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       })
       this.body = h('div', { class: 'stack', part: 'container' }, this.error, ...items, this.message)
       this.render()
+      if (passkey) this.autofill(passkey, callbackUrl, redirect)
+    }
+    /** Waits for the user to pick a passkey from the autofill; quietly ends where there is none. */
+    private autofill(p: AppProvider, callbackUrl: string, redirect: boolean) {
+      if (this.waiting || this.client.status === 'authenticated') return
+      this.waiting = this.client
+        .signIn(p.id, { conditional: true, callbackUrl, redirect })
+        .then(
+          (result) => result?.error && this.showError(result.error),
+          (e: { code?: string }) => e?.code !== 'cancelled' && e?.code !== 'unsupported' && this.failed(e),
+        )
+        .finally(() => (this.waiting = undefined))
     }
     protected render() {
       const signedIn = this.client.status === 'authenticated'

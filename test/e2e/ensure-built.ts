@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 const root = join(import.meta.dirname, '../..')
-const outputs = ['latchkey.js', 'latchkey-components.js', 'latchkey.iife.js', 'latchkey-sw.js'].map((f) => join(root, 'dist', f))
+const outputs = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-sw.js'].map((f) => join(root, 'dist', f))
 const sources = ['src/client', 'src/components', 'sw', 'src/core/session-rule.ts', 'vite.config.ts'].map((p) => join(root, p))
 
 function newest(path: string): number {

@@ -64,6 +64,10 @@ window.client = client
 window.createAuthClient = createAuthClient
 window.changes = []
 client.onSessionChange((s) => window.changes.push({ at: Date.now(), email: s?.user?.email ?? null, stale: !!s?.stale }))
+if (params.has('passkey')) {
+  const { createPasskeyClient } = await import('/latchkey-passkey.js')
+  client.passkey = createPasskeyClient({ basePath: client.basePath, getCsrfToken: client.getCsrfToken })
+}
 defineElements(client)
 window.ready = true
 </script></html>`

@@ -1,16 +1,20 @@
 /**
  * One passkey ceremony at a time per page: starting one aborts the one in progress, whether it is
  * still fetching options or waiting in the browser's dialog or autofill (`WebAuthnAbortService`
- * is a page-wide singleton, so this is page-wide too).
+ * is a page-wide singleton, so this is page-wide too). The autofill is in the background: it
+ * never interrupts a ceremony the user started, and gives way to any new one.
  */
 import { WebAuthnAbortService } from '@simplewebauthn/browser'
 
 let current: AbortController | undefined
+let currentIsBackground = false
 
-/** Aborts the ceremony in progress and returns the signal of a new one. */
-export function beginCeremony(): AbortSignal {
+/** Aborts the ceremony in progress and returns the signal of a new one; null when a background one must wait its turn. */
+export function beginCeremony(background = false): AbortSignal | null {
+  if (background && current && !currentIsBackground) return null
   cancelCeremony()
   current = new AbortController()
+  currentIsBackground = background
   return current.signal
 }
 

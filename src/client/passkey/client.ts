@@ -88,9 +88,10 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
   }
 
   /** Runs a ceremony: aborts the previous one, and maps whatever fails to a `PasskeyError`. */
-  async function ceremony<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async function ceremony<T>(run: (signal: AbortSignal) => Promise<T>, background = false): Promise<T> {
     if (!browserSupportsWebAuthn()) throw unsupported('WebAuthn is not available')
-    const signal = beginCeremony()
+    const signal = beginCeremony(background)
+    if (!signal) throw cancelled()
     try {
       return await run(signal)
     } catch (error) {
@@ -121,9 +122,11 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
         if (opts.email && !opts.conditional) params.email = opts.email
         const reply = await options<PublicKeyCredentialRequestOptionsJSON>(provider, 'authenticate', params, signal)
         if (opts.conditional && reply.enableConditionalUI === false) throw unsupported(`provider "${decodeURIComponent(provider)}" turned the autofill off`)
-        const data = await startAuthentication({ optionsJSON: reply.options, useBrowserAutofill: opts.conditional === true })
+        // The library's own look for the input uses document.querySelector, which cannot see into
+        // shadow roots such as <latchkey-signin>'s; the browser finds the input itself.
+        const data = await startAuthentication({ optionsJSON: reply.options, useBrowserAutofill: opts.conditional === true, verifyBrowserAutofillInput: false })
         return finish(provider, 'authenticate', data, opts.callbackUrl, signal)
-      })
+      }, opts.conditional === true)
     },
 
     async list() {

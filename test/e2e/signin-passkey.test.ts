@@ -1,0 +1,60 @@
+/**
+ * <latchkey-signin> with the passkey client attached: the username field offers passkeys in the
+ * browser's autofill, and the passkey button runs the ceremony. Chromium's virtual authenticator.
+ */
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startAppServer, type AppServer } from '../support/app-server.js'
+import { launch, openWithAuthenticator } from '../webauthn/support/browser.js'
+import { ensureBuilt } from './ensure-built.js'
+import './helpers.js'
+
+let browser: Browser
+let server: AppServer
+
+beforeAll(async () => {
+  await ensureBuilt()
+  ;[browser, server] = await Promise.all([launch(), startAppServer()])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+const registerAndSignOut = (email: string) =>
+  `(async () => {
+    await window.client.passkey.register({ email: ${JSON.stringify(email)} })
+    await window.client.signOut({ redirect: false })
+    return (await window.client.getSession())?.user?.email ?? null
+  })()`
+
+describe('<latchkey-signin> with passkeys', () => {
+  it('marks the username field for passkey autofill and signs in from it', async () => {
+    const { page } = await openWithAuthenticator(browser, `${server.url}/?passkey&nosw`)
+    expect(await page.evaluate(registerAndSignOut('ada.autofill@example.com'))).toBeNull()
+    await page.reload()
+    await page.waitForFunction(() => window.ready === true)
+    const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
+    await expect.poll(() => username.getAttribute('autocomplete')).toBe('username webauthn')
+    await username.focus()
+    await expect.poll(() => page.evaluate(() => window.client.status), { timeout: 10_000 }).toBe('authenticated')
+    expect(await page.evaluate(() => window.client.session?.user?.email)).toBe('ada.autofill@example.com')
+    await page.context().close()
+  })
+
+  it('the passkey button signs in', async () => {
+    const { page } = await openWithAuthenticator(browser, `${server.url}/?passkey&nosw`)
+    expect(await page.evaluate(registerAndSignOut('ada.button@example.com'))).toBeNull()
+    await page.locator('latchkey-signin button[part~="passkey"]').click()
+    await expect.poll(() => page.evaluate(() => window.client.status), { timeout: 10_000 }).toBe('authenticated')
+    expect(await page.evaluate(() => window.client.session?.user?.email)).toBe('ada.button@example.com')
+    await page.context().close()
+  })
+
+  it('without the passkey client the fields keep their plain autofill', async () => {
+    const { page } = await openWithAuthenticator(browser, `${server.url}/?nosw`)
+    const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
+    await expect.poll(() => username.getAttribute('autocomplete')).toBe('username')
+    await page.context().close()
+  })
+})
