@@ -6,6 +6,7 @@ const all: Record<string, () => Promise<void>> = {
   // client-size prints as it loads.
   'client-size': () => import('./client-size.js').then(() => {}),
   session: () => import('./session.js').then((m) => m.run()),
+  adapters: () => import('./adapters.js').then((m) => m.run()),
   'server-speed': () => import('./server-speed.js').then((m) => m.run()),
 }
 

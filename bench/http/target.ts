@@ -34,6 +34,8 @@ if (library === 'latchkey') {
     adapter: strategy === 'database' ? adapter : undefined,
     session: { strategy },
     logger: quiet,
+    // Auth.js has none; a load test of one account would trip ours.
+    rateLimit: false,
     providers: strategy === 'jwt' ? [Credentials({ authorize: () => user })] : [Email({ sendVerificationRequest: () => {} })],
   })
   sessionCookie = 'latchkey.session-token'

@@ -163,6 +163,14 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(await adapter.getUserByEmail(created.email)).toBeNull()
       })
 
+      test('updateUser treats a field given as undefined as not given', async () => {
+        const created = await user({ name: 'Stays', image: 'https://img.example.test/stays.png' })
+        const updated = await adapter.updateUser({ id: created.id, name: undefined, image: 'https://img.example.test/new.png' })
+        expect(updated.name).toBe('Stays')
+        expect((await adapter.getUser(created.id))?.name).toBe('Stays')
+        expect((await adapter.getUser(created.id))?.image).toBe('https://img.example.test/new.png')
+      })
+
       test('updateUser throws for an unknown user', async () => {
         await expect(adapter.updateUser({ id: randomUUID(), name: 'Ghost' })).rejects.toThrow()
       })

@@ -31,6 +31,22 @@ function copy<T extends object>(record: T): T {
   return out as T
 }
 
+/** The given fields only: `{ name: undefined }` in an update means "not given", as in the SQL adapter. */
+function given<T extends object>(changes: T): Partial<T> {
+  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<T>
+}
+
+/** The user fields the contract defines; the SQL adapter has a column for each and nothing else. */
+function userRecord(user: AdapterUser): AdapterUser {
+  const { id, email, emailVerified, name, image } = user
+  return copy({ id, email, emailVerified, name, image })
+}
+
+function authenticatorRecord(a: AdapterAuthenticator): AdapterAuthenticator {
+  const { credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports } = a
+  return copy({ credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports })
+}
+
 const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
 const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
 
@@ -50,7 +66,7 @@ export function MemoryAdapter(): MemoryAdapter {
   }
 
   function checkUser(method: string, user: Partial<AdapterUser>): void {
-    if ('email' in user) requireString(method, 'email', user.email)
+    if (user.email !== undefined) requireString(method, 'email', user.email)
     if (user.emailVerified !== undefined) requireDateOrNull(method, 'emailVerified', user.emailVerified)
     if (user.name !== undefined) requireStringOrNull(method, 'name', user.name)
     if (user.image !== undefined) requireStringOrNull(method, 'image', user.image)
@@ -71,7 +87,7 @@ export function MemoryAdapter(): MemoryAdapter {
       if (userIdByEmail.has(email)) {
         throw new AdapterError('DUPLICATE_EMAIL', `createUser: expected a new email address, but a user with this email already exists`)
       }
-      const stored = copy({ ...user, id, email, emailVerified: user.emailVerified ?? null })
+      const stored = userRecord({ ...user, id, email, emailVerified: user.emailVerified ?? null })
       users.set(id, stored)
       userIdByEmail.set(email, id)
       return copy(stored)
@@ -97,7 +113,7 @@ export function MemoryAdapter(): MemoryAdapter {
     async updateUser(changes) {
       const current = requireUser('updateUser', changes.id)
       checkUser('updateUser', changes)
-      const next = copy({ ...current, ...changes, id: current.id })
+      const next = userRecord({ ...current, ...given(changes), id: current.id })
       if (next.email !== current.email) {
         if (userIdByEmail.has(next.email)) {
           throw new AdapterError('DUPLICATE_EMAIL', `updateUser: expected a new email address, but another user has this email`)
@@ -177,7 +193,8 @@ export function MemoryAdapter(): MemoryAdapter {
       if (!current) return null
       if (changes.expires !== undefined) requireDate('updateSession', 'expires', changes.expires)
       if (changes.userId !== undefined) requireUser('updateSession', changes.userId)
-      const next = copy({ ...current, ...changes, sessionToken: current.sessionToken })
+      const { expires, userId } = given(changes)
+      const next = copy({ ...current, ...given({ expires, userId }) })
       sessions.set(next.sessionToken, next)
       return copy(next)
     },
@@ -227,7 +244,7 @@ export function MemoryAdapter(): MemoryAdapter {
       if (authenticators.has(credentialID)) {
         throw new AdapterError('DUPLICATE_AUTHENTICATOR', `${method}: expected a new credential, but credential "${credentialID}" is already registered`)
       }
-      const stored = copy(authenticator)
+      const stored = authenticatorRecord(authenticator)
       authenticators.set(credentialID, stored)
       return copy(stored)
     },

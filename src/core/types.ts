@@ -3,6 +3,8 @@
  * Names are spelled as the contract spells them. No runtime code lives here except `isDate`.
  */
 import type { emailProviderIds, oauthProviderIds } from './provider-ids.js'
+// Type only: the rate-limit options are the server's, named here so AuthConfig is whole.
+import type { RateLimitOptions } from '../server/rate-limit/config.js'
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -502,6 +504,11 @@ export interface AuthConfig {
   origin?: string
   /** Force `Secure` cookies and their prefixes; default: when the request is https. */
   useSecureCookies?: boolean
+  /**
+   * Limits on sign-in attempts, emails sent and passkey option requests, per account and per
+   * client address (answered 429 with Retry-After). On by default; `false` turns them off.
+   */
+  rateLimit?: RateLimitOptions | false
   /** Largest request body accepted, in bytes. Default 64 KiB. */
   maxBodySize?: number
   logger?: Partial<Logger>

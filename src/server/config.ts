@@ -14,6 +14,7 @@ import { AuthError } from '../core/errors.js'
 import { requiredAdapterMethods } from './adapter-methods.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
+import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit/config.js'
 
 export type ResolvedProvider = OAuthConfig<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
 
@@ -35,6 +36,8 @@ export interface ResolvedConfig {
   now: () => number
   /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
   missingMethods: string[]
+  /** Null when turned off. */
+  rateLimit: ResolvedRateLimit | null
   /** Decrypted JWT sessions, keyed by cookie value. */
   sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
 }
@@ -82,6 +85,7 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
     now: config.now ?? Date.now,
     missingMethods: [],
     sessionTokens: new TokenCache(),
+    rateLimit: resolveRateLimit(config.rateLimit, config.adapter),
   }
   resolved.missingMethods = requiredAdapterMethods(resolved).filter((m) => typeof (config.adapter as any)?.[m] !== 'function')
   if (resolved.missingMethods.length) {

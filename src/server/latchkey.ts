@@ -4,6 +4,7 @@ import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig } from './config.js'
 import { createContext, type Context } from './context.js'
 import { errorMessages } from './pages.js'
+import { RateLimitError } from './rate-limit/check.js'
 import { json, redirect } from './respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
@@ -81,6 +82,7 @@ export function Latchkey(config: AuthConfig): Handler {
 
 /** Logs in full on the server; tells the browser only a client-safe type. */
 function fail(ctx: Context, error: unknown, flow: boolean): Response {
+  if (error instanceof RateLimitError) ctx.headers.set('retry-after', String(error.retryAfter))
   const type = clientErrorType(error)
   const status = error instanceof AuthError ? error.status : 500
   if (type === 'Configuration' || status >= 500) {
@@ -108,7 +110,7 @@ function corsHeaders(ctx: Context): Headers {
   if (origin && ctx.config.trustedOrigins.has(origin)) {
     headers.set('access-control-allow-origin', origin)
     headers.set('access-control-allow-credentials', 'true')
-    headers.set('access-control-expose-headers', 'Latchkey-Session, Latchkey-WebAuthn-Error')
+    headers.set('access-control-expose-headers', 'Latchkey-Session, Latchkey-WebAuthn-Error, Retry-After')
     headers.set('vary', 'Origin')
   }
   return headers

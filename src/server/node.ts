@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Handler } from './latchkey.js'
+import { rememberClientAddress } from './rate-limit/client-address.js'
 
 export function toNodeHandler(handler: Handler) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -41,11 +42,14 @@ export function toRequest(req: IncomingMessage): Request {
     else headers.set(key, value)
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-  return new Request(url, {
+  const request = new Request(url, {
     method: req.method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
     // @ts-expect-error Node's fetch needs this to stream a request body
     duplex: hasBody ? 'half' : undefined,
   })
+  // For per-client rate limits: a Web Request has no peer address of its own.
+  rememberClientAddress(request, req.socket.remoteAddress)
+  return request
 }

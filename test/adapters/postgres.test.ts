@@ -50,14 +50,21 @@ if (!url) {
   runAdapterTests({ name: 'PostgresAdapter over pg (PostgreSQL server)', adapter: async () => PostgresAdapter(await pgShared()) })
   runSqlChecks('PostgreSQL server via pg', pgShared)
 
+  /** Another schema, migrated through postgres.js, shared by the postgres.js suites. */
+  let postgresJsDatabase: ReturnType<typeof fromPostgresJs> | undefined
+  const postgresJsShared = async () => {
+    if (!postgresJsDatabase) {
+      postgresJsDatabase = fromPostgresJs((await isolated()).postgresJs())
+      await migrate(postgresJsDatabase)
+    }
+    return postgresJsDatabase
+  }
+
   runAdapterTests({
     name: 'PostgresAdapter over postgres.js (PostgreSQL server)',
-    adapter: async () => {
-      const db = fromPostgresJs((await isolated()).postgresJs())
-      await migrate(db)
-      return PostgresAdapter(db)
-    },
+    adapter: async () => PostgresAdapter(await postgresJsShared()),
   })
+  runSqlChecks('PostgreSQL server via postgres.js', postgresJsShared)
 
   describe('migrate on a PostgreSQL server', () => {
     test('two servers starting at once both migrate without error, and the schema is applied once', async () => {
@@ -84,7 +91,7 @@ if (!url) {
       const result = await migrate(db)
       expect(result.from).toBe(0)
       expect(result.to).toBe(LATEST_VERSION)
-      expect(result.applied.map((m) => m.version)).toEqual([1])
+      expect(result.applied.map((m) => m.version)).toEqual([1, 2])
       expect(await migrate(db)).toEqual({ from: LATEST_VERSION, to: LATEST_VERSION, applied: [] })
     })
 
@@ -108,6 +115,7 @@ if (!url) {
         'accounts',
         'authenticators',
         VERSION_TABLE,
+        'rate_limits',
         'sessions',
         'users',
         'verification_tokens',

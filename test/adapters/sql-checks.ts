@@ -75,6 +75,28 @@ export function runSqlChecks(name: string, database: () => Promise<Queryable>): 
       await expect(adapter.updateAuthenticatorCounter('nobody', -1)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
     })
 
+    test('extra account fields are stored as a jsonb object and token fields in their own columns', async () => {
+      const adapter = PostgresAdapter(getDb())
+      const user = await adapter.createUser({ id: randomUUID(), email: `j-${randomUUID()}@example.test`, emailVerified: null })
+      const providerAccountId = randomUUID()
+      await adapter.linkAccount({
+        userId: user.id,
+        type: 'oidc',
+        provider: 'jsonb-check',
+        providerAccountId,
+        access_token: 'at',
+        expires_at: 1_900_000_000,
+        session_state: 'ss',
+        authorization_details: [{ type: 't' }],
+      })
+      const { rows } = await getDb().query<{ kind: string; state: string; at: string; expires_at: number }>(
+        `SELECT jsonb_typeof(extra) AS kind, extra->>'session_state' AS state, access_token AS at, expires_at
+         FROM accounts WHERE provider = $1 AND provider_account_id = $2`,
+        ['jsonb-check', providerAccountId],
+      )
+      expect(rows).toEqual([{ kind: 'object', state: 'ss', at: 'at', expires_at: 1_900_000_000 }])
+    })
+
     test('values that look like SQL are stored as plain data', async () => {
       const adapter = PostgresAdapter(getDb())
       const email = `x'); DROP TABLE users; --${randomUUID()}@example.test`

@@ -60,7 +60,7 @@ describe('CORS', () => {
     expect(preflight.headers.get('access-control-allow-credentials')).toBe('true')
     const read = await handler(new Request('http://localhost:3000/auth/session', { headers: { origin: 'https://spa.example.com' } }))
     expect(read.headers.get('access-control-allow-origin')).toBe('https://spa.example.com')
-    expect(read.headers.get('access-control-expose-headers')).toBe('Latchkey-Session, Latchkey-WebAuthn-Error')
+    expect(read.headers.get('access-control-expose-headers')).toBe('Latchkey-Session, Latchkey-WebAuthn-Error, Retry-After')
     const other = await handler(new Request('http://localhost:3000/auth/session', { headers: { origin: 'https://other.example.com' } }))
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
   })

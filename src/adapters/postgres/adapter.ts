@@ -170,12 +170,14 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       const provider = requireString(method, 'provider', account.provider)
       const providerAccountId = requireString(method, 'providerAccountId', account.providerAccountId)
       requireString(method, 'type', account.type)
+      // extra goes in as text and is cast to jsonb by the server: a driver that sees a jsonb
+      // parameter (postgres.js) would otherwise encode the JSON string a second time.
       const [row] = await write(
         () =>
           rows<AccountRow>(
             `INSERT INTO accounts (${ACCOUNT_COLUMNS})
              VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
-                     $10::double precision, $11::double precision, $12::jsonb)
+                     $10::double precision, $11::double precision, $12::text::jsonb)
              RETURNING ${ACCOUNT_COLUMNS}`,
             accountParams(account),
           ),

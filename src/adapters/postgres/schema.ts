@@ -84,6 +84,19 @@ export const migrations: Migration[] = [
       `CREATE INDEX authenticators_user_id_idx ON authenticators (user_id)`,
     ],
   },
+  {
+    version: 2,
+    name: 'rate limits',
+    statements: [
+      // One row per counted key (see src/server/rate-limit/postgres.ts); reset_at in epoch milliseconds.
+      `CREATE TABLE rate_limits (
+        key text PRIMARY KEY,
+        hits bigint NOT NULL,
+        reset_at bigint NOT NULL
+      )`,
+      `CREATE INDEX rate_limits_reset_at_idx ON rate_limits (reset_at)`,
+    ],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

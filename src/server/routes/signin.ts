@@ -9,6 +9,7 @@ import { startOAuth } from '../oauth/start.js'
 import { signInPage } from '../pages.js'
 import { findProvider } from '../find-provider.js'
 import { toAppProvider } from '../providers-list.js'
+import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { html, redirect } from '../respond.js'
 
@@ -29,9 +30,11 @@ export async function postSignIn(ctx: Context, providerId: string | undefined): 
   setCookie(ctx, ctx.names.callbackUrl, callbackUrl)
   switch (provider.type) {
     case 'email':
+      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', stringField(body, 'email'), ctx.now)
       await sendEmailLink(ctx, provider, stringField(body, 'email'), callbackUrl)
       return redirect(ctx, ctx.config.pages.verifyRequest ?? `${ctx.baseUrl}/verify-request?provider=${encodeURIComponent(provider.id)}&type=email`)
     case 'credentials':
+      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', credentialsAccount(body), ctx.now)
       await signInWithCredentials(ctx, provider, body)
       return redirect(ctx, callbackUrl)
     case 'oauth':

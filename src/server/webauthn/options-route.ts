@@ -5,6 +5,7 @@
  * (`enableConditionalUI`). Sets the challenge cookie. Without `action`, it is `authenticate`.
  */
 import type { Context } from '../context.js'
+import { enforceRateLimit } from '../rate-limit/config.js'
 import { json } from '../respond.js'
 import { authenticationOptions } from './authenticate.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
@@ -14,6 +15,7 @@ import { registrationOptions } from './register.js'
 export function getWebAuthnOptions(ctx: Context, providerId: string | undefined): Promise<Response> {
   return withReason(ctx, async () => {
     const provider = webauthnProvider(ctx, providerId)
+    await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'passkeyOptions', null, ctx.now)
     const action = ctx.url.searchParams.get('action') ?? 'authenticate'
     if (action === 'register') return json(ctx, { action, options: await registrationOptions(ctx, provider) })
     if (action === 'authenticate') {

@@ -1,0 +1,44 @@
+/**
+ * The client's network address, for per-client limits. A Web `Request` does not carry one, so:
+ * - behind proxies you run (`trustProxy`), it is read from `X-Forwarded-For`;
+ * - under latchkey's node:http binding, `toRequest` records the socket's address against the
+ *   Request object itself (a WeakMap, not a header: a header could be forged by the client under
+ *   any other binding, and would need stripping under this one);
+ * - elsewhere (Deno, Bun, workers) the app passes `getClientAddress`.
+ * No address means per-client rules do not apply: lumping unknown clients into one bucket would
+ * let one of them lock out all the others.
+ */
+const socketAddresses = new WeakMap<Request, string>()
+
+/** Called by the node binding with `req.socket.remoteAddress`. */
+export function rememberClientAddress(request: Request, address: string | undefined): void {
+  if (address) socketAddresses.set(request, address)
+}
+
+export type GetClientAddress = (request: Request) => string | null | undefined | Promise<string | null | undefined>
+
+/**
+ * `trustProxy`:
+ * - `false` (default): the address the node binding saw; `X-Forwarded-For` is ignored, since any
+ *   client can send it.
+ * - `true`: the first (leftmost) `X-Forwarded-For` entry. Only safe when your proxy replaces the
+ *   header rather than appending to it.
+ * - a number n: the n-th entry from the right, for n proxies of yours that each append; the
+ *   entries left of it were written by the client and are not believed.
+ */
+export function defaultClientAddress(trustProxy: boolean | number = false): GetClientAddress {
+  if (typeof trustProxy === 'number' && (!Number.isInteger(trustProxy) || trustProxy < 1)) {
+    throw new TypeError(`rateLimit.trustProxy: expected true, false or a number of proxies >= 1, got ${trustProxy}`)
+  }
+  return (request) => {
+    if (trustProxy !== false) {
+      const hops = (request.headers.get('x-forwarded-for') ?? '')
+        .split(',')
+        .map((hop) => hop.trim())
+        .filter(Boolean)
+      const hop = trustProxy === true ? hops[0] : hops[hops.length - trustProxy]
+      if (hop) return hop
+    }
+    return socketAddresses.get(request) ?? null
+  }
+}

@@ -1,0 +1,156 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, test } from 'vitest'
+import { AuthError } from '../../src/core/errors.js'
+import { toNodeHandler } from '../../src/server/node.js'
+import {
+  accountKey,
+  checkRateLimit,
+  defaultClientAddress,
+  defaultRateLimitRules,
+  memoryRateLimitStore,
+  RateLimitError,
+  resolveRateLimitRules,
+  type RateLimitStore,
+} from '../../src/server/rate-limit/index.js'
+
+const t0 = Date.parse('2026-01-01T00:00:00Z')
+const rules = defaultRateLimitRules
+
+async function refusal(run: () => Promise<void>): Promise<RateLimitError> {
+  try {
+    await run()
+  } catch (error) {
+    return error as RateLimitError
+  }
+  throw new Error('expected the request to be refused')
+}
+
+describe('checkRateLimit', () => {
+  test('email: the sixth request for one address in 15 minutes is refused with 429 and Retry-After', async () => {
+    const store = memoryRateLimitStore()
+    for (let i = 0; i < 5; i++) await checkRateLimit(store, rules, { action: 'email', account: 'ada@example.com', client: `10.0.0.${i}` }, t0 + i * 1000)
+    const error = await refusal(() => checkRateLimit(store, rules, { action: 'email', account: ' ADA@example.com ', client: '10.0.0.9' }, t0 + 60_000))
+    expect(error).toBeInstanceOf(AuthError)
+    expect(error).toBeInstanceOf(RateLimitError)
+    expect(error.type).toBe('RateLimited')
+    expect(error.status).toBe(429)
+    expect(error.retryAfter).toBe(14 * 60)
+    expect(error.message).toBe('Too many email sign-in requests for this account; try again in 14 minutes')
+    // Another address from the same client is still fine, and the window ends on time.
+    await checkRateLimit(store, rules, { action: 'email', account: 'lin@example.com', client: '10.0.0.9' }, t0 + 60_000)
+    await checkRateLimit(store, rules, { action: 'email', account: 'ada@example.com', client: '10.0.0.9' }, t0 + 15 * 60_000)
+  })
+
+  test('email: one client is refused after 20 requests for different addresses', async () => {
+    const store = memoryRateLimitStore()
+    for (let i = 0; i < 20; i++) await checkRateLimit(store, rules, { action: 'email', account: `u${i}@example.com`, client: '192.0.2.1' }, t0)
+    const error = await refusal(() => checkRateLimit(store, rules, { action: 'email', account: 'new@example.com', client: '192.0.2.1' }, t0 + 1000))
+    expect(error.message).toMatch(/from this network address/)
+    expect(error.retryAfter).toBe(15 * 60 - 1)
+  })
+
+  test('credentials: 10 per account, 30 per client; passkey options: 30 per client per minute', async () => {
+    const store = memoryRateLimitStore()
+    for (let i = 0; i < 10; i++) await checkRateLimit(store, rules, { action: 'credentials', account: 'ada', client: `198.51.100.${i}` }, t0)
+    await expect(checkRateLimit(store, rules, { action: 'credentials', account: 'Ada', client: '198.51.100.99' }, t0)).rejects.toThrow(/sign-in attempts for this account/)
+    for (let i = 0; i < 30; i++) await checkRateLimit(store, rules, { action: 'passkeyOptions', client: '203.0.113.7' }, t0)
+    const error = await refusal(() => checkRateLimit(store, rules, { action: 'passkeyOptions', client: '203.0.113.7' }, t0 + 500))
+    expect(error.retryAfter).toBe(60)
+    expect(error.message).toBe('Too many passkey requests from this network address; try again in 60 seconds')
+  })
+
+  test('rules without a value to count by are skipped, not lumped together', async () => {
+    const store = memoryRateLimitStore()
+    for (let i = 0; i < 100; i++) await checkRateLimit(store, rules, { action: 'credentials', account: `user${i}`, client: null }, t0)
+    expect(store.size).toBe(100)
+  })
+
+  test('keys hold a hash of the account, never the address in clear', async () => {
+    const keys: string[] = []
+    const store: RateLimitStore = { hit: async (key) => (keys.push(key), { count: 1, resetAt: t0 + 1 }) }
+    await checkRateLimit(store, rules, { action: 'email', account: 'Ada@Example.com', client: '::1' }, t0)
+    expect(keys.sort()).toEqual([await accountKey('email', 900, 'ada@example.com'), 'email:client:900:::1'].sort())
+    expect(keys.join()).not.toMatch(/example/i)
+  })
+
+  test('a failing store is an AdapterError naming the key, with the cause kept', async () => {
+    const store: RateLimitStore = { hit: async () => Promise.reject(new Error('connection refused')) }
+    const error = await refusal(() => checkRateLimit(store, rules, { action: 'passkeyOptions', client: '::1' }, t0))
+    expect(error.type).toBe('AdapterError')
+    expect(error.message).toBe('The rate-limit store failed to count "passkeyOptions:client:60:::1": connection refused')
+    expect((error.cause as Error).message).toBe('connection refused')
+  })
+})
+
+describe('rules', () => {
+  test('the defaults are the ones documented', () => {
+    expect(defaultRateLimitRules).toEqual({
+      email: [
+        { per: 'account', limit: 5, windowSeconds: 900 },
+        { per: 'client', limit: 20, windowSeconds: 900 },
+      ],
+      credentials: [
+        { per: 'account', limit: 10, windowSeconds: 900 },
+        { per: 'client', limit: 30, windowSeconds: 900 },
+      ],
+      passkeyOptions: [{ per: 'client', limit: 30, windowSeconds: 60 }],
+    })
+  })
+
+  test('an override replaces one action whole; an empty list turns it off', () => {
+    const resolved = resolveRateLimitRules({ credentials: [{ per: 'account', limit: 3, windowSeconds: 60 }], passkeyOptions: [] })
+    expect(resolved.credentials).toEqual([{ per: 'account', limit: 3, windowSeconds: 60 }])
+    expect(resolved.passkeyOptions).toEqual([])
+    expect(resolved.email).toBe(defaultRateLimitRules.email)
+  })
+
+  test('bad rules are refused, naming the rule', () => {
+    expect(() => resolveRateLimitRules({ oauth: [] } as never)).toThrow('rateLimit.rules: unknown action "oauth"; expected one of email, credentials, passkeyOptions')
+    expect(() => resolveRateLimitRules({ email: [{ per: 'ip', limit: 1, windowSeconds: 1 } as never] })).toThrow('rateLimit.rules.email[0]: expected per "account" or "client", got "ip"')
+    expect(() => resolveRateLimitRules({ email: [{ per: 'client', limit: 0, windowSeconds: 1 }] })).toThrow(/email\[0\]: expected limit/)
+    expect(() => resolveRateLimitRules({ email: [{ per: 'client', limit: 1, windowSeconds: -1 }] })).toThrow(/email\[0\]: expected windowSeconds > 0/)
+    expect(() =>
+      resolveRateLimitRules({
+        email: [
+          { per: 'client', limit: 1, windowSeconds: 60 },
+          { per: 'client', limit: 2, windowSeconds: 60 },
+        ],
+      }),
+    ).toThrow(/same thing over the same window/)
+  })
+})
+
+describe('the client address', () => {
+  const request = (xff?: string) => new Request('http://localhost/auth/signin/email', { headers: xff ? { 'x-forwarded-for': xff } : {} })
+
+  test('X-Forwarded-For is ignored unless trustProxy is set', async () => {
+    expect(await defaultClientAddress()(request('1.2.3.4'))).toBeNull()
+    expect(await defaultClientAddress(true)(request(' 1.2.3.4 , 10.0.0.1'))).toBe('1.2.3.4')
+  })
+
+  test('trustProxy: n takes the n-th entry from the right, past what the client wrote', async () => {
+    expect(await defaultClientAddress(1)(request('6.6.6.6, 1.2.3.4'))).toBe('1.2.3.4')
+    expect(await defaultClientAddress(2)(request('6.6.6.6, 1.2.3.4, 10.0.0.1'))).toBe('1.2.3.4')
+    expect(await defaultClientAddress(3)(request('1.2.3.4'))).toBeNull()
+    expect(() => defaultClientAddress(0)).toThrow(/number of proxies >= 1/)
+  })
+
+  test('the node binding gives the socket address; a forged header does not count', async () => {
+    const seen: Array<string | null | undefined> = []
+    const server = createServer(
+      toNodeHandler(async (req) => {
+        seen.push(await defaultClientAddress()(req))
+        return new Response('ok')
+      }),
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      await (await fetch(`http://127.0.0.1:${port}/`, { headers: { 'x-forwarded-for': '6.6.6.6', 'x-latchkey-client-address': '6.6.6.6' } })).text()
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+    expect(seen).toEqual(['127.0.0.1'])
+  })
+})

@@ -1,0 +1,79 @@
+/**
+ * One latchkey server as its own process, for tests that run several against one database:
+ *   node --import tsx test/support/server-process.ts
+ * Environment:
+ *   DATABASE_URL          postgres:// URL (required)
+ *   LATCHKEY_TEST_SCHEMA  the schema to use (put first on every connection's search_path)
+ *   AUTH_SECRET           the secret, the same for every process
+ *   LATCHKEY_ORIGIN       the public origin, as when several servers sit behind one load balancer
+ *   LATCHKEY_CLOCK_FILE   a file holding a clock offset in milliseconds, read on every request, so
+ *                         a test moves every process's clock at once by writing one file
+ * stdout carries one JSON object a line: {"listening":port} once, then {"email":url} per email.
+ */
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { openDatabase } from '../../src/adapters/postgres/index.js'
+import Credentials from '../../src/providers/credentials.js'
+import Email from '../../src/providers/email.js'
+import { Latchkey, toNodeHandler } from '../../src/server/index.js'
+
+const url = process.env.DATABASE_URL
+const schema = process.env.LATCHKEY_TEST_SCHEMA
+const clockFile = process.env.LATCHKEY_CLOCK_FILE
+if (!url) throw new Error('server-process: DATABASE_URL is required')
+if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`server-process: LATCHKEY_TEST_SCHEMA must be a plain identifier, got ${schema}`)
+
+function withSchema(databaseUrl: string, name: string | undefined): string {
+  if (!name) return databaseUrl
+  const parsed = new URL(databaseUrl)
+  parsed.searchParams.set('options', `-c search_path=${name}`)
+  return parsed.toString()
+}
+
+/** The offset in the clock file, re-read each time; an absent or empty file means no offset. */
+function clockOffset(): number {
+  if (!clockFile) return 0
+  let text: string
+  try {
+    text = readFileSync(clockFile, 'utf8').trim()
+  } catch {
+    return 0
+  }
+  const offset = Number(text || 0)
+  if (!Number.isFinite(offset)) throw new Error(`server-process: the clock file holds ${JSON.stringify(text)}, not a number of milliseconds`)
+  return offset
+}
+
+const say = (message: object) => process.stdout.write(JSON.stringify(message) + '\n')
+
+const adapter = await openDatabase(withSchema(url, schema))
+const handler = Latchkey({
+  adapter,
+  origin: process.env.LATCHKEY_ORIGIN || undefined,
+  session: { strategy: 'database', maxAge: 30 * 86400, updateAge: 86400 },
+  now: () => Date.now() + clockOffset(),
+  logger: {
+    error: (e) => process.stderr.write(`error ${e.name}: ${e.message}\n`),
+    warn: (code) => process.stderr.write(`warn ${code}\n`),
+    debug: () => {},
+  },
+  providers: [
+    Credentials({
+      credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
+      authorize: async (c) => (c.username === 'ada' && c.password === 'lovelace' ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' } : null),
+    }),
+    Email({ sendVerificationRequest: ({ url: link }) => void say({ email: link }) }),
+  ],
+})
+
+const server = createServer(toNodeHandler(handler))
+server.listen(0, '127.0.0.1', () => say({ listening: (server.address() as AddressInfo).port }))
+
+async function stop(): Promise<void> {
+  await new Promise((resolve) => server.close(resolve))
+  await adapter.close()
+  process.exit(0)
+}
+process.on('SIGTERM', () => void stop())
+process.on('SIGINT', () => void stop())
