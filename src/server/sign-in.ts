@@ -51,6 +51,9 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
     const byId = input.user.id ? await adapter.getUser(input.user.id) : null
     const existing = byId ?? (email ? await adapter.getUserByEmail(email) : null)
     if (existing) return { user: existing, isNewUser: false }
+    if (!email) {
+      throw new AuthError('Configuration', 'authorize returned a user the adapter does not have and no email to create it with; return an existing user id or an email', { status: 500 })
+    }
     return { user: await createUser(ctx, { ...input.user, email, emailVerified: null }), isNewUser: true }
   }
 

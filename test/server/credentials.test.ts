@@ -70,3 +70,15 @@ describe('credentials sign-in', () => {
     expect((await jar.session()).theme).toBe('dark')
   })
 })
+
+describe('credentials with an adapter', () => {
+  it('a new user without an email is refused clearly, and nothing is created', async () => {
+    const { default: Credentials } = await import('../../src/providers/credentials.js')
+    const { handler, adapter, logs } = testServer({ providers: [Credentials({ authorize: () => ({ id: 'no-email' }) })] })
+    const jar = new Jar(handler)
+    const res = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf() })
+    expect(res.headers.get('location')).toMatch(/error=Configuration/)
+    expect(await adapter.getUser('no-email')).toBeNull()
+    expect(logs.join('\n')).toMatch(/no email to create it with/)
+  })
+})
