@@ -1,0 +1,127 @@
+/**
+ * `/session` requests per tab-hour, in real Chromium tabs against the real server: latchkey's
+ * worker against a client that refetches the session in every tab on every focus (the common
+ * "refetch on window focus" default). One simulated hour is compressed into `BENCH_TAB_SECONDS`
+ * (default 30 s): updateAge 10 minutes, maxAge 1 hour, a focus change every 3 minutes, all scaled
+ * alike. After signing in, N tabs open; then the focused tab changes, and gets `focus` and
+ * `visibilitychange` and reads the session as an app would. Requests are counted at the server
+ * from the sign-in on, tab openings included.
+ * Also: how long `getSession()` takes in the page when the worker answers from its record.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { ensureBuilt } from '../test/e2e/ensure-built.js'
+import { startAppServer } from '../test/support/app-server.js'
+import { launchBrowser } from '../test/support/browser.js'
+
+const hourMs = Number(process.env.BENCH_TAB_SECONDS ?? 30) * 1000
+const scale = hourMs / 3_600_000
+const updateAgeS = Math.max(1, Math.round(600 * scale))
+const maxAgeS = Math.max(updateAgeS * 2, Math.round(3600 * scale))
+const focusEveryMs = 180_000 * scale
+const tabCounts = [1, 5, 10]
+
+/** The baseline: reads the session once on load and again on every focus, in every tab. */
+const focusClient = `<!doctype html><meta charset="utf-8"><title>refetch on focus</title><script>
+const read = () => fetch('/auth/session', { credentials: 'include' }).then((r) => r.json())
+read()
+document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && read())
+window.ready = true
+</script>`
+
+async function openTabs(browser: Browser, url: string, n: number, worker: boolean, existing?: BrowserContext): Promise<Page[]> {
+  const context = existing ?? (await browser.newContext())
+  if (!existing) await context.route('**/focus-client.html', (route) => route.fulfill({ body: focusClient, contentType: 'text/html' }))
+  const tabs: Page[] = []
+  for (let i = 0; i < n; i++) {
+    const page = await context.newPage()
+    await page.goto(url)
+    await page.waitForFunction(() => (window as { ready?: boolean }).ready === true)
+    if (worker && i === 0) await page.evaluate(() => navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller ?? new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }))))
+    tabs.push(page)
+  }
+  return tabs
+}
+
+async function signIn(page: Page): Promise<void> {
+  const ok = await page.evaluate(async () => {
+    const client = (window as any).client
+    const r = await client.signIn('credentials', { username: 'tabs', password: 'secret', redirect: false })
+    return r?.ok === true
+  })
+  if (!ok) throw new Error('sign-in failed in the tabs benchmark')
+}
+
+/** Signs in, opens n tabs, runs one simulated hour; returns the server's count of GET /session after sign-in. */
+async function hour(browser: Browser, kind: 'latchkey' | 'focus', n: number): Promise<number> {
+  const server = await startAppServer({ maxAge: maxAgeS, updateAge: updateAgeS })
+  try {
+    // Sign in through latchkey's page in both cases (with its worker only for latchkey).
+    const [signer] = await openTabs(browser, kind === 'latchkey' ? `${server.url}/` : `${server.url}/?nosw`, 1, kind === 'latchkey')
+    await signIn(signer)
+    const start = server.sessionRequests.length
+    const url = kind === 'latchkey' ? `${server.url}/` : `${server.url}/focus-client.html`
+    const tabs = await openTabs(browser, url, n, false, signer.context())
+    await signer.close()
+    const until = Date.now() + hourMs
+    for (let i = 0; Date.now() < until; i++) {
+      const tab = tabs[i % tabs.length]
+      await tab.evaluate(async (isLatchkey) => {
+        dispatchEvent(new Event('focus'))
+        document.dispatchEvent(new Event('visibilitychange'))
+        if (isLatchkey) await (window as any).client.getSession()
+      }, kind === 'latchkey')
+      await new Promise((r) => setTimeout(r, focusEveryMs))
+    }
+    const count = server.sessionRequests.length - start
+    await tabs[0].context().close()
+    return count
+  } finally {
+    await server.close()
+  }
+}
+
+/** getSession() from the worker's record, timed in the page. */
+async function readLatency(browser: Browser): Promise<{ median: number; p99: number; n: number }> {
+  const server = await startAppServer({ maxAge: 3600, updateAge: 600 })
+  try {
+    const [page] = await openTabs(browser, `${server.url}/`, 1, true)
+    await signIn(page)
+    const times = await page.evaluate(async () => {
+      const client = (window as any).client
+      await client.getSession()
+      const out: number[] = []
+      for (let i = 0; i < 300; i++) {
+        const t = performance.now()
+        await client.getSession()
+        out.push(performance.now() - t)
+      }
+      return out
+    })
+    const before = server.sessionRequests.length
+    times.sort((a, b) => a - b)
+    await page.context().close()
+    if (server.sessionRequests.length !== before) throw new Error('getSession() went to the network while the record was fresh')
+    return { median: times[Math.floor(times.length / 2)], p99: times[Math.floor(times.length * 0.99)], n: times.length }
+  } finally {
+    await server.close()
+  }
+}
+
+export async function run(): Promise<void> {
+  await ensureBuilt()
+  const browser = await launchBrowser()
+  try {
+    console.log(`GET /session in one hour with N tabs, in Chromium (the hour compressed into ${hourMs / 1000} s: updateAge 10 min, a focus change every 3 min; tab openings counted)`)
+    console.log(`  ${'tabs'.padStart(4)}  ${'latchkey (worker)'.padStart(18)}  ${'refetch on focus'.padStart(17)}  ratio`)
+    for (const n of tabCounts) {
+      const ours = await hour(browser, 'latchkey', n)
+      const theirs = await hour(browser, 'focus', n)
+      const perTab = (c: number) => (c / n).toFixed(1)
+      console.log(`  ${String(n).padStart(4)}  ${`${ours} (${perTab(ours)}/tab)`.padStart(18)}  ${`${theirs} (${perTab(theirs)}/tab)`.padStart(17)}  ${(theirs / Math.max(ours, 1)).toFixed(1)}x fewer`)
+    }
+    const latency = await readLatency(browser)
+    console.log(`\ngetSession() in the page, answered by the worker from its record: median ${latency.median.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms over ${latency.n} calls, no request (target < 5 ms)`)
+  } finally {
+    await browser.close()
+  }
+}
