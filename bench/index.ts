@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark in one run, figures printed side by side.
- * Pass names to run some: `npm run bench -- session`.
+ * Pass names to run some: `npm run bench -- session`. The several-minute soak runs only when
+ * named: `DATABASE_URL=... npm run bench -- soak`.
  */
 const all: Record<string, () => Promise<void>> = {
   // client-size prints as it loads.
@@ -9,11 +10,13 @@ const all: Record<string, () => Promise<void>> = {
   session: () => import('./session.js').then((m) => m.run()),
   adapters: () => import('./adapters.js').then((m) => m.run()),
   'server-speed': () => import('./server-speed.js').then((m) => m.run()),
+  soak: () => import('./soak.js').then((m) => m.run()),
 }
+const optIn = new Set(['soak'])
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 for (const [name, run] of Object.entries(all)) {
-  if (wanted.length && !wanted.includes(name)) continue
+  if (wanted.length ? !wanted.includes(name) : optIn.has(name)) continue
   console.log(`\n=== ${name}`)
   await run()
 }

@@ -9,14 +9,21 @@
  *   LATCHKEY_CLOCK_FILE   a file holding a clock offset in milliseconds, read on every request, so
  *                         a test moves every process's clock at once by writing one file
  * stdout carries one JSON object a line: {"listening":port} once, then {"email":url} per email.
+ * For the soak (bench/soak.ts), all off unless set:
+ *   LATCHKEY_PORT         the port to listen on (default: any free one), so a restart comes back at the same address
+ *   LATCHKEY_SOAK_USERS   "1": credentials also accept username soak-<n> with password soak-<n>-pw (user id soak-user-<n>)
+ *   LATCHKEY_RATE_LIMIT   "per-account": only per-account limits (every simulated user comes from 127.0.0.1)
+ *   LATCHKEY_HEAP_REPORT  "1": a line "heap" on stdin answers {"heap":heapUsed} after a forced GC (run node with --expose-gc)
  */
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createInterface } from 'node:readline'
 import { openDatabase } from '../../src/adapters/postgres/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey, toNodeHandler } from '../../src/server/index.js'
+import { defaultRateLimitRules } from '../../src/server/rate-limit/index.js'
 
 const url = process.env.DATABASE_URL
 const schema = process.env.LATCHKEY_TEST_SCHEMA
@@ -47,12 +54,22 @@ function clockOffset(): number {
 
 const say = (message: object) => process.stdout.write(JSON.stringify(message) + '\n')
 
+const soakUser = (username: unknown, password: unknown) => {
+  if (process.env.LATCHKEY_SOAK_USERS !== '1' || typeof username !== 'string' || !/^soak-\d+$/.test(username) || password !== `${username}-pw`) return null
+  return { id: `soak-user-${username.slice(5)}`, name: username, email: `${username}@example.com` }
+}
+const perAccount = process.env.LATCHKEY_RATE_LIMIT === 'per-account'
+const accountRules = (rules: typeof defaultRateLimitRules.email) => rules.filter((rule) => rule.per === 'account')
+
 const adapter = await openDatabase(withSchema(url, schema))
 const handler = Latchkey({
   adapter,
   origin: process.env.LATCHKEY_ORIGIN || undefined,
   session: { strategy: 'database', maxAge: 30 * 86400, updateAge: 86400 },
   now: () => Date.now() + clockOffset(),
+  rateLimit: perAccount
+    ? { rules: { email: accountRules(defaultRateLimitRules.email), credentials: accountRules(defaultRateLimitRules.credentials), passkeyOptions: [] } }
+    : undefined,
   logger: {
     error: (e) => process.stderr.write(`error ${e.name}: ${e.message}\n`),
     warn: (code) => process.stderr.write(`warn ${code}\n`),
@@ -61,14 +78,24 @@ const handler = Latchkey({
   providers: [
     Credentials({
       credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
-      authorize: async (c) => (c.username === 'ada' && c.password === 'lovelace' ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' } : null),
+      authorize: async (c) =>
+        c.username === 'ada' && c.password === 'lovelace' ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' } : soakUser(c.username, c.password),
     }),
     Email({ sendVerificationRequest: ({ url: link }) => void say({ email: link }) }),
   ],
 })
 
 const server = createServer(toNodeHandler(handler))
-server.listen(0, '127.0.0.1', () => say({ listening: (server.address() as AddressInfo).port }))
+server.listen(Number(process.env.LATCHKEY_PORT || 0), '127.0.0.1', () => say({ listening: (server.address() as AddressInfo).port }))
+
+if (process.env.LATCHKEY_HEAP_REPORT === '1') {
+  const gc = (globalThis as { gc?: () => void }).gc
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line.trim() !== 'heap') return
+    gc?.()
+    say({ heap: process.memoryUsage().heapUsed, gc: Boolean(gc) })
+  })
+}
 
 async function stop(): Promise<void> {
   await new Promise((resolve) => server.close(resolve))
