@@ -1,92 +1,103 @@
 /**
- * The demo site (`npm start`): latchkey's server on the embedded PGlite database (or DATABASE_URL),
- * with a credentials demo user and email sign-in whose links land in an outbox page.
+ * The demo site (`npm start`): everything latchkey does, on one laptop.
+ *
+ * - http://localhost:3000/          the app: a single-page app built with Vite (`import … from 'latchkey'`)
+ * - /drop-in.html                   the same sign-in with only `<script src="/latchkey.iife.js">`
+ * - /outbox                         the sign-in emails (also sent by SMTP when SMTP_URL is set)
+ * - /auth/…                         latchkey's server, on PGlite in <LATCHKEY_DATA_DIR>/db or DATABASE_URL
+ * - http://127.0.0.1:3001           the Demo IdP (OpenID Connect), in a child process
+ *
+ * Ctrl-C stops every part (web server, IdP, database flushed) and leaves the data in place.
  */
-import { createServer } from 'node:http'
-import { openDatabase } from '../src/adapters/postgres/index.js'
-import Credentials from '../src/providers/credentials.js'
-import Email from '../src/providers/email.js'
-import OIDC from '../src/providers/oidc.js'
-import { demoUsers, startIdp } from '../test/support/idp.js'
-import { Latchkey, toNodeHandler, toRequest } from '../src/server/index.js'
-import type { SendVerificationRequestParams } from '../src/core/types.js'
-import { escapeHtml } from '../src/server/pages.js'
+import type { Server } from 'node:http'
+import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { openDatabase, type OpenedAdapter } from '../src/adapters/postgres/index.js'
+import { buildBrowser } from './build.js'
+import { printReady } from './console.js'
+import { settings } from './config.js'
+import { startIdpChild, type IdpChild } from './idp-child.js'
+import { demoUsers } from './users.js'
 
-const port = Number(process.env.PORT ?? 3000)
-const origin = process.env.ORIGIN ?? `http://localhost:${port}`
-const started = Date.now()
+// PGlite is one large WebAssembly module: compiling each function on first use, with the baseline
+// compiler only, opens the database in a third of the time. Plenty fast for a demo's queries.
+setFlagsFromString('--wasm-lazy-compilation')
+setFlagsFromString('--liftoff-only')
 
-const outbox: Array<Pick<SendVerificationRequestParams, 'identifier' | 'url' | 'expires'>> = []
-const db = await openDatabase()
-const idp = await startIdp({
-  port: Number(process.env.IDP_PORT ?? 3001),
-  clients: [{ client_id: 'latchkey-demo', client_secret: 'latchkey-demo-secret', redirect_uris: [`${origin}/auth/callback/demo-idp`] }],
-})
+const since = () => `${(performance.now() / 1000).toFixed(2)} s`
+const parts: { server?: Server; idp?: IdpChild; db?: OpenedAdapter } = {}
 
-const auth = Latchkey({
-  secret: process.env.AUTH_SECRET ?? 'latchkey-demo-secret-not-for-production',
-  adapter: db,
-  origin,
-  providers: [
-    OIDC({ id: 'demo-idp', name: 'Demo IdP', issuer: idp.issuer, clientId: 'latchkey-demo', clientSecret: 'latchkey-demo-secret', style: { brandColor: '#5b3cc4' } }),
-    Credentials({
-      name: 'Demo account',
-      credentials: { username: { label: 'Username', placeholder: 'demo' }, password: { label: 'Password', type: 'password', placeholder: 'demo' } },
-      authorize: ({ username, password }) =>
-        username === 'demo' && password === 'demo' ? { id: 'demo-user', name: 'Demo User', email: 'demo@example.com' } : null,
-    }),
-    Email({
-      sendVerificationRequest({ identifier, url, expires }) {
-        outbox.unshift({ identifier, url, expires })
-        console.log(`[demo] sign-in link for ${identifier}: ${url}`)
-      },
-    }),
-  ],
-})
-const authNode = toNodeHandler(auth)
-
-const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{background:#f3f3f3;padding:.1rem .3rem}</style></head><body>${body}</body></html>`
-
-const server = createServer(async (req, res) => {
-  const path = (req.url ?? '/').split('?')[0]
-  if (path.startsWith('/auth/') || path === '/auth') return authNode(req, res)
-  if (path === '/outbox') {
-    const rows = outbox.map((m) => `<li><b>${escapeHtml(m.identifier)}</b> (until ${m.expires.toISOString()})<br><a href="${escapeHtml(m.url)}">${escapeHtml(m.url)}</a></li>`).join('')
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-    return res.end(page('Outbox', `<h1>Outbox</h1><p>Emails the demo has sent, newest first.</p><ul>${rows || '<li>None yet.</li>'}</ul><p><a href="/">Home</a></p>`))
+// Ctrl-C at any moment, even while starting, stops whatever runs and leaves the data in place.
+let stopping: Promise<void> | undefined
+let stopAt = 0
+function stop(reason: string, code = 0): Promise<void> {
+  if (stopping) {
+    // One Ctrl-C can arrive twice (from the terminal, and forwarded by npm): only a later one forces.
+    if (Date.now() - stopAt > 1500) {
+      console.log('[demo] forced exit')
+      process.exit(1)
+    }
+    return stopping
   }
-  if (path === '/') {
-    const request = toRequest(req)
-    const session = await (await auth(new Request(new URL('/auth/session', origin), { headers: request.headers }))).json()
-    const providers = Object.values(await (await auth(new Request(new URL('/auth/providers', origin)))).json()) as Array<{ id: string; name: string; type: string }>
-    const who = session
-      ? `<p>Signed in as <b>${escapeHtml(session.user.name ?? session.user.email)}</b> (${escapeHtml(session.user.email)}), session until ${escapeHtml(session.expires)}.</p><p><a href="/auth/signout">Sign out</a></p>`
-      : `<p>Not signed in. <a href="/auth/signin?callbackUrl=/">Sign in</a> (the demo account is <code>demo</code> / <code>demo</code>; the Demo IdP knows <code>alice@example.com</code> / <code>alice-password</code>; email links appear in the <a href="/outbox">outbox</a>).</p>`
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-    return res.end(page('latchkey demo', `<h1>latchkey demo</h1>${who}<h2>Providers</h2><ul>${providers.map((p) => `<li>${escapeHtml(p.name)} <code>${escapeHtml(p.type)}</code></li>`).join('')}</ul><p><a href="/outbox">Outbox</a></p>`))
-  }
-  res.writeHead(404, { 'content-type': 'text/plain' })
-  res.end('Not found')
-})
-
-server.listen(port, () => {
-  console.log(`[demo] latchkey demo on ${origin} (ready in ${Date.now() - started} ms)`)
-  console.log(`[demo] database: ${db.location}`)
-  console.log(`[demo] Demo IdP (OpenID Connect) on ${idp.issuer}: ${demoUsers.map((u) => `${u.email} / ${u.password}`).join(', ')}`)
-  console.log(`[demo] outbox: ${origin}/outbox   sign in: ${origin}/auth/signin`)
-})
-
-let stopping = false
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return
-    stopping = true
-    console.log('[demo] stopping; the data stays in place')
-    server.close()
-    server.closeAllConnections()
-    await idp.close()
-    await db.close()
-    process.exit(0)
-  })
+  stopAt = Date.now()
+  stopping = (async () => {
+    console.log(`\n[demo] ${reason}: stopping the web server, the Demo IdP and the database…`)
+    await booted
+    const { server, idp, db } = parts
+    const closed = server && new Promise<void>((resolve) => server.close(() => resolve()))
+    server?.closeAllConnections()
+    await Promise.all([closed, idp?.stop()])
+    await db?.close()
+    if (db) console.log(`[demo] stopped; the data stays in ${db.location}`)
+    process.exit(code)
+  })()
+  return stopping
 }
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal))
+
+// The three slow parts boot side by side: browser build (when stale), Demo IdP, database.
+const took: Record<string, string> = {}
+const timed = <T>(name: string, work: Promise<T>) => work.finally(() => (took[name] = since()))
+const booted = Promise.allSettled([
+  timed('browser', buildBrowser(settings.root, settings.buildDir)),
+  timed('idp', startIdpChild(settings).then((idp) => (parts.idp = idp))),
+  timed('database', openDatabase(settings.databaseUrl ?? '', { dir: join(settings.dataDir, 'db') }).then((db) => (parts.db = db))),
+])
+// latchkey's server modules load while those boot.
+const [{ createAuth, demoAccount }, { createWebServer }, { createOutbox }] = await Promise.all([import('./auth.js'), import('./http.js'), import('./outbox.js')])
+const [build] = await booted
+const failed = (await booted).filter((p) => p.status === 'rejected')
+if (failed.length) {
+  for (const part of failed) console.error(`[demo] could not start: ${(part.reason as Error)?.message ?? part.reason}`)
+  await stop('start failed', 1)
+}
+if (stopping) await stopping
+const { idp, db } = parts as Required<typeof parts>
+
+const outbox = createOutbox()
+const email = settings.smtpUrl ? `outbox + SMTP (${new URL(settings.smtpUrl).host})` : 'outbox only (set SMTP_URL to send them too)'
+const server = createWebServer({
+  auth: createAuth(settings, db, idp.issuer, outbox),
+  buildDir: settings.buildDir,
+  outbox,
+  info: () => ({
+    idp: { issuer: idp.issuer, users: demoUsers.map(({ email, password, name }) => ({ email, password, name })) },
+    account: { username: demoAccount.username, password: demoAccount.password },
+    database: db.location,
+    email,
+  }),
+})
+await new Promise<void>((resolve, reject) => server.once('error', reject).listen(settings.port, () => resolve())).then(
+  () => void (parts.server = server),
+  (error: Error) => stop(`could not listen on port ${settings.port} (${error.message}; set PORT to use another)`, 1),
+)
+
+const built = build.status === 'fulfilled' && build.value.built ? `built in ${(build.value.ms / 1000).toFixed(1)} s` : 'up to date'
+printReady({
+  ready: since(),
+  detail: `database up at ${took.database}, Demo IdP at ${took.idp}, browser files ${built}`,
+  origin: settings.origin,
+  idp: idp.issuer,
+  database: settings.databaseUrl ? `PostgreSQL at ${db.location}` : `PGlite in ${db.location}`,
+  email,
+})

@@ -1,0 +1,52 @@
+/**
+ * The demo app: the SDK as an app uses it after `npm install latchkey`. One client (session reads
+ * go through the service worker at /latchkey-sw.js), the sign-in components, the passkey client,
+ * and a panel that shows what the session engine knows.
+ */
+import { createAuthClient } from 'latchkey'
+import { defineElements } from 'latchkey/components'
+// The passkey client has no package entry yet; the demo takes it from the sources.
+import { createPasskeyClient } from 'latchkey/passkey'
+import { watchEngine } from './engine-peek.js'
+import { createEventLog } from './event-log.js'
+import { mountPasskeys } from './passkeys.js'
+import { createSessionPanel } from './session-panel.js'
+import { renderWhere } from './where.js'
+
+const client = createAuthClient({ basePath: '/auth' })
+const passkey = createPasskeyClient({ basePath: client.basePath, getCsrfToken: client.getCsrfToken })
+client.passkey = passkey
+defineElements(client)
+
+const panel = createSessionPanel(document.getElementById('session-panel')!)
+const log = createEventLog(document.getElementById('event-log')!)
+log.note('Tab opened')
+const engine = watchEngine(client.basePath + '/session', (state) => {
+  log.add(state)
+  panel.show(state)
+})
+mountPasskeys(document.getElementById('passkeys')!, client, passkey)
+renderWhere(document.getElementById('where')!)
+
+const status = () => {
+  document.body.dataset.status = client.status
+  panel.status(client.status)
+}
+client.onSessionChange(async () => {
+  status()
+  panel.show(await engine.read())
+})
+client.getSession().then(async () => {
+  status()
+  const state = await engine.read()
+  log.start(state)
+  panel.show(state)
+}, () => status())
+navigator.serviceWorker?.addEventListener('controllerchange', () => {
+  log.note('The session worker now serves this tab')
+  panel.refresh()
+})
+
+// For trying the SDK by hand in the browser's console.
+Object.assign(window, { latchkey: client })
+console.info('latchkey demo: `latchkey` is the auth client (try `await latchkey.getSession()`).')

@@ -1,0 +1,50 @@
+/**
+ * latchkey for the demo: four ways in (Demo IdP over OpenID Connect, a credentials demo user,
+ * email links, passkeys) on the given adapter. Email lands in the outbox, and goes out over SMTP
+ * (the nodemailer provider) when SMTP_URL is set.
+ */
+import type { Adapter } from '../src/core/types.js'
+import Credentials from '../src/providers/credentials.js'
+import Email from '../src/providers/email.js'
+import Nodemailer from '../src/providers/nodemailer.js'
+import OIDC from '../src/providers/oidc.js'
+import Passkey from '../src/providers/passkey.js'
+import { Latchkey } from '../src/server/index.js'
+import type { Settings } from './config.js'
+import type { Outbox } from './outbox.js'
+
+export const demoAccount = { username: 'demo', password: 'demo', user: { id: 'demo-user', name: 'Demo User', email: 'demo@example.com' } }
+
+export function createAuth(settings: Settings, adapter: Adapter, idpIssuer: string, outbox: Outbox) {
+  const smtp = settings.smtpUrl ? Nodemailer({ server: settings.smtpUrl, from: settings.smtpFrom }) : undefined
+  return Latchkey({
+    secret: settings.secret,
+    adapter,
+    origin: settings.origin,
+    session: { strategy: 'database', ...settings.session },
+    // Failed sign-ins come back to the app, which says what went wrong (`?error=`).
+    pages: { error: '/' },
+    providers: [
+      OIDC({
+        id: 'demo-idp',
+        name: 'Demo IdP',
+        issuer: idpIssuer,
+        clientId: settings.idpClient.client_id,
+        clientSecret: settings.idpClient.client_secret,
+        style: { brandColor: '#5b3cc4' },
+      }),
+      Credentials({
+        name: 'Demo account',
+        credentials: { username: { label: 'Username', placeholder: 'demo' }, password: { label: 'Password', type: 'password', placeholder: 'demo' } },
+        authorize: ({ username, password }) => (username === demoAccount.username && password === demoAccount.password ? demoAccount.user : null),
+      }),
+      Email({
+        async sendVerificationRequest(params) {
+          outbox.add(params, !!smtp)
+          await smtp?.sendVerificationRequest(params)
+        },
+      }),
+      Passkey({ relyingParty: { name: 'latchkey demo' } }),
+    ],
+  })
+}

@@ -1,0 +1,218 @@
+/**
+ * The demo site, walked as a person would: `demo/server.ts` as a child process on free ports with a
+ * temporary data folder, Chromium on http://localhost:PORT (the passkeys' RP ID). Each sign-in
+ * method, two tabs, sign out, the drop-in page; screenshots in test-results/demo/, and the two the
+ * README shows in docs/screenshots/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchBrowser } from '../support/browser.js'
+
+const root = join(import.meta.dirname, '../..')
+const shots = join(root, 'test-results/demo')
+const docs = join(root, 'docs/screenshots')
+
+let browser: Browser
+let demo: ChildProcess
+let output = ''
+let origin: string
+let dataDir: string
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function startDemo(): Promise<void> {
+  const [port, idpPort] = [await freePort(), await freePort()]
+  dataDir = mkdtempSync(join(tmpdir(), 'latchkey-demo-'))
+  origin = `http://localhost:${port}`
+  // What `npm start` runs.
+  demo = spawn(process.execPath, ['demo/start.mjs'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), IDP_PORT: String(idpPort), LATCHKEY_DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  demo.stdout!.on('data', (chunk: Buffer) => (output += chunk))
+  demo.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${output}`)), 110_000)
+    const check = () => /Press Ctrl-C/.test(output) && (clearTimeout(timer), resolve())
+    demo.stdout!.on('data', check)
+    demo.once('exit', (code) => reject(new Error(`the demo exited (${code}):\n${output}`)))
+  })
+}
+
+beforeAll(async () => {
+  ;[browser] = await Promise.all([launchBrowser(), startDemo()])
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  if (demo && demo.exitCode === null) {
+    const exited = new Promise<number | null>((resolve) => demo.once('exit', resolve))
+    demo.kill('SIGINT')
+    await exited
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function tab(context?: BrowserContext): Promise<Page> {
+  const ctx = context ?? (await browser.newContext({ viewport: { width: 1120, height: 900 } }))
+  const page = await ctx.newPage()
+  page.on('pageerror', (e) => console.error('[page error]', e.message))
+  await page.goto(origin + '/')
+  await expect.poll(() => page.locator('#panel-status').textContent()).not.toBe('Loading…')
+  return page
+}
+
+const user = (page: Page) => page.locator('#panel-user')
+const status = (page: Page) => page.locator('#panel-status')
+
+async function signedInAs(page: Page, email: string) {
+  await page.locator('#panel-user', { hasText: email }).waitFor({ timeout: 15_000 })
+  await page.locator('#panel-status', { hasText: 'Signed in' }).waitFor()
+  await page.locator('latchkey-user', { hasText: 'Sign out' }).waitFor()
+}
+
+async function signedOut(page: Page) {
+  await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor({ timeout: 15_000 })
+  expect(await user(page).textContent()).toBe('—')
+}
+
+async function signOut(page: Page) {
+  await page.locator('latchkey-user button', { hasText: 'Sign out' }).click()
+  await signedOut(page)
+}
+
+async function withCredentials(page: Page) {
+  await page.locator('latchkey-signin input[name=username]').fill('demo')
+  await page.locator('latchkey-signin input[name=password]').fill('demo')
+  await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
+}
+
+describe('the demo site', () => {
+  test('says what runs where', () => {
+    expect(output).toContain(`App (Vite, npm import)     ${origin}/`)
+    expect(output).toContain(`PGlite in ${join(dataDir, 'db')}`)
+    expect(output).toMatch(/Demo IdP \(OpenID Connect\)\s+http:\/\/127\.0\.0\.1:\d+/)
+  })
+
+  test('credentials: the demo account signs in and out; the panel shows expiry and next refresh', async () => {
+    const page = await tab()
+    await page.screenshot({ path: join(shots, 'signin.png'), fullPage: true })
+    await page.locator('main').screenshot({ path: join(docs, 'signin.png') })
+    await page.locator('latchkey-signin input[name=username]').fill('demo')
+    await page.locator('latchkey-signin input[name=password]').fill('wrong')
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
+    await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
+    await withCredentials(page)
+    await signedInAs(page, 'demo@example.com')
+    await expect.poll(() => page.locator('#panel-expires').textContent()).toMatch(/\d\d:\d\d:\d\d in (59 min|1 h)/)
+    await expect.poll(() => page.locator('#panel-due').textContent()).toMatch(/\d\d:\d\d:\d\d in \d+ s, by the session worker/)
+    await page.screenshot({ path: join(shots, 'credentials-signed-in.png'), fullPage: true })
+    await signOut(page)
+    await page.context().close()
+  })
+
+  test('email: the link in the outbox signs in', async () => {
+    const page = await tab()
+    const email = `reader-${Date.now()}@example.com`
+    await page.locator('latchkey-signin input[name=email]').fill(email)
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
+    await page.locator('latchkey-signin', { hasText: `a sign-in link was sent to ${email}` }).waitFor()
+    const outbox = await page.context().newPage()
+    await outbox.goto(origin + '/outbox')
+    await outbox.locator('.mail', { hasText: email }).waitFor()
+    await outbox.screenshot({ path: join(shots, 'outbox.png'), fullPage: true })
+    await outbox.locator('.mail', { hasText: email }).locator('a.signin-link').click()
+    await outbox.waitForURL(origin + '/')
+    await signedInAs(outbox, email)
+    // The first tab follows.
+    await signedInAs(page, email)
+    await signOut(outbox)
+    await signedOut(page)
+    await page.context().close()
+  })
+
+  test('Demo IdP: the login form at the IdP signs in over OpenID Connect', async () => {
+    const page = await tab()
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo IdP' }).click()
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/interaction\//)
+    await page.locator('input[name=email]').fill('alice@example.com')
+    await page.locator('input[name=password]').fill('alice-password')
+    await page.screenshot({ path: join(shots, 'idp-login.png') })
+    await page.locator('button', { hasText: 'Sign in' }).click()
+    await page.waitForURL(origin + '/')
+    await signedInAs(page, 'alice@example.com')
+    expect(await user(page).textContent()).toBe('Alice Example · alice@example.com')
+    await signOut(page)
+    await page.context().close()
+  })
+
+  test('passkey: create an account with one, sign out, sign in with it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1120, height: 900 } })
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('WebAuthn.enable', { enableUI: false })
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    })
+    await page.goto(origin + '/')
+    const email = `ada-${Date.now()}@example.com`
+    await page.locator('input[name=passkey-email]').fill(email)
+    await page.locator('button', { hasText: 'Create a passkey' }).click()
+    await signedInAs(page, email)
+    await page.locator('.passkey-list li code').first().waitFor()
+    await page.screenshot({ path: join(shots, 'passkey-signed-in.png'), fullPage: true })
+    await signOut(page)
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Passkey' }).click()
+    await signedInAs(page, email)
+    await signOut(page)
+    await context.close()
+  })
+
+  test('two tabs: a sign-in in one shows in the other, with the events; sign out follows back', async () => {
+    const a = await tab()
+    const b = await tab(a.context())
+    await withCredentials(a)
+    await signedInAs(a, 'demo@example.com')
+    await signedInAs(b, 'demo@example.com')
+    await b.locator('#event-log li[data-kind=signed-in]', { hasText: 'Signed in as demo@example.com' }).waitFor()
+    await b.screenshot({ path: join(shots, 'two-tabs-second.png'), fullPage: true })
+    await b.locator('#session').screenshot({ path: join(docs, 'session-panel.png') })
+    await signOut(b)
+    await signedOut(a)
+    await a.locator('#event-log li[data-kind=signed-out]').waitFor()
+    await a.context().close()
+  })
+
+  test('drop-in page: one script tag, the same sign-in and session', async () => {
+    const page = await tab()
+    await page.goto(origin + '/drop-in.html')
+    await withCredentials(page)
+    await page.locator('latchkey-user', { hasText: 'Demo User' }).waitFor()
+    await page.screenshot({ path: join(shots, 'drop-in.png'), fullPage: true })
+    await page.goto(origin + '/')
+    await signedInAs(page, 'demo@example.com')
+    await signOut(page)
+    await page.context().close()
+  })
+
+  test('Ctrl-C stops every part and keeps the data', async () => {
+    const exited = new Promise<number | null>((resolve) => demo.once('exit', resolve))
+    demo.kill('SIGINT')
+    expect(await exited).toBe(0)
+    expect(output).toContain(`stopped; the data stays in ${join(dataDir, 'db')}`)
+    expect(existsSync(join(dataDir, 'db', 'PG_VERSION'))).toBe(true)
+  })
+})
