@@ -3,8 +3,23 @@ import { cookieNames, parseCookies, serializeCookie, type CookieNames, type Cook
 import { formatTiming, timing as makeTiming, timingHeader } from '../core/session-rule.js'
 import type { ResolvedConfig } from './config.js'
 
+/**
+ * What the handler reads of a request. The node binding gives one that builds its Web `Request`
+ * only when a route asks for it: on Node 20 that construction costs more than a session read.
+ */
+export interface Incoming {
+  method: string
+  url: URL
+  /** A header's value as `Headers.get` would give it. */
+  header(name: string): string | null
+  request(): Request
+}
+
 export interface Context {
-  request: Request
+  /** The Web `Request`; under the node binding it is built on first use. */
+  readonly request: Request
+  /** The request's method and headers, read without building the Request. */
+  incoming: Incoming
   url: URL
   config: ResolvedConfig
   /** The app's public origin. */
@@ -20,25 +35,62 @@ export interface Context {
   returnRedirect: boolean
   setCookies: string[]
   headers: Headers
+  /** The node binding takes string bodies from respond.ts's side channel, not from the Response. */
+  bodyAside: boolean
 }
 
 export function createContext(request: Request, config: ResolvedConfig): Context {
-  const url = new URL(request.url)
-  const origin = config.origin ?? url.origin
-  const secure = config.useSecureCookies ?? origin.startsWith('https:')
-  return {
-    request,
-    url,
-    config,
-    origin,
-    baseUrl: origin + config.basePath,
-    secure,
-    cookies: parseCookies(request.headers.get('cookie')),
-    names: cookieNames(secure),
-    now: config.now(),
-    returnRedirect: request.headers.get('x-auth-return-redirect') === '1',
-    setCookies: [],
-    headers: new Headers(),
+  return contextFor(new WebIncoming(request), config, false)
+}
+
+/** A class, not an object of closures: one allocation per request. */
+export class WebIncoming implements Incoming {
+  readonly method: string
+  readonly url: URL
+  constructor(private readonly web: Request) {
+    this.method = web.method
+    this.url = new URL(web.url)
+  }
+  header(name: string): string | null {
+    return this.web.headers.get(name)
+  }
+  request(): Request {
+    return this.web
+  }
+}
+
+export function contextFor(incoming: Incoming, config: ResolvedConfig, bodyAside: boolean): Context {
+  return new RequestContext(incoming, config, bodyAside)
+}
+
+/** A class, so the lazy `request` getter lives on the prototype and each context is a plain fast object. */
+class RequestContext implements Context {
+  url: URL
+  origin: string
+  baseUrl: string
+  secure: boolean
+  cookies: Map<string, string>
+  names: CookieNames
+  now: number
+  returnRedirect: boolean
+  setCookies: string[] = []
+  headers = new Headers()
+  constructor(
+    public incoming: Incoming,
+    public config: ResolvedConfig,
+    public bodyAside: boolean,
+  ) {
+    this.url = incoming.url
+    this.origin = config.origin ?? this.url.origin
+    this.secure = config.useSecureCookies ?? this.origin.startsWith('https:')
+    this.baseUrl = this.origin + config.basePath
+    this.cookies = parseCookies(incoming.header('cookie'))
+    this.names = cookieNames(this.secure)
+    this.now = config.now()
+    this.returnRedirect = incoming.header('x-auth-return-redirect') === '1'
+  }
+  get request(): Request {
+    return this.incoming.request()
   }
 }
 

@@ -20,6 +20,11 @@ export function parseCookies(header: string | null): Map<string, string> {
     if (jar.has(name)) continue
     let value = part.slice(eq + 1).trim()
     if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+    // Session tokens are base64url: most values have nothing to decode.
+    if (!value.includes('%')) {
+      jar.set(name, value)
+      continue
+    }
     try {
       jar.set(name, decodeURIComponent(value))
     } catch {
@@ -53,6 +58,13 @@ export interface CookieNames {
 
 /** Cookie names; on https they carry the `__Secure-` prefix, and the CSRF cookie `__Host-`. */
 export function cookieNames(secure: boolean): CookieNames {
+  return secure ? secureNames : plainNames
+}
+
+const secureNames = Object.freeze(makeNames(true))
+const plainNames = Object.freeze(makeNames(false))
+
+function makeNames(secure: boolean): CookieNames {
   const p = secure ? '__Secure-' : ''
   return {
     sessionToken: `${p}latchkey.session-token`,

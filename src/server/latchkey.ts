@@ -2,7 +2,7 @@
 import type { AuthConfig } from '../core/types.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig } from './config.js'
-import { createContext, type Context } from './context.js'
+import { contextFor, WebIncoming, type Context, type Incoming } from './context.js'
 import { errorMessages } from './pages.js'
 import { RateLimitError } from './rate-limit/check.js'
 import { json, redirect } from './respond.js'
@@ -41,6 +41,10 @@ const actions: Record<string, Action> = {
 
 export type Handler = (request: Request) => Promise<Response>
 
+/** The node binding's way in (node.ts): no `Request` unless a route asks, bodies on the side. */
+export const handleIncoming = Symbol('latchkey.handleIncoming')
+export type IncomingHandler = (incoming: Incoming, bodyAside: boolean) => Promise<Response>
+
 /** Extra routes, such as WebAuthn's, register here. */
 export function registerAction(name: string, action: Action): void {
   actions[name] = action
@@ -48,35 +52,54 @@ export function registerAction(name: string, action: Action): void {
 
 export function Latchkey(config: AuthConfig): Handler {
   const resolved = resolveConfig(config)
-  return async (request) => {
+  // Plain functions, not async ones: each async layer costs microtask hops on every request.
+  const handle: IncomingHandler = (incoming, bodyAside) => {
     let ctx: Context
     try {
-      ctx = createContext(request, resolved)
+      ctx = contextFor(incoming, resolved, bodyAside)
     } catch {
-      return new Response(JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }), { status: 400, headers: { 'content-type': 'application/json' } })
+      return Promise.resolve(malformed())
     }
-    const cors = corsHeaders(ctx)
-    if (request.method === 'OPTIONS') return preflight(cors)
-    cors.forEach((v, k) => ctx.headers.set(k, v))
-    const path = ctx.url.pathname
-    const base = resolved.basePath
-    if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
-    const [name, providerId, ...rest] = path.slice(base.length + 1).split('/').map(safeDecode)
-    const action = Object.hasOwn(actions, name ?? '') ? actions[name!] : undefined
-    if (!action || rest.length || (providerId !== undefined && !action.provider)) {
-      return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${path}` }, 404)
-    }
-    const route = request.method === 'GET' || request.method === 'HEAD' ? action.GET : request.method === 'POST' ? action.POST : undefined
-    if (!route) {
-      const allow = ['GET', 'POST'].filter((m) => action[m as 'GET' | 'POST']).join(', ')
-      ctx.headers.set('allow', allow)
-      return json(ctx, { error: 'UnknownAction', message: `${name} takes ${allow}, not ${request.method}` }, 405)
-    }
+    return respond(ctx)
+  }
+  const handler: Handler = (request) => {
+    let incoming: Incoming
     try {
-      return await route(ctx, providerId)
-    } catch (error) {
-      return fail(ctx, error, action.flow === true)
+      incoming = new WebIncoming(request)
+    } catch {
+      return Promise.resolve(malformed())
     }
+    return handle(incoming, false)
+  }
+  return Object.assign(handler, { [handleIncoming]: handle })
+}
+
+function malformed(): Response {
+  return new Response(JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }), { status: 400, headers: { 'content-type': 'application/json' } })
+}
+
+async function respond(ctx: Context): Promise<Response> {
+  const method = ctx.incoming.method
+  if (method === 'OPTIONS') return preflight(ctx)
+  addCorsHeaders(ctx, ctx.headers)
+  const path = ctx.url.pathname
+  const base = ctx.config.basePath
+  if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
+  const [name, providerId, ...rest] = path.slice(base.length + 1).split('/').map(safeDecode)
+  const action = Object.hasOwn(actions, name ?? '') ? actions[name!] : undefined
+  if (!action || rest.length || (providerId !== undefined && !action.provider)) {
+    return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${path}` }, 404)
+  }
+  const route = method === 'GET' || method === 'HEAD' ? action.GET : method === 'POST' ? action.POST : undefined
+  if (!route) {
+    const allow = ['GET', 'POST'].filter((m) => action[m as 'GET' | 'POST']).join(', ')
+    ctx.headers.set('allow', allow)
+    return json(ctx, { error: 'UnknownAction', message: `${name} takes ${allow}, not ${method}` }, 405)
+  }
+  try {
+    return await route(ctx, providerId)
+  } catch (error) {
+    return fail(ctx, error, action.flow === true)
   }
 }
 
@@ -104,19 +127,20 @@ function fail(ctx: Context, error: unknown, flow: boolean): Response {
   return redirect(ctx, url)
 }
 
-function corsHeaders(ctx: Context): Headers {
-  const headers = new Headers()
-  const origin = ctx.request.headers.get('origin')
+/** CORS headers for a trusted origin, onto `headers`. */
+function addCorsHeaders(ctx: Context, headers: Headers): void {
+  const origin = ctx.incoming.header('origin')
   if (origin && ctx.config.trustedOrigins.has(origin)) {
     headers.set('access-control-allow-origin', origin)
     headers.set('access-control-allow-credentials', 'true')
     headers.set('access-control-expose-headers', 'Latchkey-Session, Latchkey-WebAuthn-Error, Retry-After')
     headers.set('vary', 'Origin')
   }
-  return headers
 }
 
-function preflight(cors: Headers): Response {
+function preflight(ctx: Context): Response {
+  const cors = new Headers()
+  addCorsHeaders(ctx, cors)
   if (!cors.has('access-control-allow-origin')) {
     return Response.json({ error: 'InvalidRequest', message: 'Cross-origin calls are allowed only from the configured trustedOrigins' }, { status: 403 })
   }
@@ -127,6 +151,7 @@ function preflight(cors: Headers): Response {
 }
 
 function safeDecode(segment: string): string {
+  if (!segment.includes('%')) return segment
   try {
     return decodeURIComponent(segment)
   } catch {

@@ -1,17 +1,33 @@
 /** Response builders that carry the context's cookies and headers. */
 import type { Context } from './context.js'
 
-function finish(ctx: Context, body: BodyInit | null, status: number, headers: Record<string, string>): Response {
+/**
+ * String bodies the node binding writes as they are. On Node 20 a Response with a body builds a
+ * ReadableStream, and reading it back costs more again; under the binding (`ctx.bodyAside`) the
+ * Response carries no body and the string waits here.
+ */
+const asideBodies = new WeakMap<Response, string>()
+
+export function bodyAside(response: Response): string | undefined {
+  return asideBodies.get(response)
+}
+
+function finish(ctx: Context, body: string | null, status: number, headers: Record<string, string>): Response {
   const out = new Headers(ctx.headers)
-  for (const [k, v] of Object.entries(headers)) out.set(k, v)
+  for (const k in headers) out.set(k, headers[k]!)
   for (const c of ctx.setCookies) out.append('set-cookie', c)
   // Anything carrying a cookie or session data must not be cached by the browser or a proxy.
   if (!out.has('cache-control')) out.set('cache-control', 'no-store')
-  return new Response(body, { status, headers: out })
+  if (!ctx.bodyAside || body === null) return new Response(body, { status, headers: out })
+  const response = new Response(null, { status, headers: out })
+  asideBodies.set(response, body)
+  return response
 }
 
+const jsonType = { 'content-type': 'application/json; charset=utf-8' }
+
 export function json(ctx: Context, body: unknown, status = 200): Response {
-  return finish(ctx, JSON.stringify(body), status, { 'content-type': 'application/json; charset=utf-8' })
+  return finish(ctx, JSON.stringify(body), status, jsonType)
 }
 
 /** A 302, or `200 { url }` when the caller sent `X-Auth-Return-Redirect: 1`. */
@@ -20,7 +36,8 @@ export function redirect(ctx: Context, url: string): Response {
   return finish(ctx, null, 302, { location: url })
 }
 
-const pageSecurity = {
+const pageHeaders = {
+  'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
@@ -28,5 +45,5 @@ const pageSecurity = {
 }
 
 export function html(ctx: Context, body: string, status = 200): Response {
-  return finish(ctx, body, status, { 'content-type': 'text/html; charset=utf-8', ...pageSecurity })
+  return finish(ctx, body, status, pageHeaders)
 }

@@ -20,7 +20,7 @@ export interface SessionRead {
   record?: AdapterSession
 }
 
-const sessionMethods = ['getSessionAndUser', 'updateSession', 'deleteSession'] as const
+const sessionMethods: Array<'getSessionAndUser' | 'updateSession' | 'deleteSession'> = ['getSessionAndUser', 'updateSession', 'deleteSession']
 
 /** Reads the request's session, extending or removing it as the rule says. */
 export async function readSession(ctx: Context): Promise<SessionRead> {
@@ -30,7 +30,7 @@ export async function readSession(ctx: Context): Promise<SessionRead> {
 }
 
 async function readDatabaseSession(ctx: Context, sessionToken: string): Promise<SessionRead> {
-  const adapter = useAdapter(ctx.config, [...sessionMethods], 'database sessions')
+  const adapter = useAdapter(ctx.config, sessionMethods, 'database sessions')
   const { maxAge, updateAge } = ctx.config.session
   const found = await adapter.getSessionAndUser(sessionToken)
   if (!found) {

@@ -84,3 +84,61 @@ describe('the node binding and the request path', () => {
     expect(new URL(request.url).pathname).toBe('//evil.example/auth/session')
   })
 })
+
+describe('the direct node path', () => {
+  const app = testServer()
+  let server: Server
+  let origin: string
+  beforeAll(async () => {
+    server = createServer(toNodeHandler(app.handler))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('answers with a content-length that matches the body', async () => {
+    const res = await fetch(`${origin}/auth/providers`)
+    const body = Buffer.from(await res.arrayBuffer())
+    expect(Number(res.headers.get('content-length'))).toBe(body.byteLength)
+    expect(JSON.parse(body.toString()).credentials.id).toBe('credentials')
+  })
+
+  it('answers HEAD with the headers and no body', async () => {
+    const res = await fetch(`${origin}/auth/csrf`, { method: 'HEAD' })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/application\/json/)
+    expect(await res.text()).toBe('')
+  })
+
+  it('refuses TRACE with a 400 and a clear body', async () => {
+    const { request } = await import('node:http')
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${origin}/auth/session`, { method: 'TRACE' }, (res) => {
+        let body = ''
+        res.on('data', (c) => (body += c))
+        res.on('end', () => resolve({ status: res.statusCode!, body }))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(answer.status).toBe(400)
+    expect(JSON.parse(answer.body).error).toBe('InvalidRequest')
+  })
+
+  it('a wrapped handler takes the Web path and gives the same answers', async () => {
+    const wrapped = createServer(toNodeHandler((request) => app.handler(request)))
+    await new Promise<void>((resolve) => wrapped.listen(0, '127.0.0.1', resolve))
+    const other = `http://127.0.0.1:${(wrapped.address() as AddressInfo).port}`
+    try {
+      const jar = new Jar((r) => fetch(r, { redirect: 'manual' }), other)
+      const res = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' })
+      expect(res.status).toBe(302)
+      expect((await jar.session()).user.email).toBe('ada@example.com')
+      const direct = await (await fetch(`${origin}/auth/providers`)).json()
+      const viaWeb = await (await fetch(`${other}/auth/providers`)).json()
+      expect(JSON.stringify(viaWeb).replaceAll(other, origin)).toBe(JSON.stringify(direct))
+    } finally {
+      await new Promise<void>((resolve) => wrapped.close(() => resolve()))
+    }
+  })
+})
