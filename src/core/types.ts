@@ -374,6 +374,16 @@ export interface AdapterAuthenticator {
   transports?: string | null
 }
 
+/** A passkey as its owner sees it (GET /passkeys): nothing secret, nothing internal. */
+export interface PasskeyInfo {
+  /** The credential id (base64url): what removal takes. */
+  id: string
+  deviceType: string
+  backedUp: boolean
+  transports: string[]
+  counter: number
+}
+
 // ---------------------------------------------------------------- 4 the adapter
 
 /** The only way to the data. Every method is optional; the server checks for the ones it needs. */

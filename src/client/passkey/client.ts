@@ -14,6 +14,7 @@ import {
 import { beginCeremony, cancelCeremony, endCeremony, serialized } from './ceremony.js'
 import { cancelled, fromBrowserError, PasskeyError, unsupported } from './errors.js'
 import { call, postJson } from './http.js'
+import type { PasskeyInfo } from '../../core/types.js'
 
 export interface PasskeyClientOptions {
   /** Where latchkey's routes live: a path (`/auth`) or an absolute URL. Default `/auth`. */
@@ -22,15 +23,6 @@ export interface PasskeyClientOptions {
   getCsrfToken: () => string | Promise<string>
   /** The WebAuthn provider id. Default `passkey`. */
   provider?: string
-}
-
-export interface PasskeyInfo {
-  /** The credential id (base64url): what `remove` takes. */
-  id: string
-  deviceType: string
-  backedUp: boolean
-  transports: string[]
-  counter: number
 }
 
 export interface RegisterOptions {

@@ -3,9 +3,9 @@ export {
   createPasskeyClient,
   type PasskeyClient,
   type PasskeyClientOptions,
-  type PasskeyInfo,
   type PasskeyResult,
   type RegisterOptions,
   type SignInOptions,
 } from './client.js'
 export { PasskeyError, type PasskeyErrorCode } from './errors.js'
+export type { PasskeyInfo } from '../../core/types.js'

@@ -1,5 +1,5 @@
 /** Conversions between the stored authenticator (base64url strings) and what the WebAuthn library and the app see. */
-import type { AdapterAuthenticator } from '../../core/types.js'
+import type { AdapterAuthenticator, PasskeyInfo } from '../../core/types.js'
 import type { WebAuthnCredential } from '@simplewebauthn/server'
 import { fromBase64Url } from '../../core/encoding.js'
 
@@ -15,15 +15,6 @@ export function toCredential(authenticator: AdapterAuthenticator): WebAuthnCrede
     counter: 0,
     transports: transportsOf(authenticator),
   }
-}
-
-/** A passkey as its owner sees it (GET /passkeys): nothing secret, nothing internal. */
-export interface PasskeyInfo {
-  id: string
-  deviceType: string
-  backedUp: boolean
-  transports: string[]
-  counter: number
 }
 
 export function toPasskeyInfo(authenticator: AdapterAuthenticator): PasskeyInfo {
