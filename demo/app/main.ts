@@ -21,7 +21,7 @@ defineElements(client)
 const panel = createSessionPanel(document.getElementById('session-panel')!)
 const log = createEventLog(document.getElementById('event-log')!)
 log.note('Tab opened')
-const engine = watchEngine(client.basePath + '/session', (state) => {
+watchEngine(client.basePath + '/session', (state) => {
   log.add(state)
   panel.show(state)
 })
@@ -32,15 +32,14 @@ const status = () => {
   document.body.dataset.status = client.status
   panel.status(client.status)
 }
-client.onSessionChange(async () => {
+client.onSessionChange(() => {
   status()
-  panel.show(await engine.read())
+  panel.show(client.state)
 })
-client.getSession().then(async () => {
+client.getSession().then(() => {
   status()
-  const state = await engine.read()
-  log.start(state)
-  panel.show(state)
+  log.start(client.state)
+  panel.show(client.state)
 }, () => status())
 navigator.serviceWorker?.addEventListener('controllerchange', () => {
   log.note('The session worker now serves this tab')

@@ -38,6 +38,8 @@ export interface AuthClient {
   readonly status: AuthStatus
   /** The last session known, without asking. */
   readonly session: Session | null | undefined
+  /** What the session engine last said: the session, `due` (local clock, ms: when it is next refreshed) and `stale`. */
+  readonly state: SessionState | undefined
   readonly basePath: string
   getProviders(): Promise<Record<string, AppProvider>>
   getCsrfToken(): Promise<string>
@@ -113,6 +115,9 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchke
     },
     get session() {
       return state && (state.stale && state.session ? { ...state.session, stale: true } : state.session)
+    },
+    get state() {
+      return state
     },
     getProviders: () => (providers ??= request<Record<string, AppProvider>>(base + '/providers').then((r) => r.data, (e) => {
       providers = undefined
