@@ -1,8 +1,8 @@
 /**
  * The demo site, walked as a person would: `demo/server.ts` as a child process on free ports with a
  * temporary data folder, Chromium on http://localhost:PORT (the passkeys' RP ID). Each sign-in
- * method, two tabs, sign out, the drop-in page; screenshots in test-results/demo/, and the two the
- * README shows in docs/screenshots/.
+ * method, two tabs, sign out, the drop-in page; screenshots in test-results/demo/. With
+ * UPDATE_SCREENSHOTS=1 it also rewrites the two the README shows, in docs/screenshots/.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -15,7 +15,8 @@ import { launchBrowser } from '../support/browser.js'
 
 const root = join(import.meta.dirname, '../..')
 const shots = join(root, 'test-results/demo')
-const docs = join(root, 'docs/screenshots')
+// A test run leaves the tracked tree alone unless asked to refresh the README's pictures.
+const docs = join(root, process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results/demo')
 
 let browser: Browser
 let demo: ChildProcess
