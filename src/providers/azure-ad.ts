@@ -1,15 +1,9 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider } from './lib/index.js'
+import type { MicrosoftEntraIDProfile } from './microsoft-entra-id.js'
 
-/** Claims of a Microsoft identity platform v2.0 ID token (Azure AD). */
-export interface AzureADProfile extends StandardClaims {
-  sub: string
-  oid: string
-  tid: string
-  name: string
-  preferred_username: string
-  email?: string
-}
+/** Claims of a Microsoft identity platform v2.0 ID token: Entra ID's, under its former name. */
+export type AzureADProfile = MicrosoftEntraIDProfile
 
 /**
  * Azure Active Directory (now Microsoft Entra ID; prefer `microsoft-entra-id`). Needs `clientId`,

@@ -10,17 +10,25 @@ export interface IdentityServer4Profile extends StandardClaims {
 
 /** IdentityServer4. Needs `issuer` (the server URL), `clientId`, `clientSecret`. */
 export default function IdentityServer4(options: OIDCUserConfig<IdentityServer4Profile>): OIDCConfig<IdentityServer4Profile> {
+  return identityServer({ id: 'identity-server4', name: 'IdentityServer4', brandColor: '#4a90e2' }, options)
+}
+
+/** An IdentityServer host (IdentityServer4 and its successor, Duende): the same endpoints and claims. */
+export function identityServer(
+  brand: { id: string; name: string; brandColor: string },
+  options: OIDCUserConfig<IdentityServer4Profile>,
+): OIDCConfig<IdentityServer4Profile> {
   return mergeProvider<OIDCConfig<IdentityServer4Profile>>(
     {
-      id: 'identity-server4',
-      name: 'IdentityServer4',
+      id: brand.id,
+      name: brand.name,
       type: 'oidc',
       issuer: options.issuer,
       wellKnown: discovery(options.issuer),
       jwks_endpoint: under(options.issuer, '/.well-known/openid-configuration/jwks'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#4a90e2', logo: '/identity-server4.svg' },
+      style: { brandColor: brand.brandColor, logo: `/${brand.id}.svg` },
     },
     options,
   )
