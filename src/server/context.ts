@@ -15,29 +15,8 @@ export interface Incoming {
   request(): Request
 }
 
-export interface Context {
-  /** The Web `Request`; under the node binding it is built on first use. */
-  readonly request: Request
-  /** The request's method and headers, read without building the Request. */
-  incoming: Incoming
-  url: URL
-  config: ResolvedConfig
-  /** The app's public origin. */
-  origin: string
-  /** Origin plus basePath: where the routes live. */
-  baseUrl: string
-  secure: boolean
-  cookies: Map<string, string>
-  names: CookieNames
-  /** The clock reading for this request, in milliseconds. */
-  now: number
-  /** The caller asked for `200 { url }` instead of a redirect. */
-  returnRedirect: boolean
-  setCookies: string[]
-  headers: Headers
-  /** The node binding takes string bodies from respond.ts's side channel, not from the Response. */
-  bodyAside: boolean
-}
+/** Per-request state; one class, so its fields are written once. */
+export type Context = RequestContext
 
 export function createContext(request: Request, config: ResolvedConfig): Context {
   return contextFor(new WebIncoming(request), config, false)
@@ -64,20 +43,26 @@ export function contextFor(incoming: Incoming, config: ResolvedConfig, bodyAside
 }
 
 /** A class, so the lazy `request` getter lives on the prototype and each context is a plain fast object. */
-class RequestContext implements Context {
+class RequestContext {
   url: URL
+  /** The app's public origin. */
   origin: string
+  /** Origin plus basePath: where the routes live. */
   baseUrl: string
   secure: boolean
   cookies: Map<string, string>
   names: CookieNames
+  /** The clock reading for this request, in milliseconds. */
   now: number
+  /** The caller asked for `200 { url }` instead of a redirect. */
   returnRedirect: boolean
   setCookies: string[] = []
   headers = new Headers()
   constructor(
+    /** The request's method and headers, read without building the Request. */
     public incoming: Incoming,
     public config: ResolvedConfig,
+    /** The node binding takes string bodies from respond.ts's side channel, not from the Response. */
     public bodyAside: boolean,
   ) {
     this.url = incoming.url
@@ -89,6 +74,7 @@ class RequestContext implements Context {
     this.now = config.now()
     this.returnRedirect = incoming.header('x-auth-return-redirect') === '1'
   }
+  /** The Web `Request`; under the node binding it is built on first use. */
   get request(): Request {
     return this.incoming.request()
   }
