@@ -15,7 +15,7 @@ import type { ChallengeState } from './challenge.js'
 import { checkCounter } from './counter.js'
 import { WebAuthnRefusal } from './errors.js'
 import { toCredential, transportsOf } from './records.js'
-import { relyingParty } from './relying-party.js'
+import { expectations, relyingParty } from './relying-party.js'
 import { emailParam, signedInUser } from './user.js'
 
 const encoder = new TextEncoder()
@@ -44,7 +44,6 @@ export async function authenticationOptions(ctx: Context, provider: WebAuthnConf
 /** POST /callback/:provider, action=authenticate: verifies the assertion, stores the counter, signs in. */
 export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfig, state: ChallengeState, response: AuthenticationResponseJSON): Promise<void> {
   const adapter = useAdapter(ctx.config, ['getAuthenticator', 'updateAuthenticatorCounter', 'getUser', 'getAccount', 'linkAccount'], 'passkey sign-in')
-  const rp = relyingParty(ctx, provider)
   const authenticator = await adapter.getAuthenticator(response.id)
   if (!authenticator) {
     throw new WebAuthnRefusal('unknown-credential', 'No registered passkey matches the one the browser used (it may have been removed)', { status: 401 })
@@ -61,12 +60,9 @@ export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfi
   try {
     verified = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: state.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...expectations(ctx, provider, state.challenge),
       // Counter 0 turns off the library's own counter check; ours follows, after the signature is known good.
       credential: toCredential(authenticator),
-      requireUserVerification: provider.userVerification === 'required',
     })
   } catch (cause) {
     throw new WebAuthnRefusal('verification', `The passkey sign-in did not verify: ${(cause as Error).message}`, { cause, status: 401 })

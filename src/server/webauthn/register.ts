@@ -13,7 +13,7 @@ import { completeSignIn } from '../sign-in.js'
 import { issueChallenge, type ChallengeState } from './challenge.js'
 import { WebAuthnRefusal } from './errors.js'
 import { transportsOf } from './records.js'
-import { relyingParty } from './relying-party.js'
+import { expectations, relyingParty } from './relying-party.js'
 import { newUserInfo, signedInUser } from './user.js'
 
 const encoder = new TextEncoder()
@@ -64,16 +64,9 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
     ['getUser', 'getUserByEmail', 'createUser', 'linkAccount', 'getAuthenticator', 'createAuthenticator'],
     'passkey registration',
   )
-  const rp = relyingParty(ctx, provider)
   let verified
   try {
-    verified = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: state.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: provider.userVerification === 'required',
-    })
+    verified = await verifyRegistrationResponse({ response, ...expectations(ctx, provider, state.challenge) })
   } catch (cause) {
     throw new WebAuthnRefusal('verification', `The passkey registration did not verify: ${(cause as Error).message}`, { cause })
   }

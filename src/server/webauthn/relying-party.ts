@@ -16,3 +16,14 @@ export function relyingParty(ctx: Context, provider: WebAuthnConfig): RelyingPar
     origin: given.origin ?? origin.origin,
   }
 }
+
+/** What a ceremony's response must show: our challenge, our origin and RP ID, and user verification if required. */
+export function expectations(ctx: Context, provider: WebAuthnConfig, challenge: string) {
+  const rp = relyingParty(ctx, provider)
+  return {
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: provider.userVerification === 'required',
+  }
+}
