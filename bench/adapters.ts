@@ -1,26 +1,34 @@
 /**
  * The session read, per store: memory, PGlite (one in-memory instance) and a PostgreSQL server
- * (DATABASE_URL). For each: `getSessionAndUser` calls per second, GET /session requests per
- * second through the real handler (in process, no network, a seeded session that is not due, so
- * the read writes nothing), queries per request (target 1), and what the handler adds over the
- * adapter (target < 20% where the store does real work): the handler's own time, from the Request
- * it is given to the Response it returns, against the adapter call alone. Calls run one at a time, adapter and
- * handler in paired rounds, and medians are reported, so a round that another process slowed does
- * not set the figure. Every answer is checked.
+ * (DATABASE_URL). For each: `getSessionAndUser` calls per second; GET /session requests per second
+ * through the real handler, both ways a server runs it (the Web handler, Request in and Response
+ * out, and the node binding, `toNodeHandler`, writing a real `ServerResponse` to an in-memory
+ * socket); queries per request (target 1); and what each way adds over the adapter (target < 20%
+ * where the store does real work). A seeded session that is not due makes the read write nothing.
+ *
+ * How: the calls alternate one by one (adapter, Web, node, and two floors, in an order that
+ * reverses every cycle) and the median of single-call times is shown. A tight loop of bare adapter
+ * calls keeps the driver hot in the CPU's caches as no request in a server ever finds it, and
+ * alternating call by call lets a slow moment of the machine hit every column alike. The floors are
+ * the least a handler can do over the same call: read the cookie, call the adapter, answer the JSON,
+ * as a Web Response and as a node write. On Node 20 a Response with a body builds a ReadableStream,
+ * so the Web floor alone costs several points. Every answer is checked.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
+import { IncomingMessage, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
 import { availableParallelism, loadavg } from 'node:os'
+import { Writable } from 'node:stream'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { MemoryAdapter } from '../src/adapters/memory.js'
 import { countQueries, fromPg, fromPGlite, migrate, PostgresAdapter, type CountingQueryable } from '../src/adapters/postgres/index.js'
-import type { Adapter } from '../src/core/types.js'
-import { Latchkey, type Handler } from '../src/server/index.js'
+import type { Adapter, AdapterSession, AdapterUser } from '../src/core/types.js'
+import { Latchkey, toNodeHandler } from '../src/server/index.js'
 
 const secret = 'bench-secret-0123456789-abcdefghij'
 const day = 86_400_000
-const rounds = 8
-const roundSeconds = Number(process.env.BENCH_ROUND_SECONDS ?? 0.25)
+const cycles = Number(process.env.BENCH_CYCLES ?? 4000)
 const overheadTarget = 20
 
 interface Store {
@@ -31,14 +39,14 @@ interface Store {
   close(): Promise<void>
 }
 
+type Arm = 'adapter' | 'web' | 'node' | 'webFloor' | 'nodeFloor'
+const arms: Arm[] = ['adapter', 'web', 'node', 'webFloor', 'nodeFloor']
+
 interface Figures {
   name: string
-  adapterPerSecond: number
-  handlerPerSecond: number
-  adapterMicros: number
-  handlerMicros: number
+  /** Median µs per call, per arm. */
+  micros: Record<Arm, number>
   queriesPerRead: number | null
-  overheadPercent: number
 }
 
 async function memoryStore(): Promise<Store> {
@@ -73,16 +81,36 @@ async function postgresStore(url: string): Promise<Store> {
   }
 }
 
-/** Runs `once` one call at a time for `seconds`; answers the calls made and the time taken. */
-async function timed(seconds: number, once: () => Promise<void>): Promise<{ calls: number; ms: number }> {
-  const start = performance.now()
-  const end = start + seconds * 1000
-  let calls = 0
-  do {
-    for (let i = 0; i < 50; i++) await once()
-    calls += 50
-  } while (performance.now() < end)
-  return { calls, ms: performance.now() - start }
+/** A socket stand-in that keeps what node's ServerResponse writes, so the answer can be checked. */
+class Sink extends Writable {
+  written: Buffer[] = []
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.written.push(Buffer.from(chunk))
+    done()
+  }
+  take(): string {
+    const text = Buffer.concat(this.written).toString()
+    this.written = []
+    return text
+  }
+}
+
+/** A node request and response pair as node:http's server makes them, on the sink. */
+function nodeExchange(sink: Sink, cookie: string): { req: IncomingMessage; res: ServerResponse } {
+  const req = new IncomingMessage(new Socket())
+  req.method = 'GET'
+  req.url = '/auth/session'
+  req.headers = { host: 'localhost', cookie }
+  const res = new ServerResponse(req)
+  res.assignSocket(sink as unknown as Socket)
+  return { req, res }
+}
+
+/** The JSON a session read answers, built the least costly way: the floors' body. */
+function sessionJson(found: { session: AdapterSession; user: AdapterUser } | null): string {
+  if (!found) throw new Error('floor: no session')
+  const { user, session } = found
+  return JSON.stringify({ user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }, expires: session.expires.toISOString() })
 }
 
 async function measure(store: Store): Promise<Figures> {
@@ -92,66 +120,105 @@ async function measure(store: Store): Promise<Figures> {
   // Made now with the full maxAge, so no read in the next day is due: a read must not write.
   await adapter.createSession!({ sessionToken, userId: user.id, expires: new Date(Date.now() + 30 * day) })
 
-  const handler: Handler = Latchkey({
+  const handler = Latchkey({
     secret,
     adapter,
     session: { strategy: 'database', maxAge: 30 * 86400, updateAge: 86400 },
     logger: { error: (e) => console.error(e), warn: () => {}, debug: () => {} },
     providers: [],
   })
+  const nodeHandler = toNodeHandler(handler)
   const cookie = `latchkey.session-token=${sessionToken}`
+  const sink = new Sink()
 
-  const adapterCall = async () => {
-    const found = await adapter.getSessionAndUser!(sessionToken)
-    if (found?.user.id !== user.id || found.session.sessionToken !== sessionToken) throw new Error(`${store.name}: getSessionAndUser returned the wrong record`)
+  const checkBody = (where: string, status: number, text: string, setCookie: unknown) => {
+    const body = JSON.parse(text) as { user?: { email?: string } } | null
+    if (status !== 200 || body?.user?.email !== user.email) throw new Error(`${store.name} ${where}: GET /session answered ${status} ${text}`)
+    if (setCookie) throw new Error(`${store.name} ${where}: GET /session set a cookie on a session that is not due`)
   }
-  // The handler's own time: from the Request it is given to the Response it returns. Building the
-  // Request and reading the answer are the caller's work, done (and every answer checked) outside it.
-  let insideMs = 0
-  const handlerCall = async () => {
-    const request = new Request('http://localhost/auth/session', { headers: { cookie } })
-    const started = performance.now()
-    const response = await handler(request)
-    insideMs += performance.now() - started
-    const body = (await response.json()) as { user?: { id?: string; email?: string } } | null
-    if (response.status !== 200 || body?.user?.email !== user.email) throw new Error(`${store.name}: GET /session answered ${response.status} ${JSON.stringify(body)}`)
-    if (response.headers.getSetCookie().length) throw new Error(`${store.name}: GET /session set a cookie on a session that is not due`)
+  const checkNode = (where: string, res: ServerResponse) => {
+    const raw = sink.take()
+    checkBody(where, res.statusCode, raw.slice(raw.indexOf('\r\n\r\n') + 4), res.getHeader('set-cookie'))
+    res.detachSocket(sink as unknown as Socket)
   }
 
-  // Warm up both paths (JIT, prepared plans, pool connections).
-  await timed(0.2, adapterCall)
-  await timed(0.2, handlerCall)
+  // Each arm answers the µs of its own part: building the Request and reading the answer back are
+  // the caller's work, done (and every answer checked) outside the timing.
+  const run: Record<Arm, () => Promise<number>> = {
+    async adapter() {
+      const started = performance.now()
+      const found = await adapter.getSessionAndUser!(sessionToken)
+      const ms = performance.now() - started
+      if (found?.user.id !== user.id || found.session.sessionToken !== sessionToken) throw new Error(`${store.name}: getSessionAndUser returned the wrong record`)
+      return ms
+    },
+    async web() {
+      const request = new Request('http://localhost/auth/session', { headers: { cookie } })
+      const started = performance.now()
+      const response = await handler(request)
+      const ms = performance.now() - started
+      checkBody('Web handler', response.status, await response.text(), response.headers.getSetCookie().length)
+      return ms
+    },
+    async node() {
+      const { req, res } = nodeExchange(sink, cookie)
+      const started = performance.now()
+      await nodeHandler(req, res)
+      const ms = performance.now() - started
+      checkNode('node binding', res)
+      return ms
+    },
+    async webFloor() {
+      const request = new Request('http://localhost/auth/session', { headers: { cookie } })
+      const started = performance.now()
+      const header = request.headers.get('cookie')!
+      const body = sessionJson(await adapter.getSessionAndUser!(header.slice(header.indexOf('=') + 1)))
+      const response = new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } })
+      const ms = performance.now() - started
+      checkBody('Web floor', response.status, await response.text(), null)
+      return ms
+    },
+    async nodeFloor() {
+      const { req, res } = nodeExchange(sink, cookie)
+      const started = performance.now()
+      const header = req.headers.cookie!
+      const body = sessionJson(await adapter.getSessionAndUser!(header.slice(header.indexOf('=') + 1)))
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) })
+      res.end(body)
+      const ms = performance.now() - started
+      checkNode('node floor', res)
+      return ms
+    },
+  }
+
+  // Warm up every path (JIT, prepared plans, pool connections).
+  for (let i = 0; i < 500; i++) for (const arm of arms) await run[arm]()
 
   let queriesPerRead: number | null = null
   if (store.counter) {
     store.counter.reset()
-    for (let i = 0; i < 100; i++) await handlerCall()
-    queriesPerRead = store.counter.count / 100
+    for (let i = 0; i < 100; i++) {
+      await run.web()
+      await run.node()
+    }
+    queriesPerRead = store.counter.count / 200
   }
 
-  // Paired rounds, medians: on a busy machine a round that another process slowed is an outlier, not the figure.
-  const adapterRounds: number[] = []
-  const handlerRounds: number[] = []
-  const overheads: number[] = []
-  for (let round = 0; round < rounds; round++) {
-    const a = await timed(roundSeconds, adapterCall)
-    insideMs = 0
-    const h = await timed(roundSeconds, handlerCall)
-    const adapterMicros = (a.ms * 1000) / a.calls
-    adapterRounds.push(adapterMicros)
-    handlerRounds.push((h.ms * 1000) / h.calls)
-    overheads.push((((insideMs * 1000) / h.calls - adapterMicros) / adapterMicros) * 100)
+  const samples = Object.fromEntries(arms.map((arm) => [arm, [] as number[]])) as Record<Arm, number[]>
+  const order = [...arms]
+  for (let i = 0; i < cycles; i++) {
+    shuffle(order)
+    for (const arm of order) samples[arm].push((await run[arm]()) * 1000)
   }
-  const adapterMicros = median(adapterRounds)
-  const handlerMicros = median(handlerRounds)
-  return {
-    name: store.name,
-    adapterPerSecond: Math.round(1e6 / adapterMicros),
-    handlerPerSecond: Math.round(1e6 / handlerMicros),
-    adapterMicros,
-    handlerMicros,
-    queriesPerRead,
-    overheadPercent: median(overheads),
+  const micros = Object.fromEntries(arms.map((arm) => [arm, median(samples[arm])])) as Record<Arm, number>
+  return { name: store.name, micros, queriesPerRead }
+}
+
+/** Fisher-Yates, so no kind of call always follows the same other kind. */
+function shuffle<T>(items: T[]): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1))
+    ;[items[i], items[j]] = [items[j]!, items[i]!]
   }
 }
 
@@ -161,23 +228,34 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-function printTable(results: Figures[]): void {
-  const width = 14
-  const row = (label: string, cells: string[]) => console.log(`  ${label.padEnd(34)}${cells.map((c) => c.padStart(width)).join('')}`)
-  row('', results.map((r) => r.name))
-  row('getSessionAndUser calls/s', results.map((r) => r.adapterPerSecond.toLocaleString('en-US')))
-  row('  µs per call', results.map((r) => r.adapterMicros.toFixed(1)))
-  row('GET /session requests/s', results.map((r) => r.handlerPerSecond.toLocaleString('en-US')))
-  row('  µs per request', results.map((r) => r.handlerMicros.toFixed(1)))
-  row('queries per session read (1)', results.map((r) => (r.queriesPerRead === null ? 'none' : `${r.queriesPerRead} ${r.queriesPerRead === 1 ? 'ok' : 'MISS'}`)))
-  row('handler µs over adapter', results.map((r) => (r.handlerMicros - r.adapterMicros).toFixed(1)))
-  row(`handler overhead (< ${overheadTarget}%)`, results.map((r) => `${r.overheadPercent.toFixed(0)}% ${verdict(r)}`))
+function overhead(r: Figures, arm: Arm): number {
+  return ((r.micros[arm] - r.micros.adapter) / r.micros.adapter) * 100
 }
 
 /** The memory adapter does no I/O, so any handler cost is a large share of nothing: shown, not judged. */
-function verdict(r: Figures): string {
+function verdict(r: Figures, arm: Arm): string {
   if (r.queriesPerRead === null) return '(n/a)'
-  return r.overheadPercent < overheadTarget ? 'ok' : 'MISS'
+  return overhead(r, arm) < overheadTarget ? 'ok' : 'MISS'
+}
+
+function printTable(results: Figures[]): void {
+  const width = 14
+  const row = (label: string, cells: string[]) => console.log(`  ${label.padEnd(40)}${cells.map((c) => c.padStart(width)).join('')}`)
+  const perSecond = (µs: number) => Math.round(1e6 / µs).toLocaleString('en-US')
+  row('', results.map((r) => r.name))
+  row('getSessionAndUser calls/s', results.map((r) => perSecond(r.micros.adapter)))
+  row('  µs per call', results.map((r) => r.micros.adapter.toFixed(1)))
+  row('queries per session read (1)', results.map((r) => (r.queriesPerRead === null ? 'none' : `${r.queriesPerRead} ${r.queriesPerRead === 1 ? 'ok' : 'MISS'}`)))
+  for (const [arm, label] of [
+    ['web', 'GET /session, Web handler'],
+    ['node', 'GET /session, node binding'],
+  ] as const) {
+    row(`${label} req/s`, results.map((r) => perSecond(r.micros[arm])))
+    row('  µs per request', results.map((r) => r.micros[arm].toFixed(1)))
+    row(`  overhead over the adapter (< ${overheadTarget}%)`, results.map((r) => `${overhead(r, arm).toFixed(0)}% ${verdict(r, arm)}`))
+  }
+  row('floor: bare read, Web Response', results.map((r) => `${overhead(r, 'webFloor').toFixed(0)}%`))
+  row('floor: bare read, node write', results.map((r) => `${overhead(r, 'nodeFloor').toFixed(0)}%`))
 }
 
 export async function run(): Promise<void> {
@@ -187,9 +265,7 @@ export async function run(): Promise<void> {
       ['', '#'.repeat(78), '#  DATABASE_URL is not set: the PostgreSQL column is SKIPPED.', '#    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- adapters', '#'.repeat(78), ''].join('\n'),
     )
   }
-  console.log(
-    `Session read per store: one call at a time; ${rounds} paired rounds of ${roundSeconds} s (adapter, then handler), medians shown; every answer checked.`,
-  )
+  console.log(`Session read per store: ${cycles} cycles, each one call of every kind in alternating order; medians of single calls; every answer checked.`)
   const makers: Array<() => Promise<Store>> = [memoryStore, pgliteStore]
   if (url) makers.push(() => postgresStore(url))
   const results: Figures[] = []
@@ -199,6 +275,7 @@ export async function run(): Promise<void> {
     const store = await make()
     setup.push(`${store.name} ${((performance.now() - started) / 1000).toFixed(1)} s`)
     try {
+      process.stdout.write(`  measuring ${store.name}...\n`)
       results.push(await measure(store))
     } finally {
       await store.close()
@@ -206,8 +283,14 @@ export async function run(): Promise<void> {
   }
   printTable(results)
   console.log(`  (setup, not measured: ${setup.join(', ')}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores)`)
-  const misses = results.filter((r) => (r.queriesPerRead !== null && r.queriesPerRead !== 1) || verdict(r) === 'MISS')
-  if (misses.length) console.log(`  Targets missed by: ${misses.map((r) => r.name).join(', ')}`)
+  const misses = results.flatMap((r) => [
+    ...(r.queriesPerRead !== null && r.queriesPerRead !== 1 ? [`${r.name} queries`] : []),
+    ...(['web', 'node'] as const).filter((arm) => verdict(r, arm) === 'MISS').map((arm) => `${r.name} ${arm === 'web' ? 'Web handler' : 'node binding'}`),
+  ])
+  if (misses.length) {
+    const web = misses.some((m) => m.endsWith('Web handler'))
+    console.log(`  Targets missed: ${misses.join(', ')}${web ? " (the Web floor row is what Node's Response with a body costs by itself)" : ''}`)
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run()

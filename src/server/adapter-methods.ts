@@ -26,7 +26,9 @@ export function requiredAdapterMethods(config: ResolvedConfig): Method[] {
 /** The adapter, with the named methods checked; throws `MissingAdapterMethods` naming every one that is absent. */
 export function useAdapter<M extends Method>(config: ResolvedConfig, methods: M[], needFor: string): Required<Pick<Adapter, M>> {
   const adapter = config.adapter as Adapter | undefined
-  const missing = methods.filter((m) => typeof adapter?.[m] !== 'function')
-  if (!adapter || missing.length) throw new MissingAdapterMethods(adapter ? missing : methods, needFor)
+  // A loop, not a filter: this runs on every session read and should allocate nothing when all is well.
+  for (const m of methods) {
+    if (typeof adapter?.[m] !== 'function') throw new MissingAdapterMethods(adapter ? methods.filter((n) => typeof adapter[n] !== 'function') : methods, needFor)
+  }
   return adapter as Required<Pick<Adapter, M>>
 }

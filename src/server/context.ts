@@ -9,7 +9,10 @@ import type { ResolvedConfig } from './config.js'
  */
 export interface Incoming {
   method: string
-  url: URL
+  /** The URL's path and origin, which every request needs; `url` parses the rest when a route asks. */
+  pathname: string
+  origin: string
+  readonly url: URL
   /** A header's value as `Headers.get` would give it. */
   header(name: string): string | null
   request(): Request
@@ -19,66 +22,94 @@ export interface Incoming {
 export type Context = RequestContext
 
 export function createContext(request: Request, config: ResolvedConfig): Context {
-  return contextFor(new WebIncoming(request), config, false)
+  return contextFor(new WebIncoming(request), config)
 }
 
 /** A class, not an object of closures: one allocation per request. */
 export class WebIncoming implements Incoming {
   readonly method: string
-  readonly url: URL
+  readonly pathname: string
+  readonly origin: string
+  private readonly headers: Headers
+  private parsed: URL | undefined
   constructor(private readonly web: Request) {
     this.method = web.method
-    this.url = new URL(web.url)
+    this.headers = web.headers
+    const href = web.url
+    // The Request has parsed and serialized its URL already. For http(s) the serialization is
+    // `scheme://host[:port]/path[?query][#fragment]`, without credentials (a Request refuses
+    // them), so the origin and path are slices of it and the URL is parsed again only on demand.
+    const scheme = href.startsWith('https://') ? 8 : href.startsWith('http://') ? 7 : 0
+    const slash = scheme ? href.indexOf('/', scheme) : -1
+    if (slash < 0) {
+      this.parsed = new URL(href)
+      this.pathname = this.parsed.pathname
+      this.origin = this.parsed.origin
+      return
+    }
+    this.origin = href.slice(0, slash)
+    const query = href.indexOf('?', slash)
+    const fragment = href.indexOf('#', slash)
+    const end = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment)
+    this.pathname = end < 0 ? href.slice(slash) : href.slice(slash, end)
+  }
+  get url(): URL {
+    return (this.parsed ??= new URL(this.web.url))
   }
   header(name: string): string | null {
-    return this.web.headers.get(name)
+    return this.headers.get(name)
   }
   request(): Request {
     return this.web
   }
 }
 
-export function contextFor(incoming: Incoming, config: ResolvedConfig, bodyAside: boolean): Context {
-  return new RequestContext(incoming, config, bodyAside)
+export function contextFor(incoming: Incoming, config: ResolvedConfig): Context {
+  return new RequestContext(incoming, config)
 }
 
 /** A class, so the lazy `request` getter lives on the prototype and each context is a plain fast object. */
 class RequestContext {
-  url: URL
   /** The app's public origin. */
   origin: string
-  /** Origin plus basePath: where the routes live. */
-  baseUrl: string
   secure: boolean
   cookies: Map<string, string>
   names: CookieNames
   /** The clock reading for this request, in milliseconds. */
   now: number
-  /** The caller asked for `200 { url }` instead of a redirect. */
-  returnRedirect: boolean
   setCookies: string[] = []
-  headers = new Headers()
+  /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
+  headers: Record<string, string> = {}
   constructor(
     /** The request's method and headers, read without building the Request. */
     public incoming: Incoming,
     public config: ResolvedConfig,
-    /** The node binding takes string bodies from respond.ts's side channel, not from the Response. */
-    public bodyAside: boolean,
   ) {
-    this.url = incoming.url
-    this.origin = config.origin ?? this.url.origin
+    this.origin = config.origin ?? incoming.origin
     this.secure = config.useSecureCookies ?? this.origin.startsWith('https:')
-    this.baseUrl = this.origin + config.basePath
     this.cookies = parseCookies(incoming.header('cookie'))
     this.names = cookieNames(this.secure)
     this.now = config.now()
-    this.returnRedirect = incoming.header('x-auth-return-redirect') === '1'
+  }
+  /** The request's URL, parsed on first use. */
+  get url(): URL {
+    return this.incoming.url
+  }
+  /** Origin plus basePath: where the routes live. */
+  get baseUrl(): string {
+    return this.origin + this.config.basePath
+  }
+  /** The caller asked for `200 { url }` instead of a redirect; read only by routes that redirect. */
+  get returnRedirect(): boolean {
+    return this.incoming.header('x-auth-return-redirect') === '1'
   }
   /** The Web `Request`; under the node binding it is built on first use. */
   get request(): Request {
     return this.incoming.request()
   }
 }
+
+const timingName = timingHeader.toLowerCase()
 
 export function setCookie(ctx: Context, name: string, value: string, options: CookieOptions = {}): void {
   ctx.setCookies.push(serializeCookie(name, value, { secure: ctx.secure, ...options }))
@@ -92,11 +123,11 @@ export function clearCookie(ctx: Context, name: string): void {
 export function setSessionCookie(ctx: Context, value: string, expires: number): void {
   setCookie(ctx, ctx.names.sessionToken, value, { expires: new Date(expires) })
   const { maxAge, updateAge } = ctx.config.session
-  ctx.headers.set(timingHeader, formatTiming(makeTiming(expires, maxAge, updateAge)))
+  ctx.headers[timingName] = formatTiming(makeTiming(expires, maxAge, updateAge))
 }
 
 /** Clears the session cookie and announces that there is no session. */
 export function clearSessionCookie(ctx: Context): void {
   clearCookie(ctx, ctx.names.sessionToken)
-  ctx.headers.set(timingHeader, formatTiming(null))
+  ctx.headers[timingName] = formatTiming(null)
 }

@@ -1,11 +1,11 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
 import type { AuthConfig } from '../core/types.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
-import { resolveConfig } from './config.js'
+import { resolveConfig, type ResolvedConfig } from './config.js'
 import { contextFor, WebIncoming, type Context, type Incoming } from './context.js'
 import { errorMessages } from './pages.js'
 import { RateLimitError } from './rate-limit/check.js'
-import { json, redirect } from './respond.js'
+import { json, jsonType, redirect, reply, toResponse, type Reply } from './respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
 import { getErrorPage, getVerifyRequestPage } from './routes/pages.js'
@@ -16,7 +16,7 @@ import { getSignOutPage, postSignOut } from './routes/signout.js'
 import { getWebAuthnOptions } from './webauthn/options-route.js'
 import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
 
-type Route = (ctx: Context, providerId: string | undefined) => Promise<Response>
+type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>
 interface Action {
   GET?: Route
   POST?: Route
@@ -41,9 +41,9 @@ const actions: Record<string, Action> = {
 
 export type Handler = (request: Request) => Promise<Response>
 
-/** The node binding's way in (node.ts): no `Request` unless a route asks, bodies on the side. */
+/** The node binding's way in (node.ts): no `Request` unless a route asks, and a `Reply` rather than a `Response`. */
 export const handleIncoming = Symbol('latchkey.handleIncoming')
-export type IncomingHandler = (incoming: Incoming, bodyAside: boolean) => Promise<Response>
+export type IncomingHandler = (incoming: Incoming) => Promise<Reply>
 
 /** Extra routes, such as WebAuthn's, register here. */
 export function registerAction(name: string, action: Action): void {
@@ -52,60 +52,73 @@ export function registerAction(name: string, action: Action): void {
 
 export function Latchkey(config: AuthConfig): Handler {
   const resolved = resolveConfig(config)
-  // Plain functions, not async ones: each async layer costs microtask hops on every request.
-  const handle: IncomingHandler = (incoming, bodyAside) => {
-    let ctx: Context
-    try {
-      ctx = contextFor(incoming, resolved, bodyAside)
-    } catch {
-      return Promise.resolve(malformed())
-    }
-    return respond(ctx)
-  }
+  const handle: IncomingHandler = (incoming) => answer(incoming, resolved, asIs)
   const handler: Handler = (request) => {
     let incoming: Incoming
     try {
       incoming = new WebIncoming(request)
     } catch {
-      return Promise.resolve(malformed())
+      return Promise.resolve(toResponse(malformed()))
     }
-    return handle(incoming, false)
+    return answer(incoming, resolved, toResponse)
   }
   return Object.assign(handler, { [handleIncoming]: handle })
 }
 
-function malformed(): Response {
-  return new Response(JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }), { status: 400, headers: { 'content-type': 'application/json' } })
+const asIs = (r: Reply): Reply => r
+
+/**
+ * Runs the request's route and hands its reply, or its failure's, to `out`: a Response for the
+ * Web handler, the Reply itself for the node binding. Not `async`, and one promise step after the
+ * route: each layer costs a microtask on every request.
+ */
+function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) => T): Promise<T> {
+  let ctx: Context
+  try {
+    ctx = contextFor(incoming, config)
+  } catch {
+    return Promise.resolve(out(malformed()))
+  }
+  let flow = false
+  try {
+    const found = findRoute(ctx)
+    if (!('route' in found)) return Promise.resolve(out(found))
+    flow = found.flow
+    return found.route(ctx, found.providerId).then(out, (error: unknown) => out(fail(ctx, error, flow)))
+  } catch (error) {
+    return Promise.resolve(out(fail(ctx, error, flow)))
+  }
 }
 
-async function respond(ctx: Context): Promise<Response> {
+function malformed(): Reply {
+  return reply(400, { 'content-type': jsonType, 'cache-control': 'no-store' }, JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }))
+}
+
+/** The route for the request's method and path, or the reply that says why there is none. */
+function findRoute(ctx: Context): Reply | { route: Route; providerId: string | undefined; flow: boolean } {
   const method = ctx.incoming.method
   if (method === 'OPTIONS') return preflight(ctx)
   addCorsHeaders(ctx, ctx.headers)
-  const path = ctx.url.pathname
+  const path = ctx.incoming.pathname
   const base = ctx.config.basePath
   if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
-  const [name, providerId, ...rest] = path.slice(base.length + 1).split('/').map(safeDecode)
-  const action = Object.hasOwn(actions, name ?? '') ? actions[name!] : undefined
-  if (!action || rest.length || (providerId !== undefined && !action.provider)) {
+  const { name, providerId, extra } = splitAction(path.slice(base.length + 1))
+  const action = Object.hasOwn(actions, name) ? actions[name] : undefined
+  if (!action || extra || (providerId !== undefined && !action.provider)) {
     return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${path}` }, 404)
   }
   const route = method === 'GET' || method === 'HEAD' ? action.GET : method === 'POST' ? action.POST : undefined
   if (!route) {
     const allow = ['GET', 'POST'].filter((m) => action[m as 'GET' | 'POST']).join(', ')
-    ctx.headers.set('allow', allow)
+    ctx.headers.allow = allow
     return json(ctx, { error: 'UnknownAction', message: `${name} takes ${allow}, not ${method}` }, 405)
   }
-  try {
-    return await route(ctx, providerId)
-  } catch (error) {
-    return fail(ctx, error, action.flow === true)
-  }
+  return { route, providerId, flow: action.flow === true }
 }
 
 /** Logs in full on the server; tells the browser only a client-safe type. */
-function fail(ctx: Context, error: unknown, flow: boolean): Response {
-  if (error instanceof RateLimitError) ctx.headers.set('retry-after', String(error.retryAfter))
+function fail(ctx: Context, error: unknown, flow: boolean): Reply {
+  if (error instanceof RateLimitError) ctx.headers['retry-after'] = String(error.retryAfter)
   const type = clientErrorType(error)
   const status = error instanceof AuthError ? error.status : 500
   if (type === 'Configuration' || status >= 500) {
@@ -127,27 +140,36 @@ function fail(ctx: Context, error: unknown, flow: boolean): Response {
   return redirect(ctx, url)
 }
 
-/** CORS headers for a trusted origin, onto `headers`. */
-function addCorsHeaders(ctx: Context, headers: Headers): void {
+/** CORS headers for a trusted origin, onto `headers`; answers whether the origin is trusted. */
+function addCorsHeaders(ctx: Context, headers: Record<string, string>): boolean {
+  if (!ctx.config.trustedOrigins.size) return false
   const origin = ctx.incoming.header('origin')
-  if (origin && ctx.config.trustedOrigins.has(origin)) {
-    headers.set('access-control-allow-origin', origin)
-    headers.set('access-control-allow-credentials', 'true')
-    headers.set('access-control-expose-headers', 'Latchkey-Session, Latchkey-WebAuthn-Error, Retry-After')
-    headers.set('vary', 'Origin')
-  }
+  if (!origin || !ctx.config.trustedOrigins.has(origin)) return false
+  headers['access-control-allow-origin'] = origin
+  headers['access-control-allow-credentials'] = 'true'
+  headers['access-control-expose-headers'] = 'Latchkey-Session, Latchkey-WebAuthn-Error, Retry-After'
+  headers.vary = 'Origin'
+  return true
 }
 
-function preflight(ctx: Context): Response {
-  const cors = new Headers()
-  addCorsHeaders(ctx, cors)
-  if (!cors.has('access-control-allow-origin')) {
-    return Response.json({ error: 'InvalidRequest', message: 'Cross-origin calls are allowed only from the configured trustedOrigins' }, { status: 403 })
+function preflight(ctx: Context): Reply {
+  const cors: Record<string, string> = {}
+  if (!addCorsHeaders(ctx, cors)) {
+    return json(ctx, { error: 'InvalidRequest', message: 'Cross-origin calls are allowed only from the configured trustedOrigins' }, 403)
   }
-  cors.set('access-control-allow-methods', 'GET, POST')
-  cors.set('access-control-allow-headers', 'content-type, x-auth-return-redirect')
-  cors.set('access-control-max-age', '600')
-  return new Response(null, { status: 204, headers: cors })
+  cors['access-control-allow-methods'] = 'GET, POST'
+  cors['access-control-allow-headers'] = 'content-type, x-auth-return-redirect'
+  cors['access-control-max-age'] = '600'
+  return reply(204, cors)
+}
+
+/** `name[/providerId]` of the path under basePath; `extra` when more segments follow. */
+function splitAction(rest: string): { name: string; providerId: string | undefined; extra: boolean } {
+  const slash = rest.indexOf('/')
+  if (slash < 0) return { name: safeDecode(rest), providerId: undefined, extra: false }
+  const next = rest.indexOf('/', slash + 1)
+  const providerId = safeDecode(next < 0 ? rest.slice(slash + 1) : rest.slice(slash + 1, next))
+  return { name: safeDecode(rest.slice(0, slash)), providerId, extra: next >= 0 }
 }
 
 function safeDecode(segment: string): string {

@@ -5,37 +5,58 @@ import { AuthError } from '../core/errors.js'
 import type { Incoming } from './context.js'
 import { handleIncoming, type Handler, type IncomingHandler } from './latchkey.js'
 import { rememberClientAddress } from './rate-limit/client-address.js'
-import { bodyAside } from './respond.js'
+import type { Reply } from './respond.js'
 
 export function toNodeHandler(handler: Handler) {
   // Latchkey's own handler is entered without building a Web Request; any other takes the Web way.
   const direct = (handler as Handler & { [handleIncoming]?: IncomingHandler })[handleIncoming]
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    try {
-      const response = direct ? await direct(new NodeIncoming(req), true) : await handler(toRequest(req))
-      const headers: Record<string, string | string[]> = {}
-      response.headers.forEach((value, key) => {
-        if (key !== 'set-cookie') headers[key] = value
-      })
-      const cookies = response.headers.getSetCookie()
-      if (cookies.length) headers['set-cookie'] = cookies
-      const aside = bodyAside(response)
-      if (aside !== undefined) {
-        if (req.method !== 'HEAD') headers['content-length'] = String(Buffer.byteLength(aside))
-        res.writeHead(response.status, headers)
-        res.end(req.method === 'HEAD' ? undefined : aside)
-      } else if (response.body && req.method !== 'HEAD') {
-        res.writeHead(response.status, headers)
-        res.end(Buffer.from(await response.arrayBuffer()))
-      } else {
-        res.writeHead(response.status, headers)
-        res.end()
+  if (!direct) {
+    return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+      try {
+        await writeResponse(req, res, await handler(toRequest(req)))
+      } catch {
+        unreadable(res)
       }
-    } catch {
-      if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: 'InvalidRequest', message: 'The request could not be read' }))
     }
   }
+  // Not `async`: one promise step from the route's answer to the write.
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let incoming: NodeIncoming
+    try {
+      incoming = new NodeIncoming(req)
+    } catch {
+      return Promise.resolve(unreadable(res))
+    }
+    return direct(incoming).then(
+      (reply) => writeReply(req, res, reply),
+      () => unreadable(res),
+    )
+  }
+}
+
+function unreadable(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+  res.end(JSON.stringify({ error: 'InvalidRequest', message: 'The request could not be read' }))
+}
+
+function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string | string[]> = reply.headers
+  if (reply.cookies.length) headers['set-cookie'] = reply.cookies
+  const body = req.method === 'HEAD' ? null : reply.body
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
+  res.writeHead(reply.status, headers)
+  res.end(body ?? undefined)
+}
+
+async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, key) => {
+    if (key !== 'set-cookie') headers[key] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length) headers['set-cookie'] = cookies
+  res.writeHead(response.status, headers)
+  res.end(response.body && req.method !== 'HEAD' ? Buffer.from(await response.arrayBuffer()) : undefined)
 }
 
 /** Builds a Web `Request`; the origin comes from the Host header unless the config sets `origin`. */
@@ -51,11 +72,39 @@ export function toRequest(req: IncomingMessage): Request {
 }
 
 function requestUrl(req: IncomingMessage): URL {
-  const secure = 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted)
   const host = req.headers.host ?? 'localhost'
   // Concatenated, not resolved: a request path of "//evil.example/x" must not become the host.
   const path = req.url?.startsWith('/') ? req.url : `/${req.url ?? ''}`
-  return new URL(`${secure ? 'https' : 'http'}://${host}${path}`)
+  return new URL(`${schemeOf(req)}://${host}${path}`)
+}
+
+function schemeOf(req: IncomingMessage): 'http' | 'https' {
+  return 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted) ? 'https' : 'http'
+}
+
+/**
+ * A path the URL parser would give back unchanged: segments of letters, digits, `_`, `~`, `-` and
+ * inner dots, so no dot segments, escapes, empty segments or query.
+ */
+const plainPath = /^(?:\/[\w~-]+(?:\.[\w~-]+)*)*\/?$/
+
+/** Origins by scheme and Host header, each read once by the URL parser; bounded, since clients choose the header. */
+const origins = new Map<string, string | null>()
+
+/** The origin of `scheme://host/`, or null when the URL parser reads more than an origin into it. */
+function originOf(scheme: string, host: string): string | null {
+  const key = `${scheme}://${host}`
+  let origin = origins.get(key)
+  if (origin !== undefined) return origin
+  try {
+    const url = new URL(`${key}/`)
+    origin = url.username || url.password || url.href !== `${url.origin}/` ? null : url.origin
+  } catch {
+    origin = null
+  }
+  if (origins.size >= 64) origins.clear()
+  origins.set(key, origin)
+  return origin
 }
 
 function webHeaders(req: IncomingMessage): Headers {
@@ -78,14 +127,31 @@ function bodyOf(req: IncomingMessage): RequestInit {
  * The request as latchkey reads it, with the Web Request built only if a route asks. What
  * `new Request` would refuse is refused here, before any route runs, as it was when it was built first.
  */
-class NodeIncoming implements Incoming {
+export class NodeIncoming implements Incoming {
   readonly method: string
-  readonly url: URL
+  readonly pathname: string
+  readonly origin: string
+  private parsed: URL | undefined
   private web: Request | undefined
   constructor(private readonly req: IncomingMessage) {
-    this.url = requestUrl(req)
     this.method = req.method ?? 'GET'
-    if (this.url.username || this.url.password || forbiddenMethods.has(this.method)) throw new TypeError('Request cannot be constructed')
+    if (forbiddenMethods.has(this.method)) throw new TypeError('Request cannot be constructed')
+    // A plain path under a known Host is taken as it is; anything else goes through the URL parser.
+    const path = req.url ?? ''
+    const origin = path.startsWith('/') && plainPath.test(path) ? originOf(schemeOf(req), req.headers.host ?? 'localhost') : null
+    if (origin !== null) {
+      this.origin = origin
+      this.pathname = path
+      return
+    }
+    const url = requestUrl(req)
+    if (url.username || url.password) throw new TypeError('Request cannot be constructed')
+    this.parsed = url
+    this.origin = url.origin
+    this.pathname = url.pathname
+  }
+  get url(): URL {
+    return (this.parsed ??= new URL(this.origin + this.pathname))
   }
   header(name: string): string | null {
     return headerValue(this.req.headers[name])
@@ -111,5 +177,9 @@ function headerValue(value: string | string[] | undefined): string | null {
 }
 
 function trimHttp(text: string): string {
-  return /^[\t\n\r ]|[\t\n\r ]$/.test(text) ? text.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '') : text
+  return isHttpSpace(text.charCodeAt(0)) || isHttpSpace(text.charCodeAt(text.length - 1)) ? text.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '') : text
+}
+
+function isHttpSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13
 }

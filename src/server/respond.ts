@@ -1,49 +1,57 @@
-/** Response builders that carry the context's cookies and headers. */
+/** Replies that carry the context's cookies and headers. */
 import type { Context } from './context.js'
 
 /**
- * String bodies the node binding writes as they are. On Node 20 a Response with a body builds a
- * ReadableStream, and reading it back costs more again; under the binding (`ctx.bodyAside`) the
- * Response carries no body and the string waits here.
+ * A route's answer. The Web handler makes one Response of it at the end; the node binding writes
+ * it straight to node's response, since on Node 20 a Response with a body builds a ReadableStream
+ * and reading one back costs more than a session read.
  */
-const asideBodies = new WeakMap<Response, string>()
-
-export function bodyAside(response: Response): string | undefined {
-  return asideBodies.get(response)
+export interface Reply {
+  status: number
+  /** By lower-case name. */
+  headers: Record<string, string>
+  cookies: string[]
+  body: string | null
 }
 
-function finish(ctx: Context, body: string | null, status: number, headers: Record<string, string>): Response {
-  const out = new Headers(ctx.headers)
-  for (const k in headers) out.set(k, headers[k]!)
-  for (const c of ctx.setCookies) out.append('set-cookie', c)
-  // Anything carrying a cookie or session data must not be cached by the browser or a proxy.
-  if (!out.has('cache-control')) out.set('cache-control', 'no-store')
-  if (!ctx.bodyAside || body === null) return new Response(body, { status, headers: out })
-  const response = new Response(null, { status, headers: out })
-  asideBodies.set(response, body)
-  return response
+export function reply(status: number, headers: Record<string, string>, body: string | null = null, cookies: string[] = []): Reply {
+  return { status, headers, cookies, body }
 }
 
-const jsonType = { 'content-type': 'application/json; charset=utf-8' }
+export function toResponse(r: Reply): Response {
+  if (!r.cookies.length) return new Response(r.body, { status: r.status, headers: r.headers })
+  const list = Object.entries(r.headers)
+  for (const cookie of r.cookies) list.push(['set-cookie', cookie])
+  return new Response(r.body, { status: r.status, headers: list })
+}
 
-export function json(ctx: Context, body: unknown, status = 200): Response {
-  return finish(ctx, JSON.stringify(body), status, jsonType)
+function finish(ctx: Context, body: string | null, status: number, own: Record<string, string>): Reply {
+  return reply(status, { ...ctx.headers, ...own }, body, ctx.setCookies)
+}
+
+// Every reply says no-store: anything carrying a cookie or session data must not be cached by the browser or a proxy.
+export const jsonType = 'application/json; charset=utf-8'
+const jsonHeaders = { 'content-type': jsonType, 'cache-control': 'no-store' }
+
+export function json(ctx: Context, body: unknown, status = 200): Reply {
+  return finish(ctx, JSON.stringify(body), status, jsonHeaders)
 }
 
 /** A 302, or `200 { url }` when the caller sent `X-Auth-Return-Redirect: 1`. */
-export function redirect(ctx: Context, url: string): Response {
+export function redirect(ctx: Context, url: string): Reply {
   if (ctx.returnRedirect) return json(ctx, { url })
-  return finish(ctx, null, 302, { location: url })
+  return finish(ctx, null, 302, { location: url, 'cache-control': 'no-store' })
 }
 
 const pageHeaders = {
   'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 }
 
-export function html(ctx: Context, body: string, status = 200): Response {
+export function html(ctx: Context, body: string, status = 200): Reply {
   return finish(ctx, body, status, pageHeaders)
 }

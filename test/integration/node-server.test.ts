@@ -141,4 +141,29 @@ describe('the direct node path', () => {
       await new Promise<void>((resolve) => wrapped.close(() => resolve()))
     }
   })
+
+  it('writes the same status, headers and cookies as the Web handler answers', async () => {
+    // One reply, two ways out: straight to node's response, or through a Web Response.
+    const routes: Array<[string, RequestInit]> = [
+      ['/auth/csrf', {}],
+      ['/auth/session', { headers: { cookie: 'latchkey.session-token=not-a-session' } }],
+      ['/auth/nope', {}],
+      ['/auth/session', { method: 'PUT' }],
+      ['/auth/signout', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'csrfToken=wrong' }],
+    ]
+    const shape = async (res: Response) => ({
+      status: res.status,
+      headers: [...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'set-cookie'].includes(name)),
+      cookies: res.headers.getSetCookie().map((c) => c.replace(/=[^;]*/, '=…')),
+      body: (await res.text()).replaceAll(/"csrfToken":"[^"]+"/g, '"csrfToken":"…"'),
+    })
+    let checked = 0
+    for (const [path, init] of routes) {
+      const overNode = await shape(await fetch(`${origin}${path}`, { ...init, redirect: 'manual' }))
+      const overWeb = await shape(await app.handler(new Request(`${origin}${path}`, init)))
+      expect(overNode, `${init.method ?? 'GET'} ${path}`).toEqual(overWeb)
+      checked += overNode.cookies.length
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
 })

@@ -17,6 +17,7 @@ import type { OAuthConfig, Profile } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import type { Body } from '../body.js'
 import type { Context } from '../context.js'
+import { reply, type Reply } from '../respond.js'
 import { completeSignIn } from '../sign-in.js'
 import { checksOf, clearChecks, readCheck } from './checks.js'
 import { makeClient, requestOptions } from './client.js'
@@ -31,7 +32,7 @@ import { fetchUserinfo } from './userinfo.js'
 const responseParams = ['code', 'state', 'iss', 'error', 'error_description', 'error_uri', 'session_state']
 
 /** Finishes the sign-in; returns a response only when the browser must first go elsewhere. */
-export async function handleOAuthCallback(ctx: Context, provider: OAuthConfig<any>, body: Body): Promise<Response | undefined> {
+export async function handleOAuthCallback(ctx: Context, provider: OAuthConfig<any>, body: Body): Promise<Reply | undefined> {
   if (ctx.request.method === 'POST') return bounceFormPost(ctx, provider, body)
 
   const params = new URLSearchParams(ctx.url.searchParams)
@@ -95,7 +96,7 @@ export async function handleOAuthCallback(ctx: Context, provider: OAuthConfig<an
 }
 
 /** form_post: 303 to the GET callback with the response parameters, so the Lax cookies come along. */
-function bounceFormPost(ctx: Context, provider: OAuthConfig<any>, body: Body): Response {
+function bounceFormPost(ctx: Context, provider: OAuthConfig<any>, body: Body): Reply {
   const query = new URLSearchParams()
   for (const name of responseParams) {
     const value = body[name]
@@ -108,12 +109,8 @@ function bounceFormPost(ctx: Context, provider: OAuthConfig<any>, body: Body): R
 }
 
 /** A redirect that sets no cookie: the bounce and the proxy's forward must leave the check cookies alone. */
-function seeOther(ctx: Context, location: string, status: 302 | 303): Response {
-  const headers = new Headers(ctx.headers)
-  headers.set('location', location)
-  headers.set('cache-control', 'no-store')
-  headers.set('referrer-policy', 'no-referrer')
-  return new Response(null, { status, headers })
+function seeOther(ctx: Context, location: string, status: 302 | 303): Reply {
+  return reply(status, { ...ctx.headers, location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
 }
 
 function asCallbackError(error: AuthError): AuthError {

@@ -9,10 +9,10 @@ import { findProvider } from '../find-provider.js'
 import { handleOAuthCallback } from '../oauth/callback.js'
 import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
-import { redirect } from '../respond.js'
+import { redirect, type Reply } from '../respond.js'
 import { webauthnCallback } from '../webauthn/callback.js'
 
-export async function callback(ctx: Context, providerId: string | undefined): Promise<Response> {
+export async function callback(ctx: Context, providerId: string | undefined): Promise<Reply> {
   const provider = findProvider(ctx, providerId)
   const body = await readBody(ctx.request, ctx.config.maxBodySize)
   switch (provider.type) {

@@ -1,14 +1,14 @@
 /** GET /error and GET /verify-request. */
 import type { Context } from '../context.js'
 import { errorPage, verifyRequestPage } from '../pages.js'
-import { html, redirect } from '../respond.js'
+import { html, redirect, type Reply } from '../respond.js'
 
-export async function getErrorPage(ctx: Context): Promise<Response> {
+export async function getErrorPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.error) return redirect(ctx, ctx.config.pages.error + ctx.url.search)
   return html(ctx, errorPage(ctx.url.searchParams.get('error') ?? 'Configuration'))
 }
 
-export async function getVerifyRequestPage(ctx: Context): Promise<Response> {
+export async function getVerifyRequestPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.verifyRequest) return redirect(ctx, ctx.config.pages.verifyRequest)
   return html(ctx, verifyRequestPage())
 }

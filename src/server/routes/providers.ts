@@ -1,8 +1,8 @@
 /** GET /providers: the `AppProvider` list. */
 import type { Context } from '../context.js'
 import { appProviders } from '../providers-list.js'
-import { json } from '../respond.js'
+import { json, type Reply } from '../respond.js'
 
-export async function getProviders(ctx: Context): Promise<Response> {
+export async function getProviders(ctx: Context): Promise<Reply> {
   return json(ctx, appProviders(ctx))
 }

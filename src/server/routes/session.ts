@@ -2,16 +2,18 @@
 import { readBody } from '../body.js'
 import type { Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
-import { json } from '../respond.js'
+import { json, type Reply } from '../respond.js'
 import { readSession, updateSession } from '../session.js'
 
-export async function getSession(ctx: Context): Promise<Response> {
+export async function getSession(ctx: Context): Promise<Reply> {
   const { session } = await readSession(ctx)
-  if (session) await ctx.config.events.session?.({ session })
+  // Checked first: awaiting an absent handler would still cost a microtask on every read.
+  const onSession = ctx.config.events.session
+  if (session && onSession) await onSession({ session })
   return json(ctx, session)
 }
 
-export async function postSession(ctx: Context): Promise<Response> {
+export async function postSession(ctx: Context): Promise<Reply> {
   const body = await readBody(ctx.request, ctx.config.maxBodySize)
   await verifyCsrf(ctx, body.csrfToken)
   return json(ctx, await updateSession(ctx, body.data))

@@ -11,9 +11,9 @@ import { findProvider } from '../find-provider.js'
 import { toAppProvider } from '../providers-list.js'
 import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
-import { html, redirect } from '../respond.js'
+import { html, redirect, type Reply } from '../respond.js'
 
-export async function getSignInPage(ctx: Context): Promise<Response> {
+export async function getSignInPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signIn) return redirect(ctx, ctx.config.pages.signIn + ctx.url.search)
   const csrfToken = await ensureCsrfToken(ctx)
   const providers = [...ctx.config.providers.values()]
@@ -22,7 +22,7 @@ export async function getSignInPage(ctx: Context): Promise<Response> {
   return html(ctx, signInPage(providers.map((p) => toAppProvider(ctx, p)), csrfToken, { callbackUrl, error: ctx.url.searchParams.get('error'), fields }))
 }
 
-export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Response> {
+export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Reply> {
   const provider = findProvider(ctx, providerId)
   const body = await readBody(ctx.request, ctx.config.maxBodySize)
   await verifyCsrf(ctx, body.csrfToken)

@@ -4,15 +4,15 @@ import type { Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
 import { signOutPage } from '../pages.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
-import { html, redirect } from '../respond.js'
+import { html, redirect, type Reply } from '../respond.js'
 import { destroySession } from '../session.js'
 
-export async function getSignOutPage(ctx: Context): Promise<Response> {
+export async function getSignOutPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signOut) return redirect(ctx, ctx.config.pages.signOut)
   return html(ctx, signOutPage(await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`))
 }
 
-export async function postSignOut(ctx: Context): Promise<Response> {
+export async function postSignOut(ctx: Context): Promise<Reply> {
   const body = await readBody(ctx.request, ctx.config.maxBodySize)
   await verifyCsrf(ctx, body.csrfToken)
   const target = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl') ?? ctx.origin)

@@ -11,13 +11,13 @@ import { stringField, type Body } from '../body.js'
 import type { Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
-import { redirect } from '../respond.js'
+import { redirect, type Reply } from '../respond.js'
 import { verifyAuthentication } from './authenticate.js'
 import { takeChallenge } from './challenge.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { verifyRegistration } from './register.js'
 
-export function webauthnCallback(ctx: Context, provider: WebAuthnConfig, body: Body): Promise<Response> {
+export function webauthnCallback(ctx: Context, provider: WebAuthnConfig, body: Body): Promise<Reply> {
   return withReason(ctx, async () => {
     if (ctx.request.method !== 'POST') throw new AuthError('UnknownAction', 'A WebAuthn callback takes POST', { status: 405 })
     await verifyCsrf(ctx, body.csrfToken)

@@ -42,7 +42,7 @@ export async function withReason<T>(ctx: Context, run: () => Promise<T>): Promis
   try {
     return await run()
   } catch (error) {
-    if (error instanceof WebAuthnRefusal) ctx.headers.set(reasonHeader, error.reason)
+    if (error instanceof WebAuthnRefusal) ctx.headers[reasonHeader] = error.reason
     throw error
   }
 }

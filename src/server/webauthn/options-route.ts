@@ -6,13 +6,13 @@
  */
 import type { Context } from '../context.js'
 import { enforceRateLimit } from '../rate-limit/config.js'
-import { json } from '../respond.js'
+import { json, type Reply } from '../respond.js'
 import { authenticationOptions } from './authenticate.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { webauthnProvider } from './provider.js'
 import { registrationOptions } from './register.js'
 
-export function getWebAuthnOptions(ctx: Context, providerId: string | undefined): Promise<Response> {
+export function getWebAuthnOptions(ctx: Context, providerId: string | undefined): Promise<Reply> {
   return withReason(ctx, async () => {
     const provider = webauthnProvider(ctx, providerId)
     await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'passkeyOptions', null, ctx.now)

@@ -10,12 +10,12 @@ import { readBody, stringField } from '../body.js'
 import { useAdapter } from '../adapter-methods.js'
 import type { Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
-import { json } from '../respond.js'
+import { json, type Reply } from '../respond.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { toPasskeyInfo } from './records.js'
 import { requireSignedIn } from './user.js'
 
-export function getPasskeys(ctx: Context): Promise<Response> {
+export function getPasskeys(ctx: Context): Promise<Reply> {
   return withReason(ctx, async () => {
     const user = await requireSignedIn(ctx)
     const adapter = useAdapter(ctx.config, ['listAuthenticatorsByUserId'], 'passkey management')
@@ -23,7 +23,7 @@ export function getPasskeys(ctx: Context): Promise<Response> {
   })
 }
 
-export function postPasskeys(ctx: Context): Promise<Response> {
+export function postPasskeys(ctx: Context): Promise<Reply> {
   return withReason(ctx, async () => {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
     await verifyCsrf(ctx, body.csrfToken)
