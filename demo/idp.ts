@@ -41,13 +41,22 @@ export interface IdpOptions {
   idTokenTtl?: number
   /** The private RS256 signing key (JWK with `kid`); default a fresh one. */
   signingKey?: JWK
+  /**
+   * A tenant id (a GUID) to behave as a Microsoft Entra ID tenant: the issuer becomes
+   * `<origin>/<tenant>/v2.0`, ID tokens carry `tid`, and the multi-tenant aliases answer discovery
+   * too: `/common/v2.0` and `/organizations/v2.0` with the issuer `<origin>/{tenantid}/v2.0`,
+   * `/consumers/v2.0` with this tenant's own.
+   */
+  tenant?: string
 }
 
 export interface Idp {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `http://127.0.0.1:<port>/<tenant>/v2.0` with `tenant` */
   issuer: string
   /** Same as issuer: the base URL of every endpoint. */
   url: string
+  /** `http://127.0.0.1:<port>` */
+  origin: string
   port: number
   users: DemoUser[]
   /** The signing key pair as JWKs (tests re-sign tokens with it). */
@@ -76,7 +85,9 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
   })
   const port = (server.address() as AddressInfo).port
-  const issuer = `http://127.0.0.1:${port}`
+  const origin = `http://127.0.0.1:${port}`
+  const mount = options.tenant ? `/${options.tenant}/v2.0` : ''
+  const issuer = origin + mount
 
   const provider = new Provider(issuer, {
     clients: (options.clients ?? []).map((c) => ({
@@ -87,7 +98,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
     })),
     jwks: { keys: [keys.private] },
     cookies: { keys: [randomBytes(16).toString('hex')] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
+    claims: { openid: options.tenant ? ['sub', 'tid'] : ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
     // Scope claims go into the ID token too, not only to userinfo.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
@@ -105,7 +116,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
       if (!user) return undefined
       return {
         accountId: user.id,
-        claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name, picture: user.picture }),
+        claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name, picture: user.picture, ...(options.tenant && { tid: options.tenant }) }),
       }
     },
     renderError: async (ctx: { type: string; body: string }, out: Record<string, string>) => {
@@ -119,6 +130,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
 
   handle = (req, res) => {
     const match = /^\/interaction\/([^/?]+)(?:\/(login|deny))?(?:\?.*)?$/.exec(req.url ?? '')
+    if (!match && options.tenant) return tenantRoute(req, res)
     if (!match) return oidc(req, res)
     interaction(provider, users, req, res, match[2] as 'login' | 'deny' | undefined).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
@@ -126,9 +138,54 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
     })
   }
 
+  /** Entra ID's layout: the tenant's own endpoints under its mount, and the aliases' discovery beside them. */
+  function tenantRoute(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/'
+    const alias = /^\/(common|organizations|consumers)\/v2\.0\/\.well-known\/openid-configuration$/.exec(url)?.[1]
+    if (alias) {
+      fetch(`${issuer}/.well-known/openid-configuration`)
+        .then((r) => r.json() as Promise<Record<string, unknown>>)
+        .then((doc) => {
+          const named = alias === 'consumers' ? issuer : `${origin}/{tenantid}/v2.0`
+          res.writeHead(200, { 'content-type': 'application/json' })
+          // Entra's documents do not promise an `iss` in authorization responses (RFC 9207).
+          const { authorization_response_iss_parameter_supported: _promised, ...rest } = doc
+          res.end(JSON.stringify({ ...rest, issuer: named }))
+        })
+        .catch((error: unknown) => {
+          res.writeHead(502)
+          res.end(String(error))
+        })
+      return
+    }
+    // Entra ID serves its keys beside the v2.0 path, for the aliases and the tenant alike.
+    if (/^\/[^/]+\/discovery\/v2\.0\/keys$/.test(url)) {
+      fetch(`${issuer}/jwks`)
+        .then(async (r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json' })
+          res.end(await r.text())
+        })
+        .catch((error: unknown) => {
+          res.writeHead(502)
+          res.end(String(error))
+        })
+      return
+    }
+    if (!url.startsWith(`${mount}/`) && url !== mount) {
+      res.writeHead(404)
+      res.end()
+      return
+    }
+    // Mounted as express would: oidc-provider reads its mount path from originalUrl.
+    ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = url
+    req.url = url.slice(mount.length) || '/'
+    oidc(req, res)
+  }
+
   return {
     issuer,
     url: issuer,
+    origin,
     port,
     users,
     keys,

@@ -25,6 +25,7 @@ import { oauthError } from './errors.js'
 import { accountFrom, userFrom } from './profile.js'
 import { forwardTarget, ownCallbackUrl, redirectUri } from './redirect-proxy.js'
 import { providerServer, type ProviderServer } from './server.js'
+import { forResponseIssuer } from './tenants.js'
 import { exchangeCode } from './tokens.js'
 import { fetchUserinfo } from './userinfo.js'
 
@@ -55,9 +56,10 @@ export async function handleOAuthCallback(ctx: Context, provider: OAuthConfig<an
   } catch (error) {
     throw asCallbackError(oauthError(error, 'callback', 'discovery', provider.id))
   }
-  const { as } = server
   // Without a known issuer there is nothing to hold an `iss` parameter against.
   if (!server.issuerKnown) params.delete('iss')
+  // Under a multi-tenant template the response's `iss` names the tenant; the rest of the flow holds to it.
+  const as = forResponseIssuer(server.as, params.get('iss'))
   const options = requestOptions([as.authorization_endpoint, as.token_endpoint, as.userinfo_endpoint, as.jwks_uri])
 
   let callback: URLSearchParams

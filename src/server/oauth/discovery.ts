@@ -6,6 +6,7 @@
 import * as oauth from 'oauth4webapi'
 import { AuthError } from '../../core/errors.js'
 import { requestOptions } from './client.js'
+import { multiTenantIssuer, noIssuerCheck, withTenantTemplate } from './tenants.js'
 
 const wellKnownOidc = '/.well-known/openid-configuration'
 const wellKnownOAuth = '/.well-known/oauth-authorization-server'
@@ -81,7 +82,9 @@ async function fetchMetadata(providerId: string, wellKnown: string, configuredIs
     throw signInError(providerId, `discovery at ${wellKnown} failed: the provider could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message})`)
   }
   try {
-    return await oauth.processDiscoveryResponse(expected.issuer, response)
+    const tenant = await multiTenantIssuer(expected.issuer, response)
+    const server = await oauth.processDiscoveryResponse(tenant ? noIssuerCheck : expected.issuer, response)
+    return tenant === 'template' ? withTenantTemplate(server) : server
   } catch (error) {
     const e = error as { message?: string; cause?: { expected?: string; body?: { issuer?: unknown } } }
     const mismatch = e.cause?.body && e.cause.expected ? ` (expected issuer ${e.cause.expected}, got ${JSON.stringify(e.cause.body.issuer)})` : ''
