@@ -147,7 +147,24 @@ export type TokenEndpointHandler = EndpointHandler<
   UrlParams,
   { checks: OAuthChecks; params: CallbackParamsType; provider: OAuthConfig<any>; redirectUri: string },
   { tokens: TokenSet }
->
+> & {
+  /**
+   * The key that signs the client assertion under `client.token_endpoint_auth_method:
+   * 'private_key_jwt'`: a private `CryptoKey`, or a private JWK (its `kid` goes into the
+   * assertion's header; its `alg`, else RS256, EC P-256 → ES256 or Ed25519 → EdDSA, signs).
+   */
+  clientPrivateKey?: CryptoKey | PrivateJWK
+}
+
+/** A private key as a JSON Web Key: `d` present. */
+export interface PrivateJWK {
+  kty: string
+  d: string
+  kid?: string
+  alg?: string
+  crv?: string
+  [member: string]: unknown
+}
 
 export type UserinfoEndpointHandler = EndpointHandler<
   UrlParams,

@@ -89,6 +89,16 @@ const oauth2: OAuth2Config<{ login: string }> = {
 }
 // @ts-expect-error jwks_endpoint is required by the contract
 const noJwks: OAuth2Config<Profile> = { id: 'x', name: 'X', type: 'oauth' }
+const signed: OAuth2Config<Profile> = {
+  id: 'k',
+  name: 'K',
+  type: 'oauth',
+  jwks_endpoint: undefined,
+  client: { token_endpoint_auth_method: 'private_key_jwt' },
+  token: { url: 'https://k/token', clientPrivateKey: { kty: 'EC', crv: 'P-256', d: 'x', x: 'x', y: 'y', kid: 'k1' } },
+}
+// @ts-expect-error a public JWK (no "d") is not a client private key
+const publicOnly: OAuth2Config<Profile> = { id: 'k', name: 'K', type: 'oauth', jwks_endpoint: undefined, token: { clientPrivateKey: { kty: 'RSA', n: 'n', e: 'AQAB' } } }
 // @ts-expect-error nonce is not an OAuth 2 check
 const badCheck: OAuth2Config<Profile> = { id: 'x', name: 'X', type: 'oauth', jwks_endpoint: undefined, checks: ['nonce'] }
 
@@ -139,4 +149,4 @@ const config: AuthConfig = { providers, secret: ['a', 'b'], session: { maxAge: 6
 const u: User = { id: 'x', name: null }
 const date: boolean = isDate('2026-01-01T00:00:00.000Z')
 
-export const used = [notAccount, everyId, github, microsoft, unknown, app, appMissing, noJwks, badCheck, either, userConfig, oidcUser, typed, checks, accountCb, profileCb, authz, tokenHandler, userinfo, appProviders, user, userMissing, account, upper, session, token, authenticator, empty, wrong, sessionOptions, config, u, date]
+export const used = [notAccount, everyId, github, microsoft, unknown, app, appMissing, noJwks, badCheck, signed, publicOnly, either, userConfig, oidcUser, typed, checks, accountCb, profileCb, authz, tokenHandler, userinfo, appProviders, user, userMissing, account, upper, session, token, authenticator, empty, wrong, sessionOptions, config, u, date]

@@ -2,8 +2,9 @@
  * The provider as oauth4webapi's `Client`, its client authentication, and the options every
  * outgoing request carries.
  */
+import { importJWK } from 'jose'
 import * as oauth from 'oauth4webapi'
-import type { OAuthConfig } from '../../core/types.js'
+import type { OAuthConfig, PrivateJWK } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import type { Context } from '../context.js'
 
@@ -35,10 +36,11 @@ export function makeClient(ctx: Context, provider: OAuthConfig<any>): OAuthClien
     [oauth.clockSkew]: Math.round((ctx.now - Date.now()) / 1000),
   }
   delete (client as Record<string, unknown>).client_secret
-  return { client, auth: clientAuth(provider.id, method, secret) }
+  return { client, auth: clientAuth(provider, method, secret) }
 }
 
-function clientAuth(providerId: string, method: string, secret: string | undefined): oauth.ClientAuth {
+function clientAuth(provider: OAuthConfig<any>, method: string, secret: string | undefined): oauth.ClientAuth {
+  const providerId = provider.id
   const needSecret = (): string => {
     if (secret) return secret
     throw new AuthError('Configuration', `Provider "${providerId}": token_endpoint_auth_method "${method}" needs clientSecret, got none`, { status: 500 })
@@ -52,13 +54,46 @@ function clientAuth(providerId: string, method: string, secret: string | undefin
       return oauth.ClientSecretPost(needSecret())
     case 'client_secret_jwt':
       return oauth.ClientSecretJwt(needSecret())
+    case 'private_key_jwt': {
+      const key = signingKey(providerId, typeof provider.token === 'object' ? provider.token.clientPrivateKey : undefined)
+      return async (as, client, body, headers) => oauth.PrivateKeyJwt(await key())(as, client, body, headers)
+    }
     default:
       throw new AuthError(
         'Configuration',
-        `Provider "${providerId}": expected token_endpoint_auth_method none, client_secret_basic, client_secret_post or client_secret_jwt, got "${method}"`,
+        `Provider "${providerId}": expected token_endpoint_auth_method none, client_secret_basic, client_secret_post, client_secret_jwt or private_key_jwt, got "${method}"`,
         { status: 500 },
       )
   }
+}
+
+/** The client assertion's key, checked before the sign-in goes anywhere; a JWK is imported when an assertion is made. */
+function signingKey(providerId: string, key: CryptoKey | PrivateJWK | undefined): () => Promise<oauth.PrivateKey> {
+  const refuse = (got: string) =>
+    new AuthError('Configuration', `Provider "${providerId}": private_key_jwt needs token.clientPrivateKey, a private CryptoKey or a private JWK, got ${got}`, { status: 500 })
+  if (key instanceof CryptoKey) {
+    if (key.type !== 'private') throw refuse(`a ${key.type} CryptoKey`)
+    return async () => ({ key })
+  }
+  if (!key || typeof key !== 'object') throw refuse(key === undefined ? 'none' : typeof key)
+  // Named by its members only: the key's value must never reach a message or a log.
+  if (typeof key.d !== 'string') throw refuse(`a JWK without its private part ("d")`)
+  const alg = key.alg ?? jwkAlgorithm(key)
+  if (!alg) throw refuse(`a ${key.kty}${key.crv ? ` ${key.crv}` : ''} JWK without "alg"`)
+  return () =>
+    importJWK(key as Parameters<typeof importJWK>[0], alg).then(
+      (imported) => ({ key: imported as CryptoKey, kid: key.kid }),
+      () => {
+        throw refuse(`a JWK that does not import as ${alg}`)
+      },
+    )
+}
+
+function jwkAlgorithm(key: PrivateJWK): string | undefined {
+  if (key.kty === 'RSA') return 'RS256'
+  if (key.kty === 'EC' && key.crv === 'P-256') return 'ES256'
+  if (key.kty === 'OKP' && key.crv === 'Ed25519') return 'EdDSA'
+  return undefined
 }
 
 export interface RequestOptions {
