@@ -116,10 +116,12 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         )
         .finally(() => (this.waiting = undefined))
     }
+    private outlet = h('slot')
     protected render() {
       const signedIn = this.client.status === 'authenticated'
       if (this.body) this.body.hidden = signedIn
-      this.paint(this.body ?? this.error, h('slot', { name: signedIn ? 'signed-in' : 'signed-out' }))
+      this.outlet.name = signedIn ? 'signed-in' : 'signed-out'
+      this.paint(this.body ?? this.error, this.outlet)
     }
   }
 }

@@ -47,6 +47,29 @@ describe('<latchkey-signin>', () => {
     await context.close()
   })
 
+  test('the first session answer, arriving while the user types, leaves the field, its focus and its text alone', async () => {
+    const context = await fresh()
+    // Hold the page's first session read until the user has started typing.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await context.route('**/auth/session', async (route) => {
+      await held
+      await route.continue()
+    })
+    const page = await context.newPage()
+    await page.goto(server.url + '/?nosw')
+    const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
+    await username.click()
+    await page.keyboard.type('ad')
+    expect(await statusOf(page)).toBe('loading')
+    release()
+    await expect.poll(() => statusOf(page)).toBe('unauthenticated')
+    await page.keyboard.type('a')
+    expect(await username.inputValue()).toBe('ada')
+    expect(await username.evaluate((input) => input.getRootNode() instanceof ShadowRoot && (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true)
+    await context.close()
+  })
+
   test('credentials: a wrong password is told in words; the right one signs in, and <latchkey-user> signs out', async () => {
     const context = await fresh()
     const page = await openPage(context, server.url + '/')
