@@ -1,7 +1,8 @@
 /**
- * Browser builds, library mode (Vite 8, rolldown). Three outputs, one mode each:
+ * Browser builds, library mode (Vite 8, rolldown). Four outputs, one mode each:
  *   vite build              dist/latchkey.js, dist/latchkey-components.js, dist/latchkey-passkey.js (ESM, lazy chunk in dist/chunks/)
  *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`)
+ *   vite build --mode iife-passkey  dist/latchkey-passkey.iife.js (the drop-in's passkey part, onto `Latchkey`)
  *   vite build --mode sw    dist/latchkey-sw.js (the service worker, one classic script)
  * Dependencies (comlink, idb) are bundled so every file runs straight from a static server.
  */
@@ -13,7 +14,9 @@ export default defineConfig(({ mode }): UserConfig => {
       ? { entry: 'sw/latchkey-sw.ts', formats: ['iife' as const], name: 'LatchkeyWorker', fileName: () => 'latchkey-sw.js' }
       : mode === 'iife'
         ? { entry: 'src/components/drop-in.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey.iife.js' }
-        : {
+        : mode === 'iife-passkey'
+          ? { entry: 'src/components/drop-in-passkey.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey-passkey.iife.js' }
+          : {
             entry: { latchkey: 'src/client/index.ts', 'latchkey-components': 'src/components/index.ts', 'latchkey-passkey': 'src/client/passkey/index.ts' },
             formats: ['es' as const],
             fileName: (_format: string, name: string) => `${name}.js`,
@@ -30,7 +33,8 @@ export default defineConfig(({ mode }): UserConfig => {
       copyPublicDir: false,
       lib,
       rolldownOptions: {
-        output: mode === 'sw' || mode === 'iife' ? { codeSplitting: false } : { chunkFileNames: 'chunks/[name]-[hash].js' },
+        // The passkey part adds to the drop-in's global rather than making its own.
+        output: mode === 'sw' || mode.startsWith('iife') ? { codeSplitting: false, extend: mode === 'iife-passkey' } : { chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },
   }

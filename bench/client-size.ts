@@ -61,9 +61,9 @@ const ours: Row[] = [
   ...(await measure('latchkey components (src/components)', { entryPoints: ['src/components/index.ts'] })),
   ...(await measure('latchkey drop-in script (SDK + components + fallback)', { entryPoints: ['src/components/drop-in.ts'], format: 'iife' })),
   ...(await measure('latchkey service worker (sw/)', { entryPoints: ['sw/latchkey-sw.ts'], format: 'iife' })),
+  ...(await measure('latchkey passkey part', { entryPoints: ['src/client/passkey/index.ts'] })),
+  ...(await measure('latchkey drop-in passkey script', { entryPoints: ['src/components/drop-in-passkey.ts'], format: 'iife' })),
 ]
-const passkey = ['src/client/passkey.ts', 'src/client/passkey/index.ts'].find((p) => statSync(join(root, p), { throwIfNoEntry: false }))
-if (passkey) ours.push(...(await measure('latchkey passkey part', { entryPoints: [passkey] })))
 
 const peers: Row[] = [
   ...(await peer('next-auth/react', 'next-auth/react', ['react', 'react-dom', 'react/jsx-runtime'])),
@@ -87,7 +87,6 @@ for (const r of [...ours, ...peers]) {
   console.log('  ' + r.name.padEnd(62) + kb(r.min) + ' ' + kb(r.gzip) + '   ' + (r.gzip / core.gzip).toFixed(1).padStart(5) + 'x' + (r.note ? `   (${r.note})` : ''))
 }
 console.log('\n  targets: SDK core < 4 KB: ' + (core.gzip < 4096 ? 'met' : 'MISSED') + '; worker < 8 KB: ' + (ours.find((r) => r.name.includes('worker'))!.gzip < 8192 ? 'met' : 'MISSED'))
-if (!passkey) console.log('  passkey part: not present yet (another issue)')
 console.log('\n  ratios, each peer over latchkey SDK core + in-page fallback (what a page can load):')
 const pageTotal = core.gzip + (ours[1]?.name.includes('fallback') ? ours[1].gzip : 0)
 for (const r of peers) console.log('    ' + r.name.padEnd(22) + (r.gzip / pageTotal).toFixed(1).padStart(6) + 'x')
@@ -95,7 +94,7 @@ console.log('\n  peer versions: ' + ['next-auth', 'better-auth', '@supabase/auth
 
 // The shipped files (Vite, dist/), if built.
 const dist = join(root, 'dist')
-const shipped = ['latchkey.js', 'latchkey-components.js', 'latchkey.iife.js', 'latchkey-sw.js'].filter((f) => statSync(join(dist, f), { throwIfNoEntry: false }))
+const shipped = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js'].filter((f) => statSync(join(dist, f), { throwIfNoEntry: false }))
 if (shipped.length) {
   const chunks = statSync(join(dist, 'chunks'), { throwIfNoEntry: false }) ? readdirSync(join(dist, 'chunks')).map((f) => 'chunks/' + f) : []
   console.log('\n  dist/ as built by Vite (ESM files are not whitespace-minified in library mode):')

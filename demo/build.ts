@@ -1,7 +1,8 @@
 /**
  * Builds the browser side of the demo with Vite: the app (demo/vite.config.ts), the drop-in script
- * and the session worker (the package's own vite.config.ts, modes `iife` and `sw`), all into one
- * folder. Skipped when no source changed since the last build (a stamp of paths, sizes and mtimes).
+ * with its passkey part, and the session worker (the package's own vite.config.ts, modes `iife`,
+ * `iife-passkey` and `sw`), all into one folder. Skipped when no source changed since the last
+ * build (a stamp of paths, sizes and mtimes).
  */
 import { createHash } from 'node:crypto'
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
@@ -46,7 +47,7 @@ export async function buildBrowser(root: string, outDir: string): Promise<BuildR
   const into = (configFile: string, mode?: string): InlineConfig => ({ configFile: join(root, configFile), root: mode ? root : undefined, mode, build: { outDir: temp, emptyOutDir: false } })
   await rm(temp, { recursive: true, force: true })
   await build(into('demo/vite.config.ts'))
-  await Promise.all(['iife', 'sw'].map((mode) => build(into('vite.config.ts', mode))))
+  await Promise.all(['iife', 'iife-passkey', 'sw'].map((mode) => build(into('vite.config.ts', mode))))
   await writeFile(join(temp, 'stamp.txt'), stamp)
   await rm(outDir, { recursive: true, force: true })
   await rename(temp, outDir)

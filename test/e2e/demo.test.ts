@@ -200,6 +200,9 @@ describe('the demo site', () => {
   test('drop-in page: one script tag, the same sign-in and session', async () => {
     const page = await tab()
     await page.goto(origin + '/drop-in.html')
+    // The optional second script brings passkeys to the same elements.
+    await expect.poll(() => page.locator('latchkey-signin button[part~="passkey"]').count()).toBe(1)
+    expect(await page.evaluate(() => typeof (window as unknown as { Latchkey: { client: { passkey?: unknown } } }).Latchkey.client.passkey)).toBe('object')
     await withCredentials(page)
     await page.locator('latchkey-user', { hasText: 'Demo User' }).waitFor()
     await page.screenshot({ path: join(shots, 'drop-in.png'), fullPage: true })

@@ -1,8 +1,9 @@
-/** The drop-in script: a plain HTML page with one <script src="/latchkey.iife.js">, no build step. */
+/** The drop-in script: a plain HTML page with one <script src="/latchkey.iife.js">, no build step, and its passkey part. */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { startAppServer, type AppServer } from '../support/app-server.js'
 import { launchBrowser } from '../support/browser.js'
+import { openWithAuthenticator } from '../webauthn/support/browser.js'
 import { ensureBuilt } from './ensure-built.js'
 import { signInWithForm, userName } from './helpers.js'
 
@@ -39,5 +40,38 @@ test.each([
   await page.locator('latchkey-user button[part~="signout"]').click()
   await expect.poll(() => userName(page).count()).toBe(0)
   expect(errors).toEqual([])
+  await context.close()
+})
+
+test('the passkey part: a second script tag adds Latchkey.client.passkey, and the passkey button signs in', async () => {
+  const { page } = await openWithAuthenticator(browser, server.url + '/drop-in.html?passkey&nosw', { waitForReady: false })
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  // Still one global: the passkey part adds to the drop-in's.
+  expect(await page.evaluate(() => Object.keys(window).filter((k) => /latchkey/i.test(k)))).toEqual(['Latchkey'])
+  expect(await page.evaluate(() => Object.keys((window as any).Latchkey).sort())).toEqual(['AuthClientError', 'PasskeyError', 'client', 'createAuthClient', 'createPasskeyClient', 'defineElements'])
+  const registered = await page.evaluate(async () => {
+    const { client } = (window as any).Latchkey
+    await client.passkey.register({ email: 'drop.passkey@example.com' })
+    await client.signOut({ redirect: false })
+    return client.status
+  })
+  expect(registered).toBe('unauthenticated')
+  await page.locator('latchkey-signin button[part~="passkey"]').click()
+  await expect.poll(() => userName(page).textContent()).toBe('drop.passkey@example.com')
+  expect(await page.locator('latchkey-signin input[name="username"]').getAttribute('autocomplete')).toBe('username webauthn')
+  expect(errors).toEqual([])
+  await page.context().close()
+})
+
+test('the passkey part alone says what it needs', async () => {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  // The ESM test page: no drop-in global to attach to.
+  await page.goto(server.url + '/?nosw')
+  await page.addScriptTag({ url: '/latchkey-passkey.iife.js' })
+  await expect.poll(() => errors.join()).toMatch(/load latchkey\.iife\.js first/)
   await context.close()
 })

@@ -73,8 +73,8 @@ window.ready = true
 </script></html>`
 
 /** The drop-in page: one script tag, no build step. */
-const dropInPage = (worker: boolean) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
-<script src="/latchkey.iife.js" data-base-path="/auth"${worker ? '' : ' data-service-worker="false"'}></script>
+const dropInPage = (worker: boolean, passkey: boolean) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
+<script src="/latchkey.iife.js" data-base-path="/auth"${worker ? '' : ' data-service-worker="false"'}></script>${passkey ? '\n<script src="/latchkey-passkey.iife.js"></script>' : ''}
 <latchkey-signin></latchkey-signin>
 <latchkey-user></latchkey-user>
 </html>`
@@ -127,7 +127,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       return auth(req, res)
     }
     if (path === '/acme.svg') return send(res, 200, logo, '.svg')
-    if (path === '/drop-in.html') return send(res, 200, dropInPage(!searchParams.has('nosw')), '.html')
+    if (path === '/drop-in.html') return send(res, 200, dropInPage(!searchParams.has('nosw'), searchParams.has('passkey')), '.html')
     if (extname(path) === '.js') {
       const file = normalize(join(dist, path))
       if (!file.startsWith(dist)) return send(res, 404, 'not found', '.html')

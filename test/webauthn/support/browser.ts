@@ -16,7 +16,8 @@ export interface AuthenticatorPage {
   swapAuthenticator(): Promise<string>
 }
 
-export async function openWithAuthenticator(browser: Browser, url: string): Promise<AuthenticatorPage> {
+/** `waitForReady: false` for pages that set no `window.ready` (the drop-in page). */
+export async function openWithAuthenticator(browser: Browser, url: string, { waitForReady = true } = {}): Promise<AuthenticatorPage> {
   const context = await browser.newContext()
   const page = await context.newPage()
   page.on('pageerror', (e) => console.error('[page error]', e.message))
@@ -39,6 +40,6 @@ export async function openWithAuthenticator(browser: Browser, url: string): Prom
     },
   }
   await page.goto(url)
-  await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
+  if (waitForReady) await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
   return result
 }
