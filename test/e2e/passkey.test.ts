@@ -145,14 +145,22 @@ describe('passkeys in the browser', () => {
   })
 
   test('a ceremony in progress is aborted when another starts', async () => {
-    const { page } = await open()
-    // The autofill waits for the user; a button press starts another ceremony.
+    const { page, cdp, authenticatorId } = await open()
+    // Without simulated user presence every ceremony waits at the authenticator, as for a person
+    // who has not touched it yet (the virtual authenticator otherwise answers at once).
+    await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: false })
+    const asked = page.waitForResponse((r) => r.url().includes('/webauthn-options/') && r.url().includes('action=authenticate'))
     await page.evaluate(() => {
       window.pending.autofill = window.outcome(() => window.passkey.signIn({ conditional: true }))
     })
-    const register = await run(page, `window.passkey.register({ email: ${JSON.stringify(email('kay'))} })`)
-    expect(register.ok).toBe(true)
+    await asked
+    // A button press starts another ceremony: the waiting autofill gives way.
+    await page.evaluate(() => {
+      window.pending.pressed = window.outcome(() => window.passkey.signIn())
+    })
     expect(await page.evaluate(() => window.pending.autofill)).toMatchObject({ ok: false, code: 'cancelled' })
+    await page.evaluate(() => window.passkey.cancel())
+    expect(await page.evaluate(() => window.pending.pressed)).toMatchObject({ ok: false, code: 'cancelled' })
     await page.context().close()
   })
 
