@@ -5,6 +5,7 @@ import { errorMessage } from './messages.js'
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
+const quietAutofill = new Set(['cancelled', 'unsupported', 'not-allowed'])
 
 /**
  * `<latchkey-signin>`: a button per OAuth/OIDC provider ("Sign in with {name}", brand colour and
@@ -112,7 +113,9 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         .signIn(p.id, { conditional: true, callbackUrl, redirect })
         .then(
           (result) => result?.error && this.showError(result.error),
-          (e: { code?: string }) => e?.code !== 'cancelled' && e?.code !== 'unsupported' && this.failed(e),
+          // The autofill runs in the background: one that gives way, is not offered, or times out
+          // unused (the browser says not-allowed) is no error to show.
+          (e: { code?: string }) => !quietAutofill.has(e?.code ?? '') && this.failed(e),
         )
         .finally(() => (this.waiting = undefined))
     }

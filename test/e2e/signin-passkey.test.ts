@@ -51,6 +51,22 @@ describe('<latchkey-signin> with passkeys', () => {
     await page.context().close()
   })
 
+  it('an autofill that ends unused (no passkey on this device) shows no error', async () => {
+    const { page } = await openWithAuthenticator(browser, 'about:blank', { waitForReady: false })
+    const errors: string[] = []
+    await page.exposeFunction('reportError', (code: string) => errors.push(code))
+    await page.addInitScript(() => document.addEventListener('latchkey-error', (e) => (window as any).reportError((e as CustomEvent).detail.code)))
+    const asked = page.waitForResponse((r) => r.url().includes('/webauthn-options/') && r.url().includes('action=authenticate'))
+    await page.goto(`${server.url}/?passkey&nosw`)
+    await asked
+    // The virtual authenticator refuses a conditional request at once when it holds no passkey,
+    // as a browser does when one times out unused: not-allowed, in the background.
+    await page.waitForTimeout(500)
+    expect(errors).toEqual([])
+    expect(await page.locator('latchkey-signin [part="error"]').isHidden()).toBe(true)
+    await page.context().close()
+  })
+
   it('without the passkey client the fields keep their plain autofill', async () => {
     const { page } = await openWithAuthenticator(browser, `${server.url}/?nosw`)
     const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
