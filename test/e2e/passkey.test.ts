@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import type { PasskeyClient } from '../../src/client/passkey/index.js'
 import { passkeyApp, serve, type PasskeyApp, type RunningApp } from '../webauthn/support/app.js'
-import { launch, openWithAuthenticator, type AuthenticatorPage } from '../webauthn/support/browser.js'
+import { openWithAuthenticator, optionsAnswered, type AuthenticatorPage } from '../webauthn/support/browser.js'
+import { launchBrowser } from '../support/browser.js'
 
 type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; name: string; code?: string; reason?: string; message: string }
 
@@ -26,7 +27,7 @@ let running: RunningApp
 
 beforeAll(async () => {
   app = passkeyApp()
-  ;[browser, running] = await Promise.all([launch(), serve(app)])
+  ;[browser, running] = await Promise.all([launchBrowser(), serve(app)])
 })
 
 afterAll(async () => {
@@ -149,7 +150,7 @@ describe('passkeys in the browser', () => {
     // Without simulated user presence every ceremony waits at the authenticator, as for a person
     // who has not touched it yet (the virtual authenticator otherwise answers at once).
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: false })
-    const asked = page.waitForResponse((r) => r.url().includes('/webauthn-options/') && r.url().includes('action=authenticate'))
+    const asked = optionsAnswered(page, 'authenticate')
     await page.evaluate(() => {
       window.pending.autofill = window.outcome(() => window.passkey.signIn({ conditional: true }))
     })

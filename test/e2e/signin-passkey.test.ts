@@ -5,7 +5,8 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launch, openWithAuthenticator } from '../webauthn/support/browser.js'
+import { openWithAuthenticator, optionsAnswered } from '../webauthn/support/browser.js'
+import { launchBrowser } from '../support/browser.js'
 import { ensureBuilt } from './ensure-built.js'
 import './helpers.js'
 
@@ -14,7 +15,7 @@ let server: AppServer
 
 beforeAll(async () => {
   await ensureBuilt()
-  ;[browser, server] = await Promise.all([launch(), startAppServer()])
+  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer()])
 })
 afterAll(async () => {
   await browser?.close()
@@ -56,7 +57,7 @@ describe('<latchkey-signin> with passkeys', () => {
     const errors: string[] = []
     await page.exposeFunction('reportError', (code: string) => errors.push(code))
     await page.addInitScript(() => document.addEventListener('latchkey-error', (e) => (window as any).reportError((e as CustomEvent).detail.code)))
-    const asked = page.waitForResponse((r) => r.url().includes('/webauthn-options/') && r.url().includes('action=authenticate'))
+    const asked = optionsAnswered(page, 'authenticate')
     await page.goto(`${server.url}/?passkey&nosw`)
     await asked
     // The virtual authenticator refuses a conditional request at once when it holds no passkey,

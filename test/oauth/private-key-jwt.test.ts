@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { OAuthConfig, PrivateJWK } from '../../src/core/types.js'
 import { clearDiscoveryCache } from '../../src/server/oauth/discovery.js'
 import { startIdp, type Idp } from '../support/idp.js'
-import { alice, Browser, countingAdapter, recordingLogger, sessionOf, signIn, startApp, type App } from './harness.js'
+import { alice, beginSignIn, Browser, countingAdapter, recordingLogger, sessionOf, signIn, startApp, type App } from './harness.js'
 
 const secret = 'a-test-secret-of-enough-length-0123456789'
 
@@ -106,19 +106,10 @@ describe('private_key_jwt', () => {
   })
 
   it('without a private key, refuses to start the sign-in as a configuration error that names no key material', async () => {
-    for (const [id, said] of [
-      ['pk-none', 'got none'],
-      ['pk-public', 'without its private part'],
-    ] as const) {
-      const browser = new Browser()
-      const csrf = (await (await browser.request(`${app.auth}/csrf`)).json()) as { csrfToken: string }
-      const response = await browser.request(`${app.auth}/signin/${id}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ csrfToken: csrf.csrfToken }),
-      })
-      expect(response.status).toBe(302)
-      expect(response.headers.get('location')).toMatch(/error=Configuration/)
+    for (const id of ['pk-none', 'pk-public']) {
+      // The app answers with its error page rather than the provider's authorization URL.
+      const sent = await beginSignIn(new Browser(), app, id)
+      expect(sent.searchParams.get('error'), id).toBe('Configuration')
     }
     const logged = log.lines.join('\n')
     expect(logged).toMatch(/private_key_jwt needs token.clientPrivateKey.*got none/)

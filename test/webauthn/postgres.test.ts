@@ -8,7 +8,8 @@ import type { Browser } from 'playwright-core'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
 import type { Adapter } from '../../src/core/types.js'
 import { passkeyApp, serve, type RunningApp } from './support/app.js'
-import { launch, openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
+import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
+import { launchBrowser } from '../support/browser.js'
 import { Ceremony } from './support/ceremony.js'
 
 let browser: Browser
@@ -21,7 +22,7 @@ beforeAll(async () => {
   db = fromPGlite(await PGlite.create())
   await migrate(db)
   adapter = PostgresAdapter(db)
-  ;[browser, running] = await Promise.all([launch(), serve({ handler: async () => new Response(null, { status: 404 }) })])
+  ;[browser, running] = await Promise.all([launchBrowser(), serve({ handler: async () => new Response(null, { status: 404 }) })])
   tab = await openWithAuthenticator(browser, running.origin + '/')
 })
 

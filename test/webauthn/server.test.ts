@@ -10,7 +10,8 @@ import Passkey from '../../src/providers/passkey.js'
 import WebAuthn from '../../src/providers/webauthn.js'
 import type { Handler } from '../../src/server/index.js'
 import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
-import { launch, openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
+import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
+import { launchBrowser } from '../support/browser.js'
 import { Ceremony } from './support/ceremony.js'
 import { Jar } from '../support/jar.js'
 
@@ -25,7 +26,7 @@ const freshEmail = () => `user${++n}-${Date.now()}@example.com`
 beforeAll(async () => {
   app = passkeyApp()
   const target = { handler: app.handler }
-  ;[browser, running] = await Promise.all([launch(), serve(target)])
+  ;[browser, running] = await Promise.all([launchBrowser(), serve(target)])
   tab = await openWithAuthenticator(browser, running.origin + '/')
 })
 

@@ -1,12 +1,5 @@
 /** Chromium with a CDP virtual authenticator (CTAP2, internal, resident keys, user verification). */
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core'
-
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  })
-}
+import type { Browser, CDPSession, Page, Response } from 'playwright-core'
 
 export interface AuthenticatorPage {
   page: Page
@@ -42,4 +35,9 @@ export async function openWithAuthenticator(browser: Browser, url: string, { wai
   await page.goto(url)
   if (waitForReady) await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
   return result
+}
+
+/** Resolves when the page's passkey client has its ceremony options for `action` from the server. */
+export function optionsAnswered(page: Page, action: 'authenticate' | 'register'): Promise<Response> {
+  return page.waitForResponse((r) => r.url().includes('/webauthn-options/') && r.url().includes(`action=${action}`))
 }
