@@ -525,10 +525,20 @@ export interface AuthConfig {
   /** Origins allowed to call the routes cross-origin with credentials. */
   trustedOrigins?: string[]
   /**
-   * The app's public origin (for example `https://example.com`). Links in emails and redirects
-   * are built on it; without it they are built on the request's Host header, which a proxy must then set truthfully.
+   * The app's public origin (for example `https://example.com`), or several (the request's Host
+   * picks one; the first is the default). Links in emails, OAuth redirect URIs, passkey relying
+   * parties and redirects are built on it. Default: the `AUTH_URL` environment variable's origin;
+   * without either, only loopback hosts are answered (development) and a production start
+   * (`NODE_ENV=production`) is refused unless `trustHost` is set. A request whose Host is neither
+   * a configured origin's nor a loopback one is refused with 400.
    */
-  origin?: string
+  origin?: string | string[]
+  /**
+   * Take the request's Host (and X-Forwarded-Host / X-Forwarded-Proto) as the public origin when
+   * no `origin` is configured: only for platforms that set those headers themselves. Default:
+   * the `AUTH_TRUST_HOST` environment variable (`true` or `1`), else false.
+   */
+  trustHost?: boolean
   /** Force `Secure` cookies and their prefixes; default: when the request is https. */
   useSecureCookies?: boolean
   /**

@@ -2,7 +2,8 @@
 import type { AuthConfig } from '../core/types.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
-import { contextFor, WebIncoming, type Context, type Incoming } from './context.js'
+import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './context.js'
+import { publicOrigin } from './public-origin.js'
 import { errorMessages } from './pages.js'
 import { RateLimitError } from './rate-limit/check.js'
 import { json, jsonType, redirect, reply, toResponse, type Reply } from './respond.js'
@@ -75,7 +76,9 @@ const asIs = (r: Reply): Reply => r
 function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) => T): Promise<T> {
   let ctx: Context
   try {
-    ctx = contextFor(incoming, config)
+    const origin = publicOrigin(config.originRule, incoming)
+    if (origin === null) return Promise.resolve(out(untrusted(config)))
+    ctx = contextFor(incoming, config, origin)
   } catch {
     return Promise.resolve(out(malformed()))
   }
@@ -90,8 +93,16 @@ function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) =
   }
 }
 
+const bareJson = { 'content-type': jsonType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+
 function malformed(): Reply {
-  return reply(400, { 'content-type': jsonType, 'cache-control': 'no-store' }, JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }))
+  return reply(400, { ...bareJson }, JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }))
+}
+
+/** A forged or unknown Host: answered before any route runs, so nothing is read, sent or stored. */
+function untrusted(config: ResolvedConfig): Reply {
+  config.logger.warn('UntrustedHost: refused a request whose Host is neither a configured origin nor a loopback host')
+  return reply(400, { ...bareJson }, JSON.stringify({ error: 'UntrustedHost', message: untrustedHostMessage }))
 }
 
 /** The route for the request's method and path, or the reply that says why there is none. */
