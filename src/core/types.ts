@@ -463,7 +463,8 @@ export interface JWT {
   [claim: string]: unknown
 }
 
-export interface Callbacks {
+/** `S`: the session the `session` callback answers; the app's own routes get that type. */
+export interface Callbacks<S extends Session = Session> {
   /** Return false (or a URL to redirect to) to refuse a sign-in. */
   signIn?: (params: {
     user: User | AdapterUser
@@ -481,7 +482,7 @@ export interface Callbacks {
     token?: JWT
     trigger?: 'update'
     newSession?: unknown
-  }) => Awaitable<Session>
+  }) => Awaitable<S>
   /** Shapes the JWT strategy's token. */
   jwt?: (params: {
     token: JWT
@@ -508,7 +509,7 @@ export interface Logger {
   debug(message: string, metadata?: unknown): void
 }
 
-export interface AuthConfig {
+export interface AuthConfig<S extends Session = Session> {
   providers: AppProviders
   /** Signs and encrypts cookies and hashes email tokens. An array rotates: the first signs, all are tried. */
   secret?: string | string[]
@@ -516,7 +517,7 @@ export interface AuthConfig {
   session?: Partial<SessionOptions>
   /** Where the routes live. Default `/auth`. */
   basePath?: string
-  callbacks?: Callbacks
+  callbacks?: Callbacks<S>
   events?: EventCallbacks
   /** Custom pages: where to send the browser instead of the built-in ones. */
   pages?: { signIn?: string; signOut?: string; error?: string; verifyRequest?: string }

@@ -1,5 +1,6 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
-import type { AuthConfig } from '../core/types.js'
+import type { AuthConfig, Session } from '../core/types.js'
+import { createGetSession, type GetSession } from './app/get-session.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './context.js'
@@ -51,8 +52,18 @@ export function registerAction(name: string, action: Action): void {
   actions[name] = action
 }
 
-export function Latchkey(config: AuthConfig): Handler {
-  const resolved = resolveConfig(config)
+/** What `Latchkey(config)` returns: the handler, and the session of any request to the app. */
+export type LatchkeyHandler<S extends Session = Session> = Handler & {
+  /** See `GetSession`: the same answer as GET /session, for the app's own routes. */
+  getSession: GetSession<S>
+}
+
+/**
+ * The sign-in service. The session type `S` follows what the `session` callback returns, so
+ * `auth.getSession`, `requireSession` and `withSession` hand the app that type.
+ */
+export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
+  const resolved = resolveConfig(config as AuthConfig)
   const handle: IncomingHandler = (incoming) => answer(incoming, resolved, asIs)
   const handler: Handler = (request) => {
     let incoming: Incoming
@@ -63,7 +74,7 @@ export function Latchkey(config: AuthConfig): Handler {
     }
     return answer(incoming, resolved, toResponse)
   }
-  return Object.assign(handler, { [handleIncoming]: handle })
+  return Object.assign(handler, { [handleIncoming]: handle, getSession: createGetSession<S>(resolved) })
 }
 
 const asIs = (r: Reply): Reply => r
