@@ -103,10 +103,14 @@ describe('checkRateLimit', () => {
     await checkRateLimit(store, rules, { action: 'email', account: 'ada@example.com' }, t0)
   })
 
-  test('rules without a value to count by are skipped, not lumped together', async () => {
+  test('per-client rules without a client are skipped, not lumped together; per account and client, it is one client per account', async () => {
     const store = memoryRateLimitStore()
-    for (let i = 0; i < 100; i++) await checkRateLimit(store, rules, { action: 'credentials', account: `user${i}`, client: null }, t0)
+    for (let i = 0; i < 100; i++) await checkRateLimit(store, rules, { action: 'email', account: `user${i}@example.com`, client: null }, t0)
     expect(store.size).toBe(100)
+    const guess = () => checkRateLimit(store, rules, { action: 'credentials', account: 'ada', client: null }, t0)
+    for (let i = 0; i < 10; i++) await guess()
+    await expect(guess()).rejects.toThrow(/for this account from this network address/)
+    await checkRateLimit(store, rules, { action: 'credentials', account: 'grace', client: null }, t0)
   })
 
   test('keys hold a hash of the account, never the address in clear', async () => {

@@ -104,6 +104,15 @@ describe('credentials: failures count, per account and address, under a per-acco
     for (let i = 0; i < 20; i++) expect((await owner.signIn({ username: 'ada', password: 'lovelace' })).status).toBe(200)
   })
 
+  it('without a client address, ten failures hold the account back, as one unknown address', async () => {
+    const { handler } = testServer()
+    const jar = new Jar(handler)
+    const attempt = async (password: string) => jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password }, json)
+    for (let i = 0; i < 10; i++) expect((await attempt('wrong')).status).toBe(401)
+    expect((await attempt('lovelace')).status).toBe(429)
+    expect(jar.cookies.has('latchkey.session-token')).toBe(false)
+  })
+
   it('fifty guesses in parallel from one address: authorize sees at most ten', async () => {
     let calls = 0
     const { handler } = testServer({

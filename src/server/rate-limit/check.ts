@@ -20,7 +20,7 @@ export interface RateLimitSubject {
    * app reads (each is counted). Per-account rules skip a request without one.
    */
   account?: string | readonly string[] | null
-  /** The client's network address; per-client rules skip a request without one. */
+  /** The client's network address; per-client rules skip a request without one (see `countedBy`). */
   client?: string | null
 }
 
@@ -72,11 +72,15 @@ export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRule
   throw new RateLimitError(`Too many ${actionLabels[subject.action]} ${by}; try again in ${describeWait(retryAfter)}`, retryAfter)
 }
 
-/** The values a rule counts by: none when the request lacks what the rule needs. */
+/**
+ * The values a rule counts by: none when the request lacks what the rule needs. Per account and
+ * client, an unknown client counts as one client: the rule then bounds the account's guesses as a
+ * per-account rule would, rather than lapse and leave only the ceiling.
+ */
 function countedBy(per: RateLimitRule['per'], accounts: string[], client: string | null): string[] {
   if (per === 'account') return accounts
-  if (!client) return []
-  return per === 'client' ? [client] : accounts.map((account) => `${account}:${client}`)
+  if (per === 'account+client') return accounts.map((account) => `${account}:${client ?? '?'}`)
+  return client ? [client] : []
 }
 
 async function storeCall<T>(key: string, what: string, call: () => Promise<T>): Promise<T> {
