@@ -297,6 +297,13 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   type: 'credentials'
   /** Fields of the sign-in form. */
   credentials: C
+  /**
+   * The field that names the account, for the per-account rate limits: they count by its value
+   * (trimmed, lower-cased). Default: the first declared field named `username` or `email`, else
+   * the first declared field not of type `password`; with no fields declared, `username` and
+   * `email` both count.
+   */
+  accountField?: Extract<keyof C, string>
   /** Returns the user for these credentials, or null to refuse. The returned `id` becomes the account's `providerAccountId`. */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
 }

@@ -64,10 +64,12 @@ function tooLarge(limit: number): AuthError {
   return new AuthError('PayloadTooLarge', `The request body is larger than the ${limit} bytes allowed`, { status: 413 })
 }
 
-/** A string field of the body, or undefined; anything else is bad input. */
-export function stringField(body: Body, name: string): string | undefined {
+/** A string field of the body, or undefined; anything else is bad input. `null` reads as absent unless `nullable` is false. */
+export function stringField(body: Body, name: string, { nullable = true } = {}): string | undefined {
   const value = body[name]
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw new AuthError('InvalidRequest', `Expected "${name}" to be a string, got ${Array.isArray(value) ? 'an array' : typeof value}`)
+  if (value === undefined || (value === null && nullable)) return undefined
+  if (typeof value !== 'string') {
+    throw new AuthError('InvalidRequest', `Expected "${name}" to be a string, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`)
+  }
   return value
 }

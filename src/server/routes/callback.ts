@@ -7,7 +7,6 @@ import { verifyCsrf } from '../csrf.js'
 import { verifyEmailLink } from '../email.js'
 import { findProvider } from '../find-provider.js'
 import { handleOAuthCallback } from '../oauth/callback.js'
-import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { redirect, type Reply } from '../respond.js'
 import { webauthnCallback } from '../webauthn/callback.js'
@@ -23,7 +22,6 @@ export async function callback(ctx: Context, providerId: string | undefined): Pr
       if (ctx.request.method !== 'POST') throw new AuthError('UnknownAction', 'Credentials sign-in takes POST', { status: 405 })
       await verifyCsrf(ctx, body.csrfToken)
       const target = await resolveCallbackUrl(ctx, typeof body.callbackUrl === 'string' ? body.callbackUrl : undefined)
-      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', credentialsAccount(body), ctx.now)
       await signInWithCredentials(ctx, provider, body)
       return redirect(ctx, target)
     }

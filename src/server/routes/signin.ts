@@ -3,13 +3,13 @@ import { AuthError } from '../../core/errors.js'
 import { readBody, stringField } from '../body.js'
 import { setCookie, type Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
-import { sendEmailLink } from '../email.js'
+import { emailIdentifier, sendEmailLink } from '../email.js'
 import { signInWithCredentials } from '../credentials.js'
 import { startOAuth } from '../oauth/start.js'
 import { signInPage } from '../pages.js'
 import { findProvider } from '../find-provider.js'
 import { toAppProvider } from '../providers-list.js'
-import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
+import { enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { html, redirect, type Reply } from '../respond.js'
 
@@ -29,12 +29,14 @@ export async function postSignIn(ctx: Context, providerId: string | undefined): 
   const callbackUrl = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))
   setCookie(ctx, ctx.names.callbackUrl, callbackUrl)
   switch (provider.type) {
-    case 'email':
-      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', stringField(body, 'email'), ctx.now)
-      await sendEmailLink(ctx, provider, stringField(body, 'email'), callbackUrl)
+    case 'email': {
+      // Counted by the address the link goes to, after the provider's own normalising.
+      const identifier = emailIdentifier(provider, stringField(body, 'email'))
+      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', identifier, ctx.now)
+      await sendEmailLink(ctx, provider, identifier, callbackUrl)
       return redirect(ctx, ctx.config.pages.verifyRequest ?? `${ctx.baseUrl}/verify-request?provider=${encodeURIComponent(provider.id)}&type=email`)
+    }
     case 'credentials':
-      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', credentialsAccount(body), ctx.now)
       await signInWithCredentials(ctx, provider, body)
       return redirect(ctx, callbackUrl)
     case 'oauth':
