@@ -11,10 +11,12 @@ type Next = (error?: unknown) => void
 /**
  * Sets `req.session` and calls `next()` for a signed-in request (extending a due session on
  * `res`); answers any other `401 { error: 'Unauthorized' }` as JSON, never cached. A failure
- * of the store goes to `next(error)`, or without `next` is a bare 500.
+ * of the store goes to `next(error)`, or without `next` is a bare 500. The middleware's
+ * `session(req)` reads the session back with its type, for frameworks whose request type
+ * does not know `req.session`.
  */
 export function requireSession<S extends Session>(auth: { getSession: GetSession<S> }) {
-  return (req: IncomingMessage, res: ServerResponse, next?: Next): Promise<void> =>
+  const middleware = (req: IncomingMessage, res: ServerResponse, next?: Next): Promise<void> =>
     auth.getSession(req, res).then(
       (session) => {
         if (!session) return unauthorized(res)
@@ -23,6 +25,13 @@ export function requireSession<S extends Session>(auth: { getSession: GetSession
       },
       (error: unknown) => (next ? next(error) : failed(res)),
     )
+  return Object.assign(middleware, {
+    session(req: object): S {
+      const session = (req as Partial<RequestWithSession<S>>).session
+      if (!session) throw new Error('latchkey: requireSession did not run before this handler, so the request has no session')
+      return session
+    },
+  })
 }
 
 function unauthorized(res: ServerResponse): void {
