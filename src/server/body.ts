@@ -12,7 +12,7 @@ export async function readBody(request: Request, limit: number): Promise<Body> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (type === 'application/json') return parseJson(text)
   if (type === 'application/x-www-form-urlencoded' || type === '') return Object.fromEntries(new URLSearchParams(text))
-  throw new AuthError('InvalidRequest', `Expected a body of application/x-www-form-urlencoded or application/json, got ${type}`, { status: 415 })
+  throw new AuthError('InvalidRequest', 'Expected a body of application/x-www-form-urlencoded or application/json, got another content type', { status: 415 })
 }
 
 async function readText(request: Request, limit: number): Promise<string> {

@@ -5,7 +5,7 @@ import { AuthError } from '../core/errors.js'
 import type { Incoming } from './context.js'
 import { handleIncoming, type Handler, type IncomingHandler } from './latchkey.js'
 import { rememberClientAddress } from './rate-limit/client-address.js'
-import type { Reply } from './respond.js'
+import { jsonHeaders, type Reply } from './respond.js'
 
 export function toNodeHandler(handler: Handler) {
   // Latchkey's own handler is entered without building a Web Request; any other takes the Web way.
@@ -35,7 +35,7 @@ export function toNodeHandler(handler: Handler) {
 }
 
 function unreadable(res: ServerResponse): void {
-  if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+  if (!res.headersSent) res.writeHead(400, { ...jsonHeaders })
   res.end(JSON.stringify({ error: 'InvalidRequest', message: 'The request could not be read' }))
 }
 

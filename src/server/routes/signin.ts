@@ -8,6 +8,7 @@ import { signInWithCredentials } from '../credentials.js'
 import { startOAuth } from '../oauth/start.js'
 import { signInPage } from '../pages.js'
 import { findProvider } from '../find-provider.js'
+import { signInFormTargets } from '../form-action.js'
 import { toAppProvider } from '../providers-list.js'
 import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
@@ -19,7 +20,8 @@ export async function getSignInPage(ctx: Context): Promise<Reply> {
   const providers = [...ctx.config.providers.values()]
   const fields = Object.fromEntries(providers.filter((p) => p.type === 'credentials').map((p) => [p.id, (p as any).credentials ?? {}]))
   const callbackUrl = ctx.url.searchParams.get('callbackUrl') ?? undefined
-  return html(ctx, signInPage(providers.map((p) => toAppProvider(ctx, p)), csrfToken, { callbackUrl, error: ctx.url.searchParams.get('error'), fields }))
+  const page = signInPage(providers.map((p) => toAppProvider(ctx, p)), csrfToken, { callbackUrl, error: ctx.url.searchParams.get('error'), fields })
+  return html(ctx, page, 200, signInFormTargets(ctx))
 }
 
 export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Reply> {

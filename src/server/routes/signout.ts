@@ -2,6 +2,7 @@
 import { readBody, stringField } from '../body.js'
 import type { Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
+import { signOutFormTargets } from '../form-action.js'
 import { signOutPage } from '../pages.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { html, redirect, type Reply } from '../respond.js'
@@ -9,7 +10,7 @@ import { destroySession } from '../session.js'
 
 export async function getSignOutPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signOut) return redirect(ctx, ctx.config.pages.signOut)
-  return html(ctx, signOutPage(await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`))
+  return html(ctx, signOutPage(await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`), 200, signOutFormTargets(ctx))
 }
 
 export async function postSignOut(ctx: Context): Promise<Reply> {
