@@ -1,6 +1,6 @@
 /** GET /signin shows the sign-in page; POST /signin/:provider starts a sign-in. */
 import { AuthError } from '../../core/errors.js'
-import { readBody, stringField } from '../body.js'
+import { readRedirectingBody, stringField } from '../body.js'
 import { setCookie, type Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
 import { sendEmailLink } from '../email.js'
@@ -25,8 +25,8 @@ export async function getSignInPage(ctx: Context): Promise<Reply> {
 }
 
 export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Reply> {
+  const body = await readRedirectingBody(ctx)
   const provider = findProvider(ctx, providerId)
-  const body = await readBody(ctx.request, ctx.config.maxBodySize)
   await verifyCsrf(ctx, body.csrfToken)
   const callbackUrl = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))
   setCookie(ctx, ctx.names.callbackUrl, callbackUrl)

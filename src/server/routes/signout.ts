@@ -1,5 +1,5 @@
 /** GET /signout shows the confirmation page; POST /signout ends the session. */
-import { readBody, stringField } from '../body.js'
+import { readRedirectingBody, stringField } from '../body.js'
 import type { Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
 import { signOutFormTargets } from '../form-action.js'
@@ -14,7 +14,7 @@ export async function getSignOutPage(ctx: Context): Promise<Reply> {
 }
 
 export async function postSignOut(ctx: Context): Promise<Reply> {
-  const body = await readBody(ctx.request, ctx.config.maxBodySize)
+  const body = await readRedirectingBody(ctx)
   await verifyCsrf(ctx, body.csrfToken)
   const target = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl') ?? ctx.origin)
   const ended = await destroySession(ctx)
