@@ -13,6 +13,7 @@ import { knownAuthorizationUrls } from './oauth/server.js'
 /** Where the sign-in page's forms may lead: the common targets and each OAuth provider's. */
 export function signInFormTargets(ctx: Context): string[] {
   const urls = commonTargets(ctx)
+  if (ctx.config.redirectProxyUrl) urls.push(ctx.config.redirectProxyUrl)
   for (const provider of ctx.config.providers.values()) {
     if (provider.type !== 'oauth' && provider.type !== 'oidc') continue
     urls.push(...knownAuthorizationUrls(provider))
@@ -27,8 +28,8 @@ export function signOutFormTargets(ctx: Context): string[] {
 }
 
 function commonTargets(ctx: Context): string[] {
-  const { pages, trustedOrigins, redirectProxyUrl } = ctx.config
-  return [ctx.origin, ...trustedOrigins, ...Object.values(pages), redirectProxyUrl].filter((u): u is string => typeof u === 'string')
+  const { pages, trustedOrigins } = ctx.config
+  return [ctx.origin, ...trustedOrigins, ...Object.values(pages)].filter((u): u is string => typeof u === 'string')
 }
 
 /** Distinct http(s) origins; anything that is not a plain origin is left out. */

@@ -30,7 +30,7 @@ function finish(ctx: Context, body: string | null, status: number, own: Record<s
 }
 
 // Every reply says no-store: anything carrying a cookie or session data must not be cached by the browser or a proxy.
-// nosniff: a browser must never read a JSON answer (which may quote request text) as HTML or script.
+// nosniff: a browser reads a JSON answer as JSON only, never sniffs it into HTML or script.
 export const jsonHeaders: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
 
 export function json(ctx: Context, body: unknown, status = 200): Reply {

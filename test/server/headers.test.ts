@@ -57,10 +57,11 @@ describe("the pages' form-action", () => {
       .find((d) => d.startsWith(name + ' '))
   }
 
-  it("lets the sign-in page's forms reach 'self', each OAuth provider's authorization origin and the trusted origins, nothing else", async () => {
+  it("lets the sign-in page's forms reach 'self', each OAuth provider's authorization origin, the redirect proxy and the trusted origins, nothing else", async () => {
     const { handler } = testServer({
       providers: [Credentials({ credentials: {}, authorize: async () => null }), idp, discovered, odd],
       trustedOrigins: ['https://app.example'],
+      redirectProxyUrl: 'https://proxy.example/auth',
     })
     const res = await new Jar(handler).get('/auth/signin')
     expect(res.status).toBe(200)
@@ -69,6 +70,8 @@ describe("the pages' form-action", () => {
     expect(sources).toContain('https://login.idp.example')
     expect(sources).toContain('https://issuer.example')
     expect(sources).toContain('https://app.example')
+    // A provider that signs the user in at once sends the browser back through the proxy in the same navigation.
+    expect(sources).toContain('https://proxy.example')
     expect(sources).not.toContain('https://api.idp.example')
     expect(res.headers.get('content-security-policy')).not.toMatch(/script-src/)
     for (const source of sources) expect(source).toMatch(/^'self'$|^https?:\/\/[a-z0-9.:-]+$/)

@@ -12,7 +12,14 @@ const wellKnownOidc = '/.well-known/openid-configuration'
 const wellKnownOAuth = '/.well-known/oauth-authorization-server'
 const maxAgeMs = 60 * 60 * 1000
 
-const cache = new Map<string, { at: number; server: Promise<oauth.AuthorizationServer>; known?: oauth.AuthorizationServer }>()
+/** `known` is the metadata once the request has brought it. */
+interface Entry {
+  at: number
+  server: Promise<oauth.AuthorizationServer>
+  known?: oauth.AuthorizationServer
+}
+
+const cache = new Map<string, Entry>()
 
 /**
  * The issuer a discovery URL belongs to: the configured one, else the URL without its
@@ -46,7 +53,7 @@ export function discover(providerId: string, wellKnown: string, configuredIssuer
   const hit = cache.get(key)
   if (hit && Date.now() - hit.at < maxAgeMs) return hit.server
   const server = fetchMetadata(providerId, wellKnown, configuredIssuer)
-  const entry: { at: number; server: Promise<oauth.AuthorizationServer>; known?: oauth.AuthorizationServer } = { at: Date.now(), server }
+  const entry: Entry = { at: Date.now(), server }
   cache.set(key, entry)
   server.then(
     (known) => void (entry.known = known),
