@@ -91,6 +91,8 @@ class RequestContext {
   /** The clock reading for this request, in milliseconds. */
   now: number
   setCookies: string[] = []
+  /** The body asked for `200 { url }` with `json=true` (next-auth v4's client); see readRedirectingBody. */
+  jsonRequested = false
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
   constructor(
@@ -115,7 +117,7 @@ class RequestContext {
   }
   /** The caller asked for `200 { url }` instead of a redirect; read only by routes that redirect. */
   get returnRedirect(): boolean {
-    return this.incoming.header('x-auth-return-redirect') === '1'
+    return this.jsonRequested || this.incoming.header('x-auth-return-redirect') === '1'
   }
   /** The Web `Request`; under the node binding it is built on first use. */
   get request(): Request {

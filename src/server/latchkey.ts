@@ -7,7 +7,7 @@ import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incom
 import { publicOrigin } from './public-origin.js'
 import { errorMessages } from './pages.js'
 import { RateLimitError } from './rate-limit/check.js'
-import { json, jsonType, redirect, reply, toResponse, type Reply } from './respond.js'
+import { json, jsonHeaders, redirect, reply, toResponse, type Reply } from './respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
 import { getErrorPage, getVerifyRequestPage } from './routes/pages.js'
@@ -104,16 +104,14 @@ function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) =
   }
 }
 
-const bareJson = { 'content-type': jsonType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
-
 function malformed(): Reply {
-  return reply(400, { ...bareJson }, JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }))
+  return reply(400, { ...jsonHeaders }, JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }))
 }
 
 /** A forged or unknown Host: answered before any route runs, so nothing is read, sent or stored. */
 function untrusted(config: ResolvedConfig): Reply {
   config.logger.warn('UntrustedHost: refused a request whose Host is neither a configured origin nor a loopback host')
-  return reply(400, { ...bareJson }, JSON.stringify({ error: 'UntrustedHost', message: untrustedHostMessage }))
+  return reply(400, { ...jsonHeaders }, JSON.stringify({ error: 'UntrustedHost', message: untrustedHostMessage }))
 }
 
 /** The route for the request's method and path, or the reply that says why there is none. */
@@ -126,14 +124,19 @@ function findRoute(ctx: Context): Reply | { route: Route; providerId: string | u
   if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
   const { name, providerId, extra } = splitAction(path.slice(base.length + 1))
   const action = Object.hasOwn(actions, name) ? actions[name] : undefined
-  if (!action || extra || (providerId !== undefined && !action.provider)) {
-    return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${path}` }, 404)
+  // The messages name what was expected, never the path or method sent, which are request text.
+  if (!action) {
+    return json(ctx, { error: 'UnknownAction', message: `Unknown action: expected ${base}/ followed by one of ${Object.keys(actions).join(', ')}` }, 404)
+  }
+  if (extra || (providerId !== undefined && !action.provider)) {
+    const takes = action.provider ? 'one path segment after it, a provider id' : 'no path segment after it'
+    return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${base}/${name} takes ${takes}` }, 404)
   }
   const route = method === 'GET' || method === 'HEAD' ? action.GET : method === 'POST' ? action.POST : undefined
   if (!route) {
     const allow = ['GET', 'POST'].filter((m) => action[m as 'GET' | 'POST']).join(', ')
     ctx.headers.allow = allow
-    return json(ctx, { error: 'UnknownAction', message: `${name} takes ${allow}, not ${method}` }, 405)
+    return json(ctx, { error: 'UnknownAction', message: `${base}/${name} takes ${allow}` }, 405)
   }
   return { route, providerId, flow: action.flow === true }
 }

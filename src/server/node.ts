@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleIncoming, type Handler, type IncomingHandler } from './latchkey.js'
 import { rememberClientAddress } from './rate-limit/client-address.js'
 import { bodyOf, NodeIncoming, requestUrl, webHeaders } from './node-incoming.js'
-import type { Reply } from './respond.js'
+import { jsonHeaders, type Reply } from './respond.js'
 
 export function toNodeHandler(handler: Handler) {
   // Latchkey's own handler is entered without building a Web Request; any other takes the Web way.
@@ -33,7 +33,7 @@ export function toNodeHandler(handler: Handler) {
 }
 
 function unreadable(res: ServerResponse): void {
-  if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+  if (!res.headersSent) res.writeHead(400, { ...jsonHeaders })
   res.end(JSON.stringify({ error: 'InvalidRequest', message: 'The request could not be read' }))
 }
 

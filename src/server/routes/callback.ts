@@ -1,6 +1,6 @@
 /** GET or POST /callback/:provider: finishes a sign-in and sends the browser on. */
 import { AuthError } from '../../core/errors.js'
-import { readBody } from '../body.js'
+import { readRedirectingBody } from '../body.js'
 import { signInWithCredentials } from '../credentials.js'
 import type { Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
@@ -12,8 +12,8 @@ import { redirect, type Reply } from '../respond.js'
 import { webauthnCallback } from '../webauthn/callback.js'
 
 export async function callback(ctx: Context, providerId: string | undefined): Promise<Reply> {
+  const body = await readRedirectingBody(ctx)
   const provider = findProvider(ctx, providerId)
-  const body = await readBody(ctx.request, ctx.config.maxBodySize)
   switch (provider.type) {
     case 'email':
       await verifyEmailLink(ctx, provider)
