@@ -1,22 +1,10 @@
 /** Express: latchkey mounted before the body parser, and a notes API behind requireSession. */
 import express from 'express'
-import { MemoryAdapter } from 'latchkey/adapters/memory'
-import Credentials from 'latchkey/providers/credentials'
 import { Latchkey, requireSession, toNodeHandler } from 'latchkey/server'
+import { exampleConfig } from '../auth-config.js'
 
 export function createApp(): express.Express {
-  const auth = Latchkey({
-    secret: process.env.AUTH_SECRET ?? 'an-example-secret-of-32-characters',
-    adapter: MemoryAdapter(),
-    providers: [
-      Credentials({
-        credentials: { username: { label: 'Name' }, password: { label: 'Password', type: 'password' } },
-        // Any name, password "demo": replace with your own check.
-        authorize: async ({ username, password }) =>
-          password === 'demo' && typeof username === 'string' ? { id: username, name: username, email: `${username}@example.com` } : null,
-      }),
-    ],
-  })
+  const auth = Latchkey(exampleConfig())
   const notes = new Map<string, string[]>()
   const latchkey = toNodeHandler(auth)
   const signedIn = requireSession(auth)

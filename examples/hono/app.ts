@@ -1,21 +1,10 @@
 /** Hono: latchkey's fetch handler under /auth, and a notes API behind withSession. */
 import { Hono } from 'hono'
-import { MemoryAdapter } from 'latchkey/adapters/memory'
-import Credentials from 'latchkey/providers/credentials'
 import { Latchkey, withSession } from 'latchkey/server'
+import { exampleConfig } from '../auth-config.js'
 
 export function createApp(): Hono {
-  const auth = Latchkey({
-    secret: process.env.AUTH_SECRET ?? 'an-example-secret-of-32-characters',
-    adapter: MemoryAdapter(),
-    providers: [
-      Credentials({
-        credentials: { username: { label: 'Name' }, password: { label: 'Password', type: 'password' } },
-        authorize: async ({ username, password }) =>
-          password === 'demo' && typeof username === 'string' ? { id: username, name: username, email: `${username}@example.com` } : null,
-      }),
-    ],
-  })
+  const auth = Latchkey(exampleConfig())
   const notes = new Map<string, string[]>()
 
   const listNotes = withSession(auth, (_request, session) => Response.json(notes.get(session.user.email!) ?? []))

@@ -1,21 +1,10 @@
 /** Plain node:http: latchkey's node binding, and a notes API that asks auth.getSession itself. */
 import { createServer, type Server } from 'node:http'
-import { MemoryAdapter } from 'latchkey/adapters/memory'
-import Credentials from 'latchkey/providers/credentials'
 import { Latchkey, toNodeHandler } from 'latchkey/server'
+import { exampleConfig } from '../auth-config.js'
 
 export function createApp(): Server {
-  const auth = Latchkey({
-    secret: process.env.AUTH_SECRET ?? 'an-example-secret-of-32-characters',
-    adapter: MemoryAdapter(),
-    providers: [
-      Credentials({
-        credentials: { username: { label: 'Name' }, password: { label: 'Password', type: 'password' } },
-        authorize: async ({ username, password }) =>
-          password === 'demo' && typeof username === 'string' ? { id: username, name: username, email: `${username}@example.com` } : null,
-      }),
-    ],
-  })
+  const auth = Latchkey(exampleConfig())
   const notes = new Map<string, string[]>()
   const latchkey = toNodeHandler(auth)
 
