@@ -178,6 +178,7 @@ export function MemoryAdapter(): MemoryAdapter {
         throw new AdapterError('DUPLICATE_SESSION', 'createSession: expected a new session token, but this one is already in use')
       }
       const stored: AdapterSession = { sessionToken, userId: user.id, expires: new Date(expires) }
+      if (session.createdAt !== undefined) stored.createdAt = new Date(requireDate('createSession', 'createdAt', session.createdAt))
       sessions.set(sessionToken, stored)
       return copy(stored)
     },

@@ -1,7 +1,22 @@
+/**
+ * What went wrong, as the SDK reports it: no connection, a server failure, or the server's error
+ * type. `SessionNotFresh` means the action needs a recent sign-in: show `<latchkey-signin confirm>`
+ * and retry. Any other server type (`?error=`) arrives as it is.
+ */
+export type AuthClientErrorCode =
+  | 'NetworkError'
+  | 'ServerError'
+  | 'SessionNotFresh'
+  | 'CredentialsSignin'
+  | 'AccessDenied'
+  | 'MissingCSRF'
+  | 'RateLimited'
+  | (string & {})
+
 /** Every failure of the SDK: `code` is 'NetworkError', 'ServerError', or the server's error type (`?error=`). */
 export class AuthClientError extends Error {
-  readonly code: string
-  constructor(code: string, message?: string) {
+  readonly code: AuthClientErrorCode
+  constructor(code: AuthClientErrorCode, message?: string) {
     super(message ?? code)
     this.name = 'AuthClientError'
     this.code = code

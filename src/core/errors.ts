@@ -19,6 +19,7 @@ export type ErrorType =
   | 'OAuthSignInError'
   | 'PayloadTooLarge'
   | 'RateLimited'
+  | 'SessionNotFresh'
   | 'UnknownAction'
   | 'UnknownProvider'
   | 'UntrustedHost'
@@ -38,6 +39,7 @@ const clientSafe = new Set<ErrorType>([
   'OAuthSignInError',
   'PayloadTooLarge',
   'RateLimited',
+  'SessionNotFresh',
   'UnknownAction',
   'UnknownProvider',
   'UntrustedHost',

@@ -374,6 +374,8 @@ export interface AdapterSession {
   sessionToken: string
   userId: string
   expires: Date
+  /** latchkey's addition: when the sign-in that made the session happened (fresh-session checks). */
+  createdAt?: Date
 }
 
 export interface VerificationToken {
@@ -423,7 +425,7 @@ export interface Adapter {
   /** Not invoked by the service. */
   unlinkAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> | Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>
-  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date }): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
@@ -451,6 +453,11 @@ export interface SessionOptions {
   updateAge: number
   /** Database strategy: makes a new session token. Default 32 random bytes, base64url. */
   generateSessionToken?: () => string
+  /**
+   * Seconds after a sign-in during which the session counts as fresh: adding a passkey and
+   * ending sessions need a fresh one, and `requireFreshSession` defaults to it. Default 1 hour.
+   */
+  freshAge?: number
 }
 
 /** What the app sees of a session (GET /session). */
@@ -458,6 +465,11 @@ export interface Session {
   user: User
   /** ISO date. */
   expires: string
+  /**
+   * ISO date: when the user last proved who they are (the sign-in that made this session).
+   * Absent where the store does not keep it (an adapter without a session's `createdAt`).
+   */
+  signedInAt?: string
   [key: string]: unknown
 }
 

@@ -66,6 +66,8 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
   }
   const maxAge = config.session?.maxAge ?? 30 * day
   const updateAge = config.session?.updateAge ?? day
+  const freshAge = config.session?.freshAge ?? 3600
+  if (!(freshAge >= 0)) throw new TypeError(`latchkey: expected session.freshAge >= 0 seconds, got ${freshAge}`)
   if (!(maxAge > 0) || !(updateAge >= 0) || updateAge > maxAge) {
     throw new TypeError(`latchkey: expected 0 <= session.updateAge <= session.maxAge and maxAge > 0, got maxAge ${maxAge}, updateAge ${updateAge}`)
   }
@@ -73,7 +75,7 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
     basePath,
     secrets,
     providers,
-    session: { strategy, maxAge, updateAge, generateSessionToken: config.session?.generateSessionToken },
+    session: { strategy, maxAge, updateAge, freshAge, generateSessionToken: config.session?.generateSessionToken },
     adapter: config.adapter,
     callbacks: config.callbacks ?? {},
     events: config.events ?? {},

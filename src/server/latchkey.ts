@@ -1,6 +1,7 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
 import type { AuthConfig, Session } from '../core/types.js'
 import { createGetSession, type GetSession } from './app/get-session.js'
+import { isFresh, signedInAtOf } from './fresh.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './context.js'
@@ -56,6 +57,11 @@ export function registerAction(name: string, action: Action): void {
 export type LatchkeyHandler<S extends Session = Session> = Handler & {
   /** See `GetSession`: the same answer as GET /session, for the app's own routes. */
   getSession: GetSession<S>
+  /**
+   * True when the session's sign-in (`signedInAt`) was at most `maxAgeSeconds` ago (default
+   * `session.freshAge`), on the configured clock. A session without `signedInAt` is not fresh.
+   */
+  isFresh(session: Session, maxAgeSeconds?: number): boolean
 }
 
 /**
@@ -74,7 +80,11 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
     }
     return answer(incoming, resolved, toResponse)
   }
-  return Object.assign(handler, { [handleIncoming]: handle, getSession: createGetSession<S>(resolved) })
+  return Object.assign(handler, {
+    [handleIncoming]: handle,
+    getSession: createGetSession<S>(resolved),
+    isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
+  })
 }
 
 const asIs = (r: Reply): Reply => r

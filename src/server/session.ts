@@ -18,6 +18,8 @@ export interface SessionRead {
   token?: JWT
   /** The database record, for sign-out and update. */
   record?: AdapterSession
+  /** When the session's sign-in happened (ms), where the store keeps it. */
+  signedInAt?: number
 }
 
 const sessionMethods: Array<'getSessionAndUser' | 'updateSession' | 'deleteSession'> = ['getSessionAndUser', 'updateSession', 'deleteSession']
@@ -61,9 +63,11 @@ async function readDatabaseSession(ctx: Context, sessionToken: string, extend: b
     record = extended
     setSessionCookie(ctx, sessionToken, record.expires.getTime())
   }
+  const signedInAt = record.createdAt?.getTime()
   const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
+  if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
   const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base
-  return { session, user, record }
+  return { session, user, record, signedInAt }
 }
 
 async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Promise<SessionRead> {
@@ -93,7 +97,12 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
     expires = nextExpiry(ctx.now, maxAge)
     await writeJwt(ctx, token, expires)
   }
-  return { session: await jwtSession(ctx, token, expires), token }
+  return { session: await jwtSession(ctx, token, expires), token, signedInAt: authTimeOf(token) }
+}
+
+/** The `auth_time` claim (seconds) in milliseconds, when the token has one. */
+function authTimeOf(token: JWT): number | undefined {
+  return typeof token.auth_time === 'number' ? token.auth_time * 1000 : undefined
 }
 
 async function jwtSession(ctx: Context, token: JWT, expires: number, extra?: { trigger?: 'update'; newSession?: unknown }): Promise<Session> {
@@ -101,6 +110,8 @@ async function jwtSession(ctx: Context, token: JWT, expires: number, extra?: { t
     user: { id: token.sub, name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
     expires: new Date(expires).toISOString(),
   }
+  const signedInAt = authTimeOf(token)
+  if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
   return ctx.config.callbacks.session ? ctx.config.callbacks.session({ session: base, token, ...extra }) : base
 }
 
@@ -125,11 +136,13 @@ export async function createSession(
   if (ctx.config.session.strategy === 'database') {
     const adapter = useAdapter(ctx.config, ['createSession'], 'database sessions')
     const sessionToken = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
-    await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires) })
+    // createdAt is latchkey's addition to the record: the sign-in instant, for fresh-session checks.
+    await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires), createdAt: new Date(ctx.now) })
     setSessionCookie(ctx, sessionToken, expires)
     return
   }
-  let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
+  // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.
+  let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, auth_time: Math.floor(ctx.now / 1000) }
   if (ctx.config.callbacks.jwt) {
     token = await ctx.config.callbacks.jwt({
       token,

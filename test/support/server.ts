@@ -3,12 +3,14 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/index.js'
-import type { AuthConfig, Logger, SendVerificationRequestParams } from '../../src/core/types.js'
+import type { AuthConfig, Logger, Provider, SendVerificationRequestParams } from '../../src/core/types.js'
 
 export const testSecret = 'test-secret-0123456789-abcdefghij'
 
 export interface TestServerOptions extends Partial<AuthConfig> {
   strategy?: 'jwt' | 'database'
+  /** Providers beside the credentials and email ones. */
+  extraProviders?: Provider[]
 }
 
 export function testServer(options: TestServerOptions = {}) {
@@ -21,11 +23,11 @@ export function testServer(options: TestServerOptions = {}) {
     warn: (c) => logs.push(`warn ${c}`),
     debug: () => {},
   }
-  const { strategy = 'database', ...rest } = options
+  const { strategy = 'database', extraProviders = [], session, ...rest } = options
   const handler = Latchkey({
     secret: testSecret,
     adapter: strategy === 'database' ? adapter : undefined,
-    session: { strategy, maxAge: 30 * 86400, updateAge: 86400 },
+    session: { strategy, maxAge: 30 * 86400, updateAge: 86400, ...session },
     now: () => clock.now,
     logger,
     providers: [
@@ -35,6 +37,7 @@ export function testServer(options: TestServerOptions = {}) {
           c.username === 'ada' && c.password === 'lovelace' ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' } : null,
       }),
       Email({ sendVerificationRequest: (params) => void outbox.push(params) }),
+      ...extraProviders,
     ],
     ...rest,
   })

@@ -93,6 +93,7 @@ const reasons: Record<string, string> = {
   counter: "The passkey's signature counter went backwards: the authenticator may have been cloned",
   'email-taken': 'This email address already belongs to an account; sign in to it first, then add a passkey',
   'signed-out': 'Sign in first',
+  'not-fresh': 'Confirm it is you: sign in again, then add the passkey',
   'last-credential': 'This is your last passkey; add another way to sign in first',
   invalid: 'The passkey request was malformed',
 }

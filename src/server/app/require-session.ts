@@ -35,14 +35,15 @@ export function requireSession<S extends Session>(auth: { getSession: GetSession
 }
 
 function unauthorized(res: ServerResponse): void {
-  answer(res, 401, '{"error":"Unauthorized"}')
+  answerJson(res, 401, '{"error":"Unauthorized"}')
 }
 
 function failed(res: ServerResponse): void {
-  answer(res, 500, '{"error":"ServerError"}')
+  answerJson(res, 500, '{"error":"ServerError"}')
 }
 
-function answer(res: ServerResponse, status: number, body: string): void {
+/** A small JSON answer, never cached. */
+export function answerJson(res: ServerResponse, status: number, body: string): void {
   if (res.headersSent) return void res.end()
   res.statusCode = status
   res.setHeader('content-type', 'application/json; charset=utf-8')

@@ -24,6 +24,8 @@ export type WebAuthnReason =
   | 'email-taken'
   /** The route needs a signed-in user. */
   | 'signed-out'
+  /** The action needs a recent sign-in (`session.freshAge`); sign in again and retry. */
+  | 'not-fresh'
   /** Removing this passkey would leave the account without a way to sign in. */
   | 'last-credential'
   /** Malformed input. */

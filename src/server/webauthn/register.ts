@@ -14,7 +14,8 @@ import { issueChallenge, type ChallengeState } from './challenge.js'
 import { WebAuthnRefusal } from './errors.js'
 import { transportsOf } from './records.js'
 import { expectations, relyingParty } from './relying-party.js'
-import { newUserInfo, signedInUser } from './user.js'
+import { isFresh, notFresh } from '../fresh.js'
+import { newUserInfo, signedIn, signedInUser } from './user.js'
 
 const encoder = new TextEncoder()
 
@@ -22,7 +23,12 @@ const encoder = new TextEncoder()
 export async function registrationOptions(ctx: Context, provider: WebAuthnConfig) {
   const adapter = useAdapter(ctx.config, ['getUserByEmail', 'listAuthenticatorsByUserId'], 'passkey registration')
   const rp = relyingParty(ctx, provider)
-  const current = await signedInUser(ctx)
+  const signedInNow = await signedIn(ctx)
+  const current = signedInNow?.user
+  if (signedInNow && !isFresh(signedInNow.signedInAt, ctx.now, ctx.config.session.freshAge)) {
+    // Adding a key to an account is for its owner: an old (or stolen) session must sign in again first.
+    throw new WebAuthnRefusal('not-fresh', notFresh(ctx.config.session.freshAge).message, { status: 403, type: 'SessionNotFresh' })
+  }
   let state: Omit<ChallengeState, 'challenge'>
   let exclude: AdapterAuthenticator[] = []
   if (current) {

@@ -9,11 +9,16 @@ import { WebAuthnRefusal } from './errors.js'
 
 /** The signed-in user as stored, under either session strategy; null when signed out. */
 export async function signedInUser(ctx: Context): Promise<AdapterUser | null> {
+  return (await signedIn(ctx))?.user ?? null
+}
+
+/** The signed-in user and when they signed in (ms, where the store keeps it); null when signed out. */
+export async function signedIn(ctx: Context): Promise<{ user: AdapterUser; signedInAt?: number } | null> {
   const read = await readSession(ctx)
-  if (read.user) return read.user
+  if (read.user) return { user: read.user, signedInAt: read.signedInAt }
   const id = read.session?.user.id ?? read.token?.sub
-  if (!id) return null
-  return useAdapter(ctx.config, ['getUser'], 'passkeys').getUser(id)
+  const user = id ? await useAdapter(ctx.config, ['getUser'], 'passkeys').getUser(id) : null
+  return user ? { user, signedInAt: read.signedInAt } : null
 }
 
 export async function requireSignedIn(ctx: Context): Promise<AdapterUser> {
