@@ -5,6 +5,8 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
 import { describe, expect, it } from 'vitest'
+import { createDeviceKey } from '../../src/client/dbsc/device-key.js'
+import { signProof } from '../../src/client/dbsc/sign-proof.js'
 import { verifyRefreshProof, verifyRegistrationProof } from '../../src/server/dbsc/proof.js'
 import { challengeHeader, parseSfString, registrationHeader, sfString } from '../../src/server/dbsc/structured-fields.js'
 
@@ -82,3 +84,15 @@ function unsigned(header: object, payload: object): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
   return `${part(header)}.${part(payload)}.`
 }
+
+describe("the worker's proofs (WebCrypto, non-extractable key)", () => {
+  it('register and refresh as the server expects, and the private key cannot be exported', async () => {
+    const { privateKey, publicKey } = await createDeviceKey()
+    await expect(crypto.subtle.exportKey('jwk', privateKey)).rejects.toThrow()
+    const registered = await verifyRegistrationProof(await signProof(privateKey, { challenge: 'reg-1', publicKey }))
+    expect(registered.jti).toBe('reg-1')
+    expect(await verifyRefreshProof(await signProof(privateKey, { challenge: 'next' }), registered.jwk)).toBe('next')
+    const other = await createDeviceKey()
+    await expect(verifyRefreshProof(await signProof(other.privateKey, { challenge: 'next' }), registered.jwk)).rejects.toThrow(/not signed/)
+  })
+})
