@@ -194,8 +194,11 @@ export function MemoryAdapter(): MemoryAdapter {
       if (!current) return null
       if (changes.expires !== undefined) requireDate('updateSession', 'expires', changes.expires)
       if (changes.userId !== undefined) requireUser('updateSession', changes.userId)
-      const { expires, userId } = given(changes)
-      const next = copy({ ...current, ...given({ expires, userId }) })
+      if (changes.deviceBinding != null && (typeof changes.deviceBinding.id !== 'string' || typeof changes.deviceBinding.jwk !== 'object')) {
+        throw new AdapterError('INVALID_INPUT', 'updateSession: expected deviceBinding to be { id: string, jwk: object } or null')
+      }
+      const { expires, userId, deviceBinding } = given(changes)
+      const next = copy({ ...current, ...given({ expires, userId, deviceBinding }) })
       sessions.set(next.sessionToken, next)
       return copy(next)
     },

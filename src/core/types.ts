@@ -376,6 +376,14 @@ export interface AdapterSession {
   expires: Date
   /** latchkey's addition: when the sign-in that made the session happened (fresh-session checks). */
   createdAt?: Date
+  /** latchkey's addition: the device key a bound session was registered with (DBSC), or null. */
+  deviceBinding?: DeviceBinding | null
+}
+
+/** A device-bound session's registration: its DBSC session id and the device's public key. */
+export interface DeviceBinding {
+  id: string
+  jwk: JsonWebKey
 }
 
 export interface VerificationToken {
@@ -458,6 +466,12 @@ export interface SessionOptions {
    * ending sessions need a fresh one, and `requireFreshSession` defaults to it. Default 1 hour.
    */
   freshAge?: number
+  /**
+   * Device-bound sessions (W3C DBSC), database strategy only: the browser holds a short-lived
+   * cookie that only the device's key can renew. `true`, or `{ cookieMaxAge }` in seconds
+   * (default 600). Off by default.
+   */
+  deviceBound?: boolean | { cookieMaxAge?: number }
 }
 
 /** What the app sees of a session (GET /session). */

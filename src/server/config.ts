@@ -23,7 +23,9 @@ export interface ResolvedConfig {
   basePath: string
   secrets: string[]
   providers: Map<string, ResolvedProvider>
-  session: Required<Omit<SessionOptions, 'generateSessionToken'>> & Pick<SessionOptions, 'generateSessionToken'>
+  session: Required<Omit<SessionOptions, 'generateSessionToken' | 'deviceBound'>> & Pick<SessionOptions, 'generateSessionToken'>
+  /** Device-bound sessions, or null when off. */
+  deviceBound: { cookieMaxAge: number } | null
   adapter?: Adapter
   callbacks: NonNullable<AuthConfig['callbacks']>
   events: NonNullable<AuthConfig['events']>
@@ -76,6 +78,7 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
     secrets,
     providers,
     session: { strategy, maxAge, updateAge, freshAge, generateSessionToken: config.session?.generateSessionToken },
+    deviceBound: resolveDeviceBound(config.session?.deviceBound, strategy),
     adapter: config.adapter,
     callbacks: config.callbacks ?? {},
     events: config.events ?? {},
@@ -114,4 +117,12 @@ function normaliseBasePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '')
   if (!trimmed.startsWith('/')) throw new TypeError(`latchkey: basePath must start with "/", got ${JSON.stringify(path)}`)
   return trimmed
+}
+
+function resolveDeviceBound(option: SessionOptions['deviceBound'], strategy: 'jwt' | 'database'): { cookieMaxAge: number } | null {
+  if (!option) return null
+  if (strategy !== 'database') throw new TypeError('latchkey: session.deviceBound needs the database session strategy (an adapter)')
+  const cookieMaxAge = (option === true ? undefined : option.cookieMaxAge) ?? 600
+  if (!(cookieMaxAge >= 10)) throw new TypeError(`latchkey: expected session.deviceBound.cookieMaxAge >= 10 seconds, got ${cookieMaxAge}`)
+  return { cookieMaxAge }
 }

@@ -54,6 +54,8 @@ export interface CookieNames {
   state: string
   nonce: string
   webauthnChallenge: string
+  /** Device-bound sessions: the short-lived credential only the device's key renews. */
+  bound: string
 }
 
 /** Cookie names; on https they carry the `__Secure-` prefix, and the CSRF cookie `__Host-`. */
@@ -74,5 +76,6 @@ function makeNames(secure: boolean): CookieNames {
     state: `${p}latchkey.state`,
     nonce: `${p}latchkey.nonce`,
     webauthnChallenge: `${p}latchkey.challenge`,
+    bound: `${p}latchkey.bound`,
   }
 }

@@ -18,6 +18,7 @@ import { getSignInPage, postSignIn } from './routes/signin.js'
 import { getSignOutPage, postSignOut } from './routes/signout.js'
 import { getWebAuthnOptions } from './webauthn/options-route.js'
 import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
+import { getDbsc, postDbsc } from './dbsc/routes.js'
 
 type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>
 interface Action {
@@ -40,6 +41,7 @@ const actions: Record<string, Action> = {
   'verify-request': { GET: getVerifyRequestPage },
   'webauthn-options': { GET: getWebAuthnOptions, provider: true },
   passkeys: { GET: getPasskeys, POST: postPasskeys },
+  dbsc: { GET: getDbsc, POST: postDbsc, provider: true },
 }
 
 export type Handler = (request: Request) => Promise<Response>

@@ -10,6 +10,8 @@ import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
 import { seal, unseal } from './jwt.js'
+import { hasBoundCookie } from './dbsc/bound-cookie.js'
+import { offerRegistration } from './dbsc/registration.js'
 
 export interface SessionRead {
   session: Session | null
@@ -20,6 +22,8 @@ export interface SessionRead {
   record?: AdapterSession
   /** When the session's sign-in happened (ms), where the store keeps it. */
   signedInAt?: number
+  /** A device-bound session whose short cookie is missing or lapsed: its binding id. No session is answered. */
+  refresh?: string
 }
 
 const sessionMethods: Array<'getSessionAndUser' | 'updateSession' | 'deleteSession'> = ['getSessionAndUser', 'updateSession', 'deleteSession']
@@ -51,6 +55,11 @@ async function readDatabaseSession(ctx: Context, sessionToken: string, extend: b
     await adapter.deleteSession(sessionToken)
     clearSessionCookie(ctx)
     return { session: null }
+  }
+  const binding = ctx.config.deviceBound ? record.deviceBinding : null
+  if (binding && !(await hasBoundCookie(ctx, binding.id))) {
+    // Bound to a device: without its short cookie, only the device's key can go on (POST /dbsc/refresh).
+    return { session: null, record, refresh: binding.id }
   }
   if (access === 'due' && extend) {
     const expires = new Date(nextExpiry(ctx.now, maxAge))
@@ -139,6 +148,7 @@ export async function createSession(
     // createdAt is latchkey's addition to the record: the sign-in instant, for fresh-session checks.
     await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires), createdAt: new Date(ctx.now) })
     setSessionCookie(ctx, sessionToken, expires)
+    if (ctx.config.deviceBound) await offerRegistration(ctx, sessionToken)
     return
   }
   // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.

@@ -7,6 +7,7 @@ import { NodeIncoming } from '../node-incoming.js'
 import { publicOrigin } from '../public-origin.js'
 import { sessionAnswer } from '../routes/session.js'
 import { timingHeader } from '../../core/session-rule.js'
+import { challengeHeaderName } from '../dbsc/registration.js'
 
 /** Where `getSession` may append the Set-Cookie and timing headers of an extended or cleared session. */
 export type SessionResponse = ServerResponse | Headers
@@ -59,9 +60,11 @@ function isHeaders(response: SessionResponse): response is Headers {
 /** The cookies and timing header the read set, onto the app's response. */
 function deliver(ctx: Context, response: SessionResponse): void {
   const timing = ctx.headers[timingName]
+  const challenge = ctx.headers[challengeHeaderName]
   if (isHeaders(response)) {
     for (const cookie of ctx.setCookies) response.append('set-cookie', cookie)
     if (timing !== undefined) response.set(timingHeader, timing)
+    if (challenge !== undefined) response.set(challengeHeaderName, challenge)
     return
   }
   if (response.headersSent) return
@@ -71,4 +74,5 @@ function deliver(ctx: Context, response: SessionResponse): void {
     response.setHeader('set-cookie', [...list, ...ctx.setCookies])
   }
   if (timing !== undefined) response.setHeader(timingHeader, timing)
+  if (challenge !== undefined) response.setHeader(challengeHeaderName, challenge)
 }

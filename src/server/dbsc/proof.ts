@@ -25,7 +25,7 @@ export async function verifyRegistrationProof(jwt: string): Promise<Proof> {
 }
 
 /** Checks a refresh proof against the key registered for the session. */
-export async function verifyRefreshProof(jwt: string, key: JWK): Promise<string> {
+export async function verifyRefreshProof(jwt: string, key: JsonWebKey): Promise<string> {
   const header = readHeader(jwt)
   if (header.jwk !== undefined) throw refused('a refresh proof must not carry a `jwk` header')
   return verifiedJti(jwt, publicJwk(key, header.alg), header.alg)
@@ -63,7 +63,8 @@ async function verifiedJti(jwt: string, jwk: JWK, alg: Algorithm): Promise<strin
     const key = await importJWK(jwk, alg)
     payload = (await jwtVerify(jwt, key, { typ: 'dbsc+jwt', algorithms: [alg] })).payload
   } catch {
-    throw refused('the proof is not signed by the session key')
+    // Well formed, but not this key's: a refusal, not bad input.
+    throw new AuthError('AccessDenied', 'Device-bound session proof refused: the proof is not signed by the session key', { status: 403 })
   }
   if (typeof payload.jti !== 'string' || !payload.jti) throw refused('expected the challenge in `jti`')
   return payload.jti

@@ -5,14 +5,24 @@ import type { Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
 import { json, type Reply } from '../respond.js'
 import { readSession, updateSession } from '../session.js'
+import { askForProof, challengeHeaderName } from '../dbsc/registration.js'
 
 export async function getSession(ctx: Context): Promise<Reply> {
-  return json(ctx, await sessionAnswer(ctx))
+  const session = await sessionAnswer(ctx)
+  if (ctx.headers[challengeHeaderName] !== undefined) {
+    // Not signed out: the device must prove it holds the session key (POST /dbsc/refresh).
+    return json(ctx, { error: 'SessionRefreshRequired', message: 'This session is bound to a device: refresh it with a proof' }, 403)
+  }
+  return json(ctx, session)
 }
 
-/** What GET /session answers, and `auth.getSession` too: the read, then the `session` event. */
+/**
+ * What GET /session answers, and `auth.getSession` too: the read, then the `session` event. A
+ * device-bound session whose short cookie lapsed answers null and a `Secure-Session-Challenge`.
+ */
 export async function sessionAnswer(ctx: Context, extend = true): Promise<Session | null> {
-  const { session } = await readSession(ctx, extend)
+  const { session, refresh } = await readSession(ctx, extend)
+  if (refresh !== undefined) await askForProof(ctx, ctx.cookies.get(ctx.names.sessionToken)!, refresh)
   // Checked first: awaiting an absent handler would still cost a microtask on every read.
   const onSession = ctx.config.events.session
   if (session && onSession) await onSession({ session })
