@@ -13,6 +13,7 @@ import { verifyCsrf } from '../csrf.js'
 import { json, type Reply } from '../respond.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { toPasskeyInfo } from './records.js'
+import { removePasskeyRecords } from './remove.js'
 import { requireSignedIn } from './user.js'
 
 export function getPasskeys(ctx: Context): Promise<Reply> {
@@ -48,8 +49,7 @@ async function removePasskey(ctx: Context, user: AdapterUser, id: string): Promi
   if (!others.length && !otherWayToSignIn(ctx)) {
     throw new WebAuthnRefusal('last-credential', 'This is your last passkey and no other way to sign in remains; add another passkey first', { status: 409 })
   }
-  await adapter.deleteAuthenticator(id)
-  await unlinkAccounts(ctx, target)
+  await removePasskeyRecords(ctx, target)
   return others
 }
 
@@ -60,15 +60,4 @@ async function removePasskey(ctx: Context, user: AdapterUser, id: string): Promi
  */
 function otherWayToSignIn(ctx: Context): boolean {
   return [...ctx.config.providers.values()].some((p) => p.type === 'email')
-}
-
-/** Drops the `webauthn` account rows of the removed credential, when the adapter can unlink. */
-async function unlinkAccounts(ctx: Context, authenticator: AdapterAuthenticator): Promise<void> {
-  const adapter = ctx.config.adapter!
-  if (!adapter.unlinkAccount || !adapter.getAccount) return
-  for (const p of ctx.config.providers.values()) {
-    if (p.type !== 'webauthn') continue
-    const account = await adapter.getAccount(authenticator.providerAccountId, p.id)
-    if (account && account.userId === authenticator.userId) await adapter.unlinkAccount({ provider: p.id, providerAccountId: authenticator.providerAccountId })
-  }
 }

@@ -1,0 +1,154 @@
+/**
+ * Pre-account takeover through passkey registration (issue 19, security 1). Signed out, an
+ * attacker registers a passkey for the victim's address, which nobody has proven. When the victim
+ * first proves the address (an email link, or an OAuth sign-in linked by email), the attacker's
+ * passkey, its account row and every session made before the proof are gone, and the victim is told.
+ * Run over the memory adapter and the PostgreSQL adapter (PGlite), with a real virtual authenticator.
+ */
+import { PGlite } from '@electric-sql/pglite'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
+import type { Adapter, AdapterAccount, OAuth2Config, PasskeyInfo, SendVerificationRequestParams } from '../../src/core/types.js'
+import Credentials from '../../src/providers/credentials.js'
+import Email from '../../src/providers/email.js'
+import Passkey from '../../src/providers/passkey.js'
+import { resolveConfig } from '../../src/server/config.js'
+import { createContext } from '../../src/server/context.js'
+import { completeSignIn } from '../../src/server/sign-in.js'
+import { launchBrowser } from '../support/browser.js'
+import { Jar } from '../support/jar.js'
+import { lastLink } from '../support/server.js'
+import { passkeyApp, secret, serve, type RunningApp } from './support/app.js'
+import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
+import { Ceremony } from './support/ceremony.js'
+
+let browser: Browser
+let running: RunningApp
+let tab: AuthenticatorPage
+let pglite: Queryable
+const target = { handler: async (_: Request) => new Response(null, { status: 404 }) }
+
+beforeAll(async () => {
+  pglite = fromPGlite(await PGlite.create())
+  await migrate(pglite)
+  ;[browser, running] = await Promise.all([launchBrowser(), serve(target)])
+  tab = await openWithAuthenticator(browser, running.origin + '/')
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await running?.close()
+  await pglite?.end?.()
+})
+
+const alpha: OAuth2Config<any> = { id: 'alpha', name: 'Alpha', type: 'oauth', jwks_endpoint: undefined, allowDangerousEmailAccountLinking: true }
+
+/** An app with passkeys, email links, a password sign-in and a trusted OAuth provider, over `adapter`. */
+function victimApp(adapter: Adapter) {
+  const outbox: SendVerificationRequestParams[] = []
+  const removed: Array<{ userId: string; passkeys: PasskeyInfo[] }> = []
+  const config = {
+    adapter,
+    events: { passkeysRemoved: ({ user, passkeys }: { user: { id: string }; passkeys: PasskeyInfo[] }) => void removed.push({ userId: user.id, passkeys }) },
+    providers: [
+      Passkey(),
+      Email({ sendVerificationRequest: (params) => void outbox.push(params) }),
+      Credentials({ authorize: async (c) => (c.password === 'right' ? { id: `app-${String(c.email)}`, email: String(c.email) } : null) }),
+      alpha,
+    ],
+  }
+  const app = passkeyApp(config, adapter)
+  target.handler = app.handler
+  return { ...app, outbox, removed, resolved: resolveConfig({ secret, ...config }) }
+}
+
+let n = 0
+const victimAddress = () => `victim${++n}-${Date.now()}@example.com`
+
+/** The attacker, signed out, registers a passkey for the victim's address, then signs in with it once more elsewhere. */
+async function squat(app: ReturnType<typeof victimApp>, email: string) {
+  await tab.swapAuthenticator()
+  const attacker = new Ceremony(tab.page, app.handler, running.origin)
+  const reg = await attacker.run('register', { email })
+  expect(reg.status, JSON.stringify(reg.body)).toBe(200)
+  expect((await attacker.session()).user.email).toBe(email)
+  const second = new Ceremony(tab.page, app.handler, running.origin)
+  expect((await second.run('authenticate')).status).toBe(200)
+  const user = (await app.adapter.getUserByEmail!(email))!
+  expect(user.emailVerified).toBeNull()
+  return { sessions: [attacker, second], credentialId: reg.data.id as string, userId: user.id }
+}
+
+/** What must hold once the owner has proven the address. */
+async function expectAttackerOut(app: ReturnType<typeof victimApp>, squatted: Awaited<ReturnType<typeof squat>>) {
+  for (const session of squatted.sessions) expect(await session.session()).toBeNull()
+  const retry = new Ceremony(tab.page, app.handler, running.origin)
+  const res = await retry.run('authenticate')
+  expect(res.status).toBe(401)
+  expect(res.reason).toBe('unknown-credential')
+  expect(await retry.session()).toBeNull()
+  expect(await app.adapter.getAuthenticator!(squatted.credentialId)).toBeNull()
+  expect(await app.adapter.getAccount!(squatted.credentialId, 'passkey')).toBeNull()
+  expect(await app.adapter.listAuthenticatorsByUserId!(squatted.userId)).toEqual([])
+  expect(app.removed).toEqual([{ userId: squatted.userId, passkeys: [expect.objectContaining({ id: squatted.credentialId })] }])
+}
+
+const adapters: Array<[string, () => Adapter]> = [
+  ['memory', () => MemoryAdapter()],
+  ['PostgreSQL (PGlite)', () => PostgresAdapter(pglite)],
+]
+
+describe.each(adapters)('%s', (_name, makeAdapter) => {
+  test('attacker registers a passkey for the address, the owner signs in with an email link: the passkey and its sessions are gone, the owner is told', async () => {
+    const app = victimApp(makeAdapter())
+    const email = victimAddress()
+    const squatted = await squat(app, email)
+
+    const victim = new Jar(app.handler, running.origin)
+    await victim.postForm('/auth/signin/email', { csrfToken: await victim.csrf(), email, callbackUrl: '/home' })
+    const landed = await victim.get(lastLink(app.outbox))
+    expect(landed.status).toBe(302)
+    expect((await victim.session()).user).toMatchObject({ id: squatted.userId, email })
+
+    await expectAttackerOut(app, squatted)
+    expect(landed.headers.get('location')).toBe(`${running.origin}/home?notice=passkeys-removed`)
+    expect((await app.adapter.getUserByEmail!(email))!.emailVerified).toBeInstanceOf(Date)
+    // The owner stays signed in, and a second email sign-in removes nothing more and says nothing.
+    expect((await victim.session()).user.email).toBe(email)
+    const again = new Jar(app.handler, running.origin)
+    await again.postForm('/auth/signin/email', { csrfToken: await again.csrf(), email, callbackUrl: '/home' })
+    expect((await again.get(lastLink(app.outbox))).headers.get('location')).toBe(`${running.origin}/home`)
+    expect((await victim.session()).user.email).toBe(email)
+    expect(app.removed).toHaveLength(1)
+  })
+
+  test('the owner signs in through an OAuth provider trusted to link by email: the same clean-up', async () => {
+    const app = victimApp(makeAdapter())
+    const email = victimAddress()
+    const squatted = await squat(app, email)
+
+    const ctx = createContext(new Request(`${running.origin}/auth/callback/alpha`), app.resolved)
+    const account: AdapterAccount = { type: 'oauth', provider: 'alpha', providerAccountId: `alpha-${email}`, userId: '' }
+    const result = await completeSignIn(ctx, { user: { email }, account, allowDangerousEmailAccountLinking: true })
+    expect(result.user.id).toBe(squatted.userId)
+
+    await expectAttackerOut(app, squatted)
+    expect((await app.adapter.getUser!(squatted.userId))!.emailVerified).toBeInstanceOf(Date)
+  })
+
+  test('a password sign-in does not join an account whose address is unproven', async () => {
+    const app = victimApp(makeAdapter())
+    const email = victimAddress()
+    const squatted = await squat(app, email)
+
+    const jar = new Jar(app.handler, running.origin)
+    const res = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), email, password: 'right' }, { 'x-auth-return-redirect': '1' })
+    expect(res.status).toBe(403)
+    expect(await res.json()).toMatchObject({ error: 'AccessDenied' })
+    expect(await jar.session()).toBeNull()
+    expect(await app.adapter.getUser!(`app-${email}`)).toBeNull()
+    expect((await app.adapter.getUser!(squatted.userId))!.emailVerified).toBeNull()
+  })
+})
