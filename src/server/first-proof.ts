@@ -7,6 +7,7 @@
  * The owner is told: `events.passkeysRemoved`, and `notice=passkeys-removed` on the redirect.
  */
 import type { AdapterUser } from '../core/types.js'
+import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
 import { toPasskeyInfo } from './webauthn/records.js'
@@ -23,6 +24,18 @@ export async function proveAddress(ctx: Context, user: AdapterUser): Promise<Ada
   const adapter = useAdapter(ctx.config, ['updateUser'], 'proving an email address')
   if (passkeysOffered(ctx)) await removeUnproven(ctx, user)
   return adapter.updateUser({ id: user.id, emailVerified: new Date(ctx.now) })
+}
+
+/**
+ * A signed-in user with a passkey and an unproven address may be someone's registration for another's
+ * address: no other account links to it until the address is proven, or it would outlive the proof.
+ */
+export async function refuseLinkWhileUnproven(ctx: Context, user: AdapterUser): Promise<void> {
+  if (user.emailVerified || !passkeysOffered(ctx)) return
+  const passkeys = await useAdapter(ctx.config, ['listAuthenticatorsByUserId'], 'account linking').listAuthenticatorsByUserId(user.id)
+  if (passkeys.length) {
+    throw new AuthError('OAuthAccountNotLinked', 'Your email address is not proven yet: sign in with an email link first, then link this account', { status: 403 })
+  }
 }
 
 /** Where the sign-in sends the browser, with `notice=<notice>` when it left one for the app to show. */

@@ -6,7 +6,7 @@ import type { AdapterAccount, AdapterUser, Profile, User } from '../core/types.j
 import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
-import { passkeysOffered, proveAddress } from './first-proof.js'
+import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-proof.js'
 import { createSession, readSession } from './session.js'
 
 export interface SignInInput {
@@ -72,6 +72,7 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
 
   if (current) {
     // A signed-in user adding another way to sign in.
+    await refuseLinkWhileUnproven(ctx, current)
     await link(ctx, current, input)
     return { user: await markVerified(ctx, current, input), isNewUser: false }
   }

@@ -138,6 +138,24 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     expect((await app.adapter.getUser!(squatted.userId))!.emailVerified).toBeInstanceOf(Date)
   })
 
+  test('before the proof, the attacker can neither link an OAuth account nor shed the passkey to do so', async () => {
+    const app = victimApp(makeAdapter())
+    const email = victimAddress()
+    const squatted = await squat(app, email)
+    const [attacker] = squatted.sessions
+    const cookie = [...attacker.jar.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
+
+    const ctx = createContext(new Request(`${running.origin}/auth/callback/alpha`, { headers: { cookie } }), app.resolved)
+    const account: AdapterAccount = { type: 'oauth', provider: 'alpha', providerAccountId: 'attacker-own', userId: '' }
+    await expect(completeSignIn(ctx, { user: { email: 'attacker@example.net' }, account })).rejects.toMatchObject({ type: 'OAuthAccountNotLinked' })
+    expect(await app.adapter.getUserByAccount!({ provider: 'alpha', providerAccountId: 'attacker-own' })).toBeNull()
+
+    const removal = await attacker.jar.postJson('/auth/passkeys', { action: 'remove', id: squatted.credentialId, csrfToken: await attacker.jar.csrf() })
+    expect(removal.status).toBe(409)
+    expect(removal.headers.get('latchkey-webauthn-error')).toBe('last-credential')
+    expect(await app.adapter.getAuthenticator!(squatted.credentialId)).not.toBeNull()
+  })
+
   test('a password sign-in does not join an account whose address is unproven', async () => {
     const app = victimApp(makeAdapter())
     const email = victimAddress()
