@@ -5,8 +5,10 @@
  * owner, and must not inherit what was made before the proof: every passkey of the user (its
  * authenticator and `webauthn` account) and every session end here, then `emailVerified` is set.
  * The owner is told: `events.passkeysRemoved`, and `notice=passkeys-removed` on the redirect.
+ * A JWT session cannot be deleted, so one made for an unproven address carries a claim, and a read
+ * after the proof ends it.
  */
-import type { AdapterUser } from '../core/types.js'
+import type { AdapterUser, JWT, User } from '../core/types.js'
 import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
@@ -62,4 +64,25 @@ async function removeUnproven(ctx: Context, user: AdapterUser): Promise<void> {
   if (!passkeys.length) return
   notices.set(ctx, 'passkeys-removed')
   await ctx.config.events.passkeysRemoved?.({ user, passkeys: passkeys.map(toPasskeyInfo) })
+}
+
+const unprovenClaim = 'latchkeyUnproven'
+
+/** Marks a new JWT session of a user whose address is unproven. */
+export function markUnproven(ctx: Context, user: AdapterUser | User, token: JWT): JWT {
+  const unproven = ctx.config.adapter && !(user as AdapterUser).emailVerified && passkeysOffered(ctx)
+  return unproven ? { ...token, [unprovenClaim]: true } : token
+}
+
+/** Keeps the mark across a rewrite of the token, whatever the `jwt` callback returned. */
+export function carryUnproven(from: JWT, to: JWT): JWT {
+  return from[unprovenClaim] === true ? { ...to, [unprovenClaim]: true } : to
+}
+
+/** Whether a marked JWT session has outlived the proof of its user's address (or its user). */
+export async function outlivedProof(ctx: Context, token: JWT): Promise<boolean> {
+  if (token[unprovenClaim] !== true) return false
+  if (typeof token.sub !== 'string') return true
+  const user = await useAdapter(ctx.config, ['getUser'], 'JWT sessions of unproven addresses').getUser(token.sub)
+  return !user || Boolean(user.emailVerified)
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
-import type { Adapter, AdapterAccount, OAuth2Config, PasskeyInfo, SendVerificationRequestParams } from '../../src/core/types.js'
+import type { Adapter, AdapterAccount, AuthConfig, OAuth2Config, PasskeyInfo, SendVerificationRequestParams } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
@@ -46,7 +46,7 @@ afterAll(async () => {
 const alpha: OAuth2Config<any> = { id: 'alpha', name: 'Alpha', type: 'oauth', jwks_endpoint: undefined, allowDangerousEmailAccountLinking: true }
 
 /** An app with passkeys, email links, a password sign-in and a trusted OAuth provider, over `adapter`. */
-function victimApp(adapter: Adapter) {
+function victimApp(adapter: Adapter, extra: Partial<AuthConfig> = {}) {
   const outbox: SendVerificationRequestParams[] = []
   const removed: Array<{ userId: string; passkeys: PasskeyInfo[] }> = []
   const config = {
@@ -58,6 +58,7 @@ function victimApp(adapter: Adapter) {
       Credentials({ authorize: async (c) => (c.password === 'right' ? { id: `app-${String(c.email)}`, email: String(c.email) } : null) }),
       alpha,
     ],
+    ...extra,
   }
   const app = passkeyApp(config, adapter)
   target.handler = app.handler
@@ -122,6 +123,28 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     expect((await again.get(lastLink(app.outbox))).headers.get('location')).toBe(`${running.origin}/home`)
     expect((await victim.session()).user.email).toBe(email)
     expect(app.removed).toHaveLength(1)
+  })
+
+  test('JWT sessions (the jwt callback keeping only what it knows, a rewrite on every read): the attacker\'s token dies at the proof', async () => {
+    const app = victimApp(makeAdapter(), {
+      session: { strategy: 'jwt', updateAge: 0 },
+      callbacks: { jwt: ({ token }) => ({ sub: token.sub, email: token.email }) },
+    })
+    const email = victimAddress()
+    const squatted = await squat(app, email)
+    // Rewritten by the reads above and by an update; still the attacker's way in before the proof.
+    const [attacker] = squatted.sessions
+    expect((await attacker.jar.postJson('/auth/session', { csrfToken: await attacker.jar.csrf(), data: {} })).status).toBe(200)
+    expect((await attacker.session()).user.email).toBe(email)
+
+    const victim = new Jar(app.handler, running.origin)
+    await victim.postForm('/auth/signin/email', { csrfToken: await victim.csrf(), email, callbackUrl: '/home' })
+    const landed = await victim.get(lastLink(app.outbox))
+    expect((await victim.session()).user).toMatchObject({ id: squatted.userId, email })
+
+    await expectAttackerOut(app, squatted)
+    expect(landed.headers.get('location')).toBe(`${running.origin}/home?notice=passkeys-removed`)
+    expect((await victim.session()).user.email).toBe(email)
   })
 
   test('the owner signs in through an OAuth provider trusted to link by email: the same clean-up', async () => {
