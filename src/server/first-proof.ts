@@ -8,7 +8,7 @@
  * A JWT session cannot be deleted, so one made for an unproven address carries a claim, and a read
  * after the proof ends it.
  */
-import type { AdapterUser, JWT, User } from '../core/types.js'
+import type { AdapterAccount, AdapterUser, JWT, User } from '../core/types.js'
 import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
@@ -68,9 +68,12 @@ async function removeUnproven(ctx: Context, user: AdapterUser): Promise<void> {
 
 const unprovenClaim = 'latchkeyUnproven'
 
-/** Marks a new JWT session of a user whose address is unproven. */
-export function markUnproven(ctx: Context, user: AdapterUser | User, token: JWT): JWT {
-  const unproven = ctx.config.adapter && !(user as AdapterUser).emailVerified && passkeysOffered(ctx)
+/**
+ * Marks a new JWT session made with a passkey for a user whose address is unproven: the only
+ * sessions someone else's registration can hold (such a user links no other account).
+ */
+export function markUnproven(user: AdapterUser | User, account: AdapterAccount | null, token: JWT): JWT {
+  const unproven = account?.type === 'webauthn' && !(user as AdapterUser).emailVerified
   return unproven ? { ...token, [unprovenClaim]: true } : token
 }
 

@@ -139,7 +139,7 @@ export async function createSession(
     })
   }
   if (!token) throw new Error('The jwt callback returned no token at sign-in')
-  await writeJwt(ctx, markUnproven(ctx, user, token), expires)
+  await writeJwt(ctx, markUnproven(user, details.account, token), expires)
 }
 
 /** Ends the request's session: deletes the record (database) and clears the cookie. */
