@@ -3,24 +3,24 @@
  * attacker registers a passkey for the victim's address, which nobody has proven. When the victim
  * first proves the address (an email link, or an OAuth sign-in linked by email), the attacker's
  * passkey, its account row and every session made before the proof are gone, and the victim is told.
- * Run over the memory adapter and the PostgreSQL adapter (PGlite), with a real virtual authenticator.
+ * Over HTTP: a real virtual authenticator (Chromium), email links, the Demo IdP for OpenID Connect;
+ * run over the memory adapter and the PostgreSQL adapter (PGlite).
  */
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
-import type { Adapter, AdapterAccount, AuthConfig, OAuth2Config, PasskeyInfo, SendVerificationRequestParams } from '../../src/core/types.js'
+import type { Adapter, AuthConfig, OAuthConfig, PasskeyInfo, SendVerificationRequestParams } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
-import { resolveConfig } from '../../src/server/config.js'
-import { createContext } from '../../src/server/context.js'
-import { completeSignIn } from '../../src/server/sign-in.js'
 import { launchBrowser } from '../support/browser.js'
+import { startIdp, type Idp } from '../support/idp.js'
 import { Jar } from '../support/jar.js'
 import { lastLink } from '../support/server.js'
-import { passkeyApp, secret, serve, type RunningApp } from './support/app.js'
+import { alice, bob, Browser as HttpBrowser, signIn as oauthSignIn } from '../oauth/harness.js'
+import { passkeyApp, serve, type RunningApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { Ceremony } from './support/ceremony.js'
 
@@ -28,6 +28,7 @@ let browser: Browser
 let running: RunningApp
 let tab: AuthenticatorPage
 let pglite: Queryable
+let idp: Idp
 const target = { handler: async (_: Request) => new Response(null, { status: 404 }) }
 
 beforeAll(async () => {
@@ -35,15 +36,29 @@ beforeAll(async () => {
   await migrate(pglite)
   ;[browser, running] = await Promise.all([launchBrowser(), serve(target)])
   tab = await openWithAuthenticator(browser, running.origin + '/')
+  idp = await startIdp({
+    clients: [{ client_id: 'latchkey', client_secret: 'idp-secret', redirect_uris: [`${running.origin}/auth/callback/idp`], token_endpoint_auth_method: 'client_secret_basic' }],
+  })
 })
 
 afterAll(async () => {
   await browser?.close()
   await running?.close()
   await pglite?.end?.()
+  await idp?.close()
 })
 
-const alpha: OAuth2Config<any> = { id: 'alpha', name: 'Alpha', type: 'oauth', jwks_endpoint: undefined, allowDangerousEmailAccountLinking: true }
+/** The Demo IdP, trusted to link by email. */
+const trusted = (): OAuthConfig<any> => ({
+  id: 'idp',
+  name: 'Demo IdP',
+  type: 'oidc',
+  issuer: idp.issuer,
+  jwks_endpoint: undefined,
+  clientId: 'latchkey',
+  clientSecret: 'idp-secret',
+  allowDangerousEmailAccountLinking: true,
+})
 
 /** An app with passkeys, email links, a password sign-in and a trusted OAuth provider, over `adapter`. */
 function victimApp(adapter: Adapter, extra: Partial<AuthConfig> = {}) {
@@ -56,13 +71,13 @@ function victimApp(adapter: Adapter, extra: Partial<AuthConfig> = {}) {
       Passkey(),
       Email({ sendVerificationRequest: (params) => void outbox.push(params) }),
       Credentials({ authorize: async (c) => (c.password === 'right' ? { id: `app-${String(c.email)}`, email: String(c.email) } : null) }),
-      alpha,
+      trusted(),
     ],
     ...extra,
   }
   const app = passkeyApp(config, adapter)
   target.handler = app.handler
-  return { ...app, outbox, removed, resolved: resolveConfig({ secret, ...config }) }
+  return { ...app, outbox, removed }
 }
 
 let n = 0
@@ -149,15 +164,15 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
 
   test('the owner signs in through an OAuth provider trusted to link by email: the same clean-up', async () => {
     const app = victimApp(makeAdapter())
-    const email = victimAddress()
-    const squatted = await squat(app, email)
+    const squatted = await squat(app, alice.email)
 
-    const ctx = createContext(new Request(`${running.origin}/auth/callback/alpha`), app.resolved)
-    const account: AdapterAccount = { type: 'oauth', provider: 'alpha', providerAccountId: `alpha-${email}`, userId: '' }
-    const result = await completeSignIn(ctx, { user: { email }, account, allowDangerousEmailAccountLinking: true })
-    expect(result.user.id).toBe(squatted.userId)
+    const owner = new HttpBrowser()
+    const site = { auth: `${running.origin}/auth` }
+    const finished = await oauthSignIn(owner, site, 'idp', alice)
+    expect((await (await owner.request(`${site.auth}/session`)).json()).user).toMatchObject({ id: squatted.userId, email: alice.email })
 
     await expectAttackerOut(app, squatted)
+    expect(finished.location).toBe(`${running.origin}/dashboard?notice=passkeys-removed`)
     expect((await app.adapter.getUser!(squatted.userId))!.emailVerified).toBeInstanceOf(Date)
   })
 
@@ -166,12 +181,19 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     const email = victimAddress()
     const squatted = await squat(app, email)
     const [attacker] = squatted.sessions
-    const cookie = [...attacker.jar.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
 
-    const ctx = createContext(new Request(`${running.origin}/auth/callback/alpha`, { headers: { cookie } }), app.resolved)
-    const account: AdapterAccount = { type: 'oauth', provider: 'alpha', providerAccountId: 'attacker-own', userId: '' }
-    await expect(completeSignIn(ctx, { user: { email: 'attacker@example.net' }, account })).rejects.toMatchObject({ type: 'OAuthAccountNotLinked' })
-    expect(await app.adapter.getUserByAccount!({ provider: 'alpha', providerAccountId: 'attacker-own' })).toBeNull()
+    // The attacker, signed in to the squatted user, signs in at the IdP with an account of their own.
+    const site = { auth: `${running.origin}/auth` }
+    const same = new HttpBrowser()
+    for (const [name, value] of attacker.jar.cookies) same.set(running.origin, name, encodeURIComponent(value))
+    const linking = await oauthSignIn(same, site, 'idp', bob)
+    expect(linking.error).toBe('OAuthAccountNotLinked')
+    // Not linked: the IdP account signs in to a user of its own.
+    const later = new HttpBrowser()
+    await oauthSignIn(later, site, 'idp', bob)
+    const own = (await (await later.request(`${site.auth}/session`)).json()).user
+    expect(own.email).toBe(bob.email)
+    expect(own.id).not.toBe(squatted.userId)
 
     const removal = await attacker.jar.postJson('/auth/passkeys', { action: 'remove', id: squatted.credentialId, csrfToken: await attacker.jar.csrf() })
     expect(removal.status).toBe(409)
