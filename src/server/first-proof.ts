@@ -5,10 +5,9 @@
  * owner, and must not inherit what was made before the proof: every passkey of the user (its
  * authenticator and `webauthn` account) and every session end here, then `emailVerified` is set.
  * The owner is told: `events.passkeysRemoved`, and `notice=passkeys-removed` on the redirect.
- * A JWT session cannot be deleted, so one made for an unproven address carries a claim, and a read
- * after the proof ends it.
+ * JWT sessions cannot be deleted: see unproven-session.ts.
  */
-import type { AdapterAccount, AdapterUser, JWT, User } from '../core/types.js'
+import type { AdapterUser } from '../core/types.js'
 import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
@@ -64,28 +63,4 @@ async function removeUnproven(ctx: Context, user: AdapterUser): Promise<void> {
   if (!passkeys.length) return
   notices.set(ctx, 'passkeys-removed')
   await ctx.config.events.passkeysRemoved?.({ user, passkeys: passkeys.map(toPasskeyInfo) })
-}
-
-const unprovenClaim = 'latchkeyUnproven'
-
-/**
- * Marks a new JWT session made with a passkey for a user whose address is unproven: the only
- * sessions someone else's registration can hold (such a user links no other account).
- */
-export function markUnproven(user: AdapterUser | User, account: AdapterAccount | null, token: JWT): JWT {
-  const unproven = account?.type === 'webauthn' && !(user as AdapterUser).emailVerified
-  return unproven ? { ...token, [unprovenClaim]: true } : token
-}
-
-/** Keeps the mark across a rewrite of the token, whatever the `jwt` callback returned. */
-export function carryUnproven(from: JWT, to: JWT): JWT {
-  return from[unprovenClaim] === true ? { ...to, [unprovenClaim]: true } : to
-}
-
-/** Whether a marked JWT session has outlived the proof of its user's address (or its user). */
-export async function outlivedProof(ctx: Context, token: JWT): Promise<boolean> {
-  if (token[unprovenClaim] !== true) return false
-  if (typeof token.sub !== 'string') return true
-  const user = await useAdapter(ctx.config, ['getUser'], 'JWT sessions of unproven addresses').getUser(token.sub)
-  return !user || Boolean(user.emailVerified)
 }

@@ -9,8 +9,8 @@ import { classifyAccess, nextExpiry } from '../core/session-rule.js'
 import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
-import { carryUnproven, markUnproven, outlivedProof } from './first-proof.js'
 import { seal, unseal } from './jwt.js'
+import { carryUnproven, markUnproven, outlivedProof } from './unproven-session.js'
 
 export interface SessionRead {
   session: Session | null
