@@ -207,6 +207,10 @@ export function MemoryAdapter(): MemoryAdapter {
       return copy(session)
     },
 
+    async deleteSessionsByUserId(userId) {
+      for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+    },
+
     // ------------------------------------------------------------ verification tokens
 
     async createVerificationToken(verificationToken) {

@@ -440,6 +440,8 @@ export interface Adapter {
   updateAuthenticatorCounter?(credentialID: AdapterAuthenticator['credentialID'], newCounter: AdapterAuthenticator['counter']): Awaitable<AdapterAuthenticator>
   /** latchkey's addition: removes one authenticator and returns it, or null when none matched. */
   deleteAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
+  /** latchkey's addition: ends every session of the user (when an address is first proven). */
+  deleteSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<void>
 }
 
 // ---------------------------------------------------------------- configuration
@@ -520,6 +522,11 @@ export interface EventCallbacks {
   createUser?: (message: { user: AdapterUser }) => Awaitable<void>
   linkAccount?: (message: { user: AdapterUser | User; account: AdapterAccount; profile?: Profile }) => Awaitable<void>
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * latchkey's addition: the first proof of the user's address (an email link, or an OAuth sign-in
+   * linked by email) removed the passkeys registered before it, which nobody had proven to be the owner's.
+   */
+  passkeysRemoved?: (message: { user: AdapterUser; passkeys: PasskeyInfo[] }) => Awaitable<void>
 }
 
 export interface Logger {

@@ -10,6 +10,7 @@ import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
 import { seal, unseal } from './jwt.js'
+import { carryUnproven, markUnproven, outlivedProof } from './unproven-session.js'
 
 export interface SessionRead {
   session: Session | null
@@ -81,7 +82,7 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
     payload = (await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, nowSeconds)) ?? undefined
     if (payload) cache.set(key, payload)
   }
-  if (!payload) {
+  if (!payload || (await outlivedProof(ctx, payload))) {
     clearSessionCookie(ctx)
     return { session: null }
   }
@@ -89,6 +90,7 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
   const { exp: _exp, iat: _iat, ...claims } = payload
   let token: JWT | null = claims
   if (ctx.config.callbacks.jwt) token = await ctx.config.callbacks.jwt({ token })
+  if (token) token = carryUnproven(claims, token)
   if (!token) {
     clearSessionCookie(ctx)
     return { session: null }
@@ -154,7 +156,7 @@ export async function createSession(
     })
   }
   if (!token) throw new Error('The jwt callback returned no token at sign-in')
-  await writeJwt(ctx, token, expires)
+  await writeJwt(ctx, markUnproven(user, details.account, token), expires)
 }
 
 /** Ends the request's session: deletes the record (database) and clears the cookie. */
@@ -188,6 +190,7 @@ export async function updateSession(ctx: Context, data: unknown): Promise<Sessio
     clearSessionCookie(ctx)
     return null
   }
+  token = carryUnproven(current.token!, token)
   await writeJwt(ctx, token, expires)
   return jwtSession(ctx, token, expires, { trigger: 'update', newSession: data })
 }

@@ -327,13 +327,17 @@ describe('managing passkeys', () => {
     expect(await app.adapter.getAuthenticator(second.data.id)).not.toBeNull()
   })
 
-  test('the last passkey can go when an email provider can still sign the user in', async () => {
+  test('the last passkey can go when an email provider can still sign the user in, once the address is proven', async () => {
     const withEmail = app.variant({ providers: [Passkey(), Email({ sendVerificationRequest: () => {} })] })
-    const { c, credentialId } = await newUser()
+    const { c, email, credentialId } = await newUser()
     const res = await c.jar.request('/auth/passkeys', { method: 'POST' }).catch(() => null)
     expect(res?.status).toBe(403)
     const other = new Ceremony(tab.page, withEmail, running.origin)
     for (const [k, v] of c.jar.cookies) other.jar.cookies.set(k, v)
+    const unproven = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
+    expect(unproven.status).toBe(409)
+    expect(unproven.headers.get('latchkey-webauthn-error')).toBe('last-credential')
+    await app.adapter.updateUser({ id: (await app.adapter.getUserByEmail(email))!.id, emailVerified: new Date() })
     const removed = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
     expect(removed.status).toBe(200)
     expect((await removed.json()).passkeys).toEqual([])

@@ -267,6 +267,10 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       return row ? toSession(row) : null
     },
 
+    async deleteSessionsByUserId(userId) {
+      await rows(`DELETE FROM sessions WHERE user_id = $1::text`, [userId])
+    },
+
     // ------------------------------------------------------------ verification tokens
 
     async createVerificationToken(verificationToken) {

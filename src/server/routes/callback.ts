@@ -6,6 +6,7 @@ import type { Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
 import { verifyEmailLink } from '../email.js'
 import { findProvider } from '../find-provider.js'
+import { withSignInNotice } from '../first-proof.js'
 import { handleOAuthCallback } from '../oauth/callback.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { redirect, type Reply } from '../respond.js'
@@ -17,7 +18,7 @@ export async function callback(ctx: Context, providerId: string | undefined): Pr
   switch (provider.type) {
     case 'email':
       await verifyEmailLink(ctx, provider)
-      return redirect(ctx, await resolveCallbackUrl(ctx, ctx.url.searchParams.get('callbackUrl') ?? undefined))
+      return redirect(ctx, withSignInNotice(ctx, await resolveCallbackUrl(ctx, ctx.url.searchParams.get('callbackUrl') ?? undefined)))
     case 'credentials': {
       if (ctx.request.method !== 'POST') throw new AuthError('UnknownAction', 'Credentials sign-in takes POST', { status: 405 })
       await verifyCsrf(ctx, body.csrfToken)
@@ -28,7 +29,7 @@ export async function callback(ctx: Context, providerId: string | undefined): Pr
     case 'oauth':
     case 'oidc':
       // A response here means "go elsewhere first" (form_post bounce, redirect proxy forward).
-      return (await handleOAuthCallback(ctx, provider, body)) ?? redirect(ctx, await resolveCallbackUrl(ctx, undefined))
+      return (await handleOAuthCallback(ctx, provider, body)) ?? redirect(ctx, withSignInNotice(ctx, await resolveCallbackUrl(ctx, undefined)))
     case 'webauthn':
       return webauthnCallback(ctx, provider, body)
     default:
