@@ -115,6 +115,20 @@ describe("latchkey asked to register its own worker where the app's worker is", 
   })
 })
 
+test("the drop-in script with no data-service-worker registers nothing: the app's worker stays", async () => {
+  const context = await browser.newContext()
+  const app = await openPage(context, server.url + '/?appsw=/app-sw.js')
+  expect(await controllerScript(app)).toBe(server.url + '/app-sw.js')
+  const page = await context.newPage()
+  await page.goto(server.url + '/drop-in.html?default')
+  expect(await page.evaluate(() => (window as any).Latchkey.client.workerRegistration)).toEqual({ status: 'off' })
+  await signInWithForm(page, 'plain')
+  await expect.poll(() => userName(page).textContent()).toBe('plain')
+  expect(await registrations(page)).toEqual([server.url + '/app-sw.js'])
+  await expectOfflinePage(page)
+  await context.close()
+})
+
 describe("latchkey's own worker", () => {
   test('observes page loads without answering them: offline, the browser says so, not the worker', async () => {
     const context = await browser.newContext()

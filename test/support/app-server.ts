@@ -97,9 +97,9 @@ defineElements(client)
 window.ready = true
 </script></html>`
 
-/** The drop-in page: one script tag, no build step. */
-const dropInPage = (worker: boolean, passkey: boolean) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
-<script src="/latchkey.iife.js" data-base-path="/auth" data-service-worker="${worker ? '/latchkey-sw.js' : 'false'}"></script>${passkey ? '\n<script src="/latchkey-passkey.iife.js"></script>' : ''}
+/** The drop-in page: one script tag, no build step. `worker`: the data-service-worker attribute, if any. */
+const dropInPage = (worker: string | undefined, passkey: boolean) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
+<script src="/latchkey.iife.js" data-base-path="/auth"${worker === undefined ? '' : ` data-service-worker="${worker}"`}></script>${passkey ? '\n<script src="/latchkey-passkey.iife.js"></script>' : ''}
 <latchkey-signin></latchkey-signin>
 <latchkey-user></latchkey-user>
 </html>`
@@ -156,7 +156,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     if (path === '/acme.svg') return send(res, 200, logo, '.svg')
     if (path === '/app-sw.js' || path === '/app-sw.mjs') return send(res, 200, appWorker(path.endsWith('.mjs'), searchParams.has('latchkey')), '.js')
     if (path === '/offline.html') return send(res, 200, offlinePage, '.html')
-    if (path === '/drop-in.html') return send(res, 200, dropInPage(!searchParams.has('nosw'), searchParams.has('passkey')), '.html')
+    if (path === '/drop-in.html') return send(res, 200, dropInPage(searchParams.has('nosw') ? 'false' : searchParams.has('default') ? undefined : '/latchkey-sw.js', searchParams.has('passkey')), '.html')
     if (extname(path) === '.js') {
       const file = normalize(join(dist, path))
       if (!file.startsWith(dist)) return send(res, 404, 'not found', '.html')
