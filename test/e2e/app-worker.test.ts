@@ -4,6 +4,8 @@
  * session features run in that worker; asked to register its own worker where the app's is,
  * latchkey registers nothing and says why; its own worker observes page loads without answering them.
  */
+import { join } from 'node:path'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { startAppServer, type AppServer } from '../support/app-server.js'
@@ -14,9 +16,23 @@ import { openPage, signInWithForm, statusOf, userName } from './helpers.js'
 let browser: Browser
 let server: AppServer
 
+/** The Workbox worker of docs/service-worker.md, bundled as injectManifest would (latchkey/sw from the package's exports). */
+async function buildWorkboxWorker(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(import.meta.dirname, 'fixtures/workbox-sw.ts')],
+    bundle: true,
+    format: 'iife',
+    write: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"', 'self.__WB_MANIFEST': '[{"url":"/offline.html","revision":"1"}]' },
+  })
+  return result.outputFiles[0].text
+}
+
 beforeAll(async () => {
   await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer()])
+  const workbox = await buildWorkboxWorker()
+  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ scripts: { '/workbox-sw.js': workbox } })])
 })
 afterAll(async () => {
   await browser?.close()
@@ -47,6 +63,7 @@ async function expectOfflinePage(page: Page) {
 describe.each([
   ['a classic worker, importScripts', '/app-sw.js?latchkey'],
   ['a module worker, import from latchkey/sw', '/app-sw.mjs?latchkey'],
+  ['Workbox, bundled with latchkey/sw', '/workbox-sw.js'],
 ])("the app's own worker with latchkey included (%s)", (_name, script) => {
   test('keeps its offline page; sign-in, a link sign-in in another tab and sign-out run through it', async () => {
     const context = await browser.newContext()

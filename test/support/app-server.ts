@@ -47,6 +47,8 @@ export interface AppServerOptions {
    * instead of latchkey: no Latchkey-Session header, to show the SDK does not rely on it.
    */
   authjs?: boolean
+  /** More scripts to serve, by path (a worker the test built). */
+  scripts?: Record<string, string>
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -154,6 +156,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       return auth(req, res)
     }
     if (path === '/acme.svg') return send(res, 200, logo, '.svg')
+    const script = options.scripts?.[path]
+    if (script !== undefined) return send(res, 200, script, '.js')
     if (path === '/app-sw.js' || path === '/app-sw.mjs') return send(res, 200, appWorker(path.endsWith('.mjs'), searchParams.has('latchkey')), '.js')
     if (path === '/offline.html') return send(res, 200, offlinePage, '.html')
     if (path === '/drop-in.html') return send(res, 200, dropInPage(searchParams.has('nosw') ? 'false' : searchParams.has('default') ? undefined : '/latchkey-sw.js', searchParams.has('passkey')), '.html')
