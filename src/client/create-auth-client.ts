@@ -79,7 +79,10 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
   const listeners = new Set<(session: Session | null) => void>()
   const workerRegistration: Promise<WorkerRegistrationResult> =
     typeof serviceWorker === 'string'
-      ? import('./register-worker.js').then(({ registerWorker }) => registerWorker(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`))
+      ? import('./register-worker.js').then(
+        ({ registerWorker }) => registerWorker(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`),
+        (e) => ({ status: 'failed', message: String(e) }),
+      )
       : Promise.resolve({ status: 'off' })
   const bridge = serviceWorker ? workerBridge(sessionUrl) : null
   const served = async () => !!(await bridge?.serving())
