@@ -1,10 +1,12 @@
 /**
  * `createAuthClient()`: the browser SDK over the Auth.js REST protocol. Session reads go to the
- * service worker when one controls the page, else to the same engine run in the page.
+ * service worker when the page's controller includes latchkey's, else to the same engine run in
+ * the page.
  */
 import { AuthClientError } from './errors.js'
 import { post, request } from './request.js'
 import { channelName } from './channel-name.js'
+import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
 import type { AppProvider, AuthStatus, Session, SessionState } from './types.js'
 import { workerBridge } from './worker-bridge.js'
@@ -12,8 +14,13 @@ import { workerBridge } from './worker-bridge.js'
 export interface AuthClientOptions {
   /** Where the server's routes live: a path, or an absolute URL. Default `/auth`. */
   basePath?: string
-  /** The worker script to register at root scope, or false for none. Default `/latchkey-sw.js`. */
-  serviceWorker?: string | false
+  /**
+   * Default (true): use the page's service worker when it includes latchkey's (see
+   * docs/service-worker.md), registering nothing. A script (`'/latchkey-sw.js'`): register
+   * latchkey's own worker first, unless another script is the worker at that scope.
+   * false: keep sessions in the page.
+   */
+  serviceWorker?: string | boolean
 }
 
 export interface SignInOptions extends Record<string, unknown> {
@@ -41,6 +48,8 @@ export interface AuthClient {
   /** What the session engine last said: the session, `due` (local clock, ms: when it is next refreshed) and `stale`. */
   readonly state: SessionState | undefined
   readonly basePath: string
+  /** What became of the `serviceWorker` script to register; `skipped` says why and what to do. */
+  readonly workerRegistration: Promise<WorkerRegistrationResult>
   getProviders(): Promise<Record<string, AppProvider>>
   getCsrfToken(): Promise<string>
   getSession(): Promise<Session | null>
@@ -64,12 +73,24 @@ function navigate(url: string) {
   if (url.includes('#')) location.reload()
 }
 
-export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchkey-sw.js' }: AuthClientOptions = {}): AuthClient {
+export function createAuthClient({ basePath = '/auth', serviceWorker = true }: AuthClientOptions = {}): AuthClient {
   const base = new URL(basePath.replace(/\/+$/, ''), location.href).href
   const sessionUrl = base + '/session'
   const listeners = new Set<(session: Session | null) => void>()
-  const bridge = serviceWorker ? workerBridge(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`) : null
-  const controlled = () => !!bridge && !!navigator.serviceWorker.controller
+  const workerRegistration: Promise<WorkerRegistrationResult> =
+    typeof serviceWorker === 'string'
+      ? import('./register-worker.js').then(
+        ({ registerWorker }) => registerWorker(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`),
+        (e) => ({ status: 'failed', message: String(e) }),
+      )
+      : Promise.resolve({ status: 'off' })
+  const bridge = serviceWorker ? workerBridge(sessionUrl) : null
+  const served = async () => !!(await bridge?.serving())
+  /**
+   * This page's navigation may have signed in or out (an OAuth callback's redirect): a worker
+   * would have seen it pass, the page must ask once. Local clock, ms; 0 once asked.
+   */
+  let loaded = performance.timeOrigin + ((performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseStart ?? 0)
   let engine: Promise<Engine> | undefined
   const local = () =>
     (engine ??= import('./session-engine.js').then(({ createEngine }) => createEngine(sessionUrl, apply)))
@@ -92,24 +113,25 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchke
   }
 
   const read = async (): Promise<SessionState> => {
-    if (controlled()) {
-      try {
-        return await bridge!.get()
-      } catch {
-        // The worker did not answer twice: do the work here.
-      }
+    try {
+      if (bridge) return await bridge.get()
+    } catch {
+      // No latchkey worker controls the page, or it did not answer twice: do the work here.
     }
-    return (await local()).get()
+    const after = loaded
+    loaded = 0
+    return (await local()).get(after)
   }
 
   /** After our own POST: a worker saw it pass; without one, the page engine looks. */
   const settle = async (path: string, response: Response) => {
-    if (!controlled()) await (await local()).observe(path, 'POST', response)
+    if (!(await served())) await (await local()).observe(path, 'POST', response)
     await client.getSession()
   }
 
   const client: AuthClient = {
     basePath: base,
+    workerRegistration,
     get status() {
       return !state ? 'loading' : state.session ? 'authenticated' : 'unauthenticated'
     },
