@@ -10,14 +10,23 @@
 import { expose } from 'comlink'
 import { createEngine } from '../src/client/session-engine.js'
 import type { SessionState } from '../src/client/types.js'
+import { timingHeader } from '../src/core/session-rule.js'
 import type { WorkerScope, FetchEvent } from './scope.js'
 
 export interface LatchkeyWorkerOptions {
   /** Where the server's routes live on this origin. Default `/auth`. */
   basePath?: string
+  /**
+   * Path prefixes of the app's own API (for example `['/api/']`) whose answers latchkey reads:
+   * a 401 there, or a `Latchkey-Session` header (an extension or a clearing by
+   * `auth.getSession(req, res)`), tells every tab the session changed, without the app asking.
+   * latchkey answers those fetches (passing them to the network unchanged), so list only paths
+   * no handler of the app's own worker answers. Default: none. latchkey's own worker: every path.
+   */
+  apiPaths?: string[]
 }
 
-export function installLatchkey({ basePath = '/auth' }: LatchkeyWorkerOptions = {}, scope: WorkerScope = self as unknown as WorkerScope): void {
+export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyWorkerOptions = {}, scope: WorkerScope = self as unknown as WorkerScope): void {
   const base = basePath.replace(/\/+$/, '')
   const sessionUrl = new URL(base + '/session', scope.location.origin).href
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -46,6 +55,13 @@ export function installLatchkey({ basePath = '/auth' }: LatchkeyWorkerOptions = 
     expose(api, port)
   })
 
+  /**
+   * The app's API answered 401 (a sign-out elsewhere, a revoked session) or carried the timing
+   * header: with the header the change is known; a bare 401 has the session read again.
+   */
+  const appAnswered = (method: string, response: Response): Promise<void> =>
+    response.headers.has(timingHeader) ? engine.observe('', method, response) : engine.expire()
+
   scope.addEventListener('fetch', (event: FetchEvent) => {
     const request = event.request
     const url = new URL(request.url)
@@ -59,7 +75,17 @@ export function installLatchkey({ basePath = '/auth' }: LatchkeyWorkerOptions = 
       }
       return
     }
-    if (!inBase) return
+    if (!inBase) {
+      // fetch() and XHR only: scripts, styles and images say nothing about the session.
+      if (request.destination !== '' || !apiPaths.some((prefix) => url.pathname.startsWith(prefix))) return
+      event.respondWith(
+        fetch(request).then((response) => {
+          if (response.status === 401 || response.headers.has(timingHeader)) event.waitUntil(appAnswered(request.method, response).catch(() => {}))
+          return response
+        }),
+      )
+      return
+    }
     event.respondWith(
       (async () => {
         const response = await fetch(request)

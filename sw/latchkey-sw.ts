@@ -11,4 +11,5 @@ declare const self: WorkerScope
 
 self.addEventListener('install', () => self.skipWaiting())
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
-installLatchkey({ basePath: new URL(self.location.href).searchParams.get('base') || '/auth' }, self)
+// Nothing else answers here, so every same-origin fetch of the app is read for session changes.
+installLatchkey({ basePath: new URL(self.location.href).searchParams.get('base') || '/auth', apiPaths: ['/'] }, self)

@@ -16,6 +16,7 @@ import type { AuthConfig } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
+import { requireSession } from '../../src/server/app/require-session.js'
 import { toNodeHandler } from '../../src/server/node.js'
 
 export interface SessionRequest {
@@ -34,6 +35,8 @@ export interface AppServer {
   now(): number
   /** Holds every GET /auth/session until the returned function is called. */
   holdSessions(): () => void
+  /** Ends every session of `user-<username>` in the store, as a sign-out on another device does. */
+  endSessions(username: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -52,7 +55,7 @@ export interface AppServerOptions {
 }
 
 const dist = join(import.meta.dirname, '../../dist')
-const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml' }
+const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml', '.json': 'application/json' }
 
 const logo = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#fff"/></svg>`
 
@@ -112,9 +115,10 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const outbox: AppServer['outbox'] = []
   const sessionRequests: SessionRequest[] = []
   let held: Promise<void> | undefined
+  const adapter = MemoryAdapter()
   const config: AuthConfig = {
     secret: 'latchkey-e2e-secret-0123456789abcdef',
-    adapter: MemoryAdapter(),
+    adapter,
     session: { strategy: 'database', maxAge: options.maxAge ?? 3600, updateAge: options.updateAge ?? 600 },
     now,
     pages: { signIn: '/', error: '/' },
@@ -137,7 +141,10 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     ],
   }
   const base = options.authjs ? '/api/auth' : '/auth'
-  const auth = toNodeHandler(options.authjs ? await authjsHandler(options) : Latchkey(config))
+  const latchkey = Latchkey(config)
+  const auth = toNodeHandler(options.authjs ? await authjsHandler(options) : latchkey)
+  // The app's own API: who is signed in, behind requireSession.
+  const signedIn = requireSession(latchkey)
 
   const server = createServer(async (req, res) => {
     const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://x')
@@ -155,6 +162,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       }
       return auth(req, res)
     }
+    if (path === '/api/me') return signedIn(req, res, () => send(res, 200, JSON.stringify({ email: signedIn.session(req).user.email }), '.json'))
     if (path === '/acme.svg') return send(res, 200, logo, '.svg')
     const script = options.scripts?.[path]
     if (script !== undefined) return send(res, 200, script, '.js')
@@ -181,6 +189,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     sessionRequests,
     advance: (ms) => void (offset += ms),
     now,
+    endSessions: async (username) => void (await adapter.deleteSessionsByUserId!(`user-${username}`)),
     holdSessions() {
       let release!: () => void
       held = new Promise<void>((resolve) => (release = resolve))
