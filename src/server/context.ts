@@ -93,6 +93,8 @@ class RequestContext {
   setCookies: string[] = []
   /** The body asked for `200 { url }` with `json=true` (next-auth v4's client); see readRedirectingBody. */
   jsonRequested = false
+  /** A `confirm=true` sign-in finishing in this request: the user it must sign in (confirm.ts). */
+  confirmUser: string | undefined = undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
   constructor(

@@ -54,6 +54,8 @@ export interface CookieNames {
   state: string
   nonce: string
   webauthnChallenge: string
+  /** "Confirm it's you" across a sign-in that leaves the site: the user it must be. */
+  confirm: string
 }
 
 /** Cookie names; on https they carry the `__Secure-` prefix, and the CSRF cookie `__Host-`. */
@@ -74,5 +76,6 @@ function makeNames(secure: boolean): CookieNames {
     state: `${p}latchkey.state`,
     nonce: `${p}latchkey.nonce`,
     webauthnChallenge: `${p}latchkey.challenge`,
+    confirm: `${p}latchkey.confirm`,
   }
 }

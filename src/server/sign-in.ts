@@ -8,6 +8,7 @@ import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
 import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-proof.js'
 import { createSession, readSession } from './session.js'
+import { checkConfirm } from './confirm.js'
 
 export interface SignInInput {
   /** The user as the provider describes them (from `profile`, `authorize` or the email address). */
@@ -32,6 +33,7 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
     ? await ctx.config.callbacks.signIn({ user: input.user, account: input.account, profile: input.profile, credentials: input.credentials })
     : true
   if (allowed !== true) throw new AuthError('AccessDenied', 'The signIn callback refused this sign-in', { status: 403 })
+  await checkConfirm(ctx, input)
 
   const result = ctx.config.adapter ? await resolveStoredUser(ctx, input) : { user: input.user, isNewUser: false }
   const account = input.account ? { ...input.account, userId: result.user.id as string } : null
