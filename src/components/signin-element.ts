@@ -7,9 +7,22 @@ const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?m
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 const quietAutofill = new Set(['cancelled', 'unsupported', 'not-allowed'])
 
+/** The letter mark: the name's first letter in a ring, drawn in CSS in the button's text colour. */
+const mark = (p: AppProvider) => h('span', { class: 'mark', part: 'logo mark', 'aria-hidden': 'true' }, p.name.trim().charAt(0).toUpperCase())
+
+/**
+ * The provider's logo when its configuration names one (`style.logo`), else its letter mark. No
+ * logo ships with latchkey: one that does not load gives way to the letter mark, never a broken image.
+ */
+function logo(p: AppProvider): HTMLElement {
+  if (!p.style?.logo) return mark(p)
+  const img = h('img', { src: p.style.logo, alt: '', part: 'logo', onerror: () => img.replaceWith(mark(p)) })
+  return img
+}
+
 /**
  * `<latchkey-signin>`: a button per OAuth/OIDC provider ("Sign in with {name}", brand colour and
- * logo), a form for email and for credentials (fields from `credentials-fields`, default
+ * the configured logo or a letter mark), a form for email and for credentials (fields from `credentials-fields`, default
  * "username,password"), a passkey button, and the `?error=` of the URL in words.
  * Hidden while signed in. Attributes: `callback-url`, `credentials-fields`, `redirect`.
  */
@@ -99,7 +112,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
               this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
               return Promise.resolve()
             }),
-        }, style.logo && h('img', { src: style.logo, alt: '', part: 'logo' }), h('span', {}, label(p)))
+        }, p.type !== 'webauthn' && logo(p), h('span', {}, label(p)))
         return button
       })
       this.body = h('div', { class: 'stack', part: 'container' }, this.error, ...items, this.message)
