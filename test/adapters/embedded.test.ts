@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { LATEST_VERSION, openDatabase, openEmbedded } from '../../src/adapters/postgres/index.js'
 import { createIsolatedSchema } from './isolated-schema.js'
+import { needsService } from '../support/needs-service.js'
 
 const folders: string[] = []
 afterAll(async () => {
@@ -53,7 +54,7 @@ describe('openDatabase', () => {
 
   // Without a URL openDatabase opens the embedded database: cli.test.ts covers that path.
 
-  const url = process.env.DATABASE_URL
+  const url = needsService('DATABASE_URL', 'openDatabase test with a PostgreSQL server', 'postgres://postgres@127.0.0.1:5432/test', 'test/adapters/embedded.test.ts')
   if (url) {
     test('with a postgres:// URL, uses the PostgreSQL server', async () => {
       const schema = await createIsolatedSchema(url)
