@@ -94,5 +94,7 @@ export function passkeyName(k: PasskeyInfo): string {
 }
 
 function passkeyDetail(k: PasskeyInfo): string {
-  return k.deviceType === 'multiDevice' ? 'synced across your devices' : 'stays on the device that made it'
+  const kind = k.deviceType === 'multiDevice' ? 'synced across your devices' : 'stays on the device that made it'
+  const added = k.createdAt && new Date(k.createdAt).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+  return added ? `${kind} · added ${added}` : kind
 }
