@@ -21,6 +21,7 @@ export type ErrorType =
   | 'RateLimited'
   | 'UnknownAction'
   | 'UnknownProvider'
+  | 'UntrustedHost'
   | 'Verification'
   | 'WebAuthnVerificationError'
 
@@ -39,6 +40,7 @@ const clientSafe = new Set<ErrorType>([
   'RateLimited',
   'UnknownAction',
   'UnknownProvider',
+  'UntrustedHost',
   'Verification',
   'WebAuthnVerificationError',
 ])

@@ -297,6 +297,13 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   type: 'credentials'
   /** Fields of the sign-in form. */
   credentials: C
+  /**
+   * The field that names the account, for the per-account rate limits: they count by its value
+   * (trimmed, lower-cased). Default: the first declared field named `username` or `email`, else
+   * the first declared field not of type `password`; with no fields declared, `username` and
+   * `email` both count.
+   */
+  accountField?: Extract<keyof C, string>
   /** Returns the user for these credentials, or null to refuse. The returned `id` becomes the account's `providerAccountId`. */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
 }
@@ -467,7 +474,8 @@ export interface JWT {
   [claim: string]: unknown
 }
 
-export interface Callbacks {
+/** `S`: the session the `session` callback answers; the app's own routes get that type. */
+export interface Callbacks<S extends Session = Session> {
   /** Return false (or a URL to redirect to) to refuse a sign-in. */
   signIn?: (params: {
     user: User | AdapterUser
@@ -485,7 +493,7 @@ export interface Callbacks {
     token?: JWT
     trigger?: 'update'
     newSession?: unknown
-  }) => Awaitable<Session>
+  }) => Awaitable<S>
   /** Shapes the JWT strategy's token. */
   jwt?: (params: {
     token: JWT
@@ -512,7 +520,7 @@ export interface Logger {
   debug(message: string, metadata?: unknown): void
 }
 
-export interface AuthConfig {
+export interface AuthConfig<S extends Session = Session> {
   providers: AppProviders
   /** Signs and encrypts cookies and hashes email tokens. An array rotates: the first signs, all are tried. */
   secret?: string | string[]
@@ -520,7 +528,7 @@ export interface AuthConfig {
   session?: Partial<SessionOptions>
   /** Where the routes live. Default `/auth`. */
   basePath?: string
-  callbacks?: Callbacks
+  callbacks?: Callbacks<S>
   events?: EventCallbacks
   /** Custom pages: where to send the browser instead of the built-in ones. */
   pages?: { signIn?: string; signOut?: string; error?: string; verifyRequest?: string }
@@ -529,10 +537,20 @@ export interface AuthConfig {
   /** Origins allowed to call the routes cross-origin with credentials. */
   trustedOrigins?: string[]
   /**
-   * The app's public origin (for example `https://example.com`). Links in emails and redirects
-   * are built on it; without it they are built on the request's Host header, which a proxy must then set truthfully.
+   * The app's public origin (for example `https://example.com`), or several (the request's Host
+   * picks one; the first is the default). Links in emails, OAuth redirect URIs, passkey relying
+   * parties and redirects are built on it. Default: the `AUTH_URL` environment variable's origin;
+   * without either, only loopback hosts are answered (development) and a production start
+   * (`NODE_ENV=production`) is refused unless `trustHost` is set. A request whose Host is neither
+   * a configured origin's nor a loopback one is refused with 400.
    */
-  origin?: string
+  origin?: string | string[]
+  /**
+   * Take the request's Host (and X-Forwarded-Host / X-Forwarded-Proto) as the public origin when
+   * no `origin` is configured: only for platforms that set those headers themselves. Default:
+   * the `AUTH_TRUST_HOST` environment variable (`true` or `1`), else false.
+   */
+  trustHost?: boolean
   /** Force `Secure` cookies and their prefixes; default: when the request is https. */
   useSecureCookies?: boolean
   /**

@@ -15,6 +15,7 @@ import { requiredAdapterMethods } from './adapter-methods.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
 import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit/config.js'
+import { resolveOriginRule, type OriginRule } from './public-origin.js'
 
 export type ResolvedProvider = OAuthConfig<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
 
@@ -29,7 +30,8 @@ export interface ResolvedConfig {
   pages: NonNullable<AuthConfig['pages']>
   redirectProxyUrl?: string
   trustedOrigins: Set<string>
-  origin?: string
+  /** How each request's public origin is decided (public-origin.ts). */
+  originRule: OriginRule
   useSecureCookies?: boolean
   maxBodySize: number
   logger: Logger
@@ -78,7 +80,7 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
     pages: config.pages ?? {},
     redirectProxyUrl: config.redirectProxyUrl,
     trustedOrigins: new Set((config.trustedOrigins ?? []).map((o) => new URL(o).origin)),
-    origin: config.origin ? new URL(config.origin).origin : undefined,
+    originRule: resolveOriginRule(config),
     useSecureCookies: config.useSecureCookies,
     maxBodySize: config.maxBodySize ?? 64 * 1024,
     logger,

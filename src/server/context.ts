@@ -2,6 +2,8 @@
 import { cookieNames, parseCookies, serializeCookie, type CookieNames, type CookieOptions } from './cookies.js'
 import { formatTiming, timing as makeTiming, timingHeader } from '../core/session-rule.js'
 import type { ResolvedConfig } from './config.js'
+import { AuthError } from '../core/errors.js'
+import { publicOrigin } from './public-origin.js'
 
 /**
  * What the handler reads of a request. The node binding gives one that builds its Web `Request`
@@ -21,9 +23,21 @@ export interface Incoming {
 /** Per-request state; one class, so its fields are written once. */
 export type Context = RequestContext
 
+/** A context for a Web Request whose Host is trusted; throws `UntrustedHost` otherwise. */
 export function createContext(request: Request, config: ResolvedConfig): Context {
-  return contextFor(new WebIncoming(request), config)
+  const incoming = new WebIncoming(request)
+  const origin = publicOrigin(config.originRule, incoming)
+  if (origin === null) throw untrustedHost()
+  return contextFor(incoming, config, origin)
 }
+
+export function untrustedHost(): AuthError {
+  return new AuthError('UntrustedHost', untrustedHostMessage)
+}
+
+export const untrustedHostMessage =
+  "The request's Host is not this app's origin. Set `origin` (or AUTH_URL) to the app's public origin, or `trustHost: true` on a platform that sets Host itself."
+
 
 /** A class, not an object of closures: one allocation per request. */
 export class WebIncoming implements Incoming {
@@ -64,28 +78,30 @@ export class WebIncoming implements Incoming {
   }
 }
 
-export function contextFor(incoming: Incoming, config: ResolvedConfig): Context {
-  return new RequestContext(incoming, config)
+/** `origin` is the request's public origin, from `publicOrigin`. */
+export function contextFor(incoming: Incoming, config: ResolvedConfig, origin: string): Context {
+  return new RequestContext(incoming, config, origin)
 }
 
 /** A class, so the lazy `request` getter lives on the prototype and each context is a plain fast object. */
 class RequestContext {
-  /** The app's public origin. */
-  origin: string
   secure: boolean
   cookies: Map<string, string>
   names: CookieNames
   /** The clock reading for this request, in milliseconds. */
   now: number
   setCookies: string[] = []
+  /** The body asked for `200 { url }` with `json=true` (next-auth v4's client); see readRedirectingBody. */
+  jsonRequested = false
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
   constructor(
     /** The request's method and headers, read without building the Request. */
     public incoming: Incoming,
     public config: ResolvedConfig,
+    /** The app's public origin (public-origin.ts): never taken from an untrusted Host. */
+    public origin: string,
   ) {
-    this.origin = config.origin ?? incoming.origin
     this.secure = config.useSecureCookies ?? this.origin.startsWith('https:')
     this.cookies = parseCookies(incoming.header('cookie'))
     this.names = cookieNames(this.secure)
@@ -101,7 +117,7 @@ class RequestContext {
   }
   /** The caller asked for `200 { url }` instead of a redirect; read only by routes that redirect. */
   get returnRedirect(): boolean {
-    return this.incoming.header('x-auth-return-redirect') === '1'
+    return this.jsonRequested || this.incoming.header('x-auth-return-redirect') === '1'
   }
   /** The Web `Request`; under the node binding it is built on first use. */
   get request(): Request {

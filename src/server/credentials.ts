@@ -1,15 +1,19 @@
-/** Credentials sign-in: the app's `authorize` decides; null is `CredentialsSignin`. */
+/**
+ * Credentials sign-in: the app's `authorize` decides; null is `CredentialsSignin`. The attempt is
+ * counted against the rate limits before `authorize` runs, and taken back from the rules that
+ * count failures when it accepts.
+ */
 import type { CredentialsConfig } from '../core/types.js'
 import { AuthError } from '../core/errors.js'
 import type { Body } from './body.js'
 import type { Context } from './context.js'
+import { readCredentials } from './credentials-fields.js'
+import { enforceRateLimit } from './rate-limit/config.js'
 import { completeSignIn } from './sign-in.js'
 
-const reserved = new Set(['csrfToken', 'callbackUrl', 'json', 'redirect'])
-
 export async function signInWithCredentials(ctx: Context, provider: CredentialsConfig<any>, body: Body): Promise<void> {
-  const credentials: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(body)) if (!reserved.has(k)) credentials[k] = v
+  const { credentials, accounts } = readCredentials(provider, body)
+  const attempt = await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', accounts, ctx.now)
   let user
   try {
     user = await provider.authorize(credentials, ctx.request)
@@ -19,6 +23,7 @@ export async function signInWithCredentials(ctx: Context, provider: CredentialsC
     throw new AuthError('CredentialsSignin', 'Sign-in failed. Check the details you provided.', { status: 401 })
   }
   if (!user) throw new AuthError('CredentialsSignin', 'Sign-in failed. Check the details you provided.', { status: 401 })
+  await attempt.succeeded()
   if (user.id === undefined || user.id === null || String(user.id) === '') {
     throw new AuthError('Configuration', `The authorize callback of "${provider.id}" returned a user without an id`, { status: 500 })
   }

@@ -25,10 +25,14 @@ export function hashToken(token: string, secret: string): Promise<string> {
   return hmacHex(secret, token)
 }
 
-/** POST /signin/:email: stores the hashed token and sends the link. */
-export async function sendEmailLink(ctx: Context, provider: EmailConfig, rawEmail: string | undefined, callbackUrl: string): Promise<string> {
+/** The address a sign-in link would go to: the provider's `normalizeIdentifier`, else `normalizeEmail`. */
+export function emailIdentifier(provider: EmailConfig, rawEmail: string | undefined): string {
   if (!rawEmail) throw new AuthError('EmailSignin', 'Expected an email address in the "email" field')
-  const identifier = (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail)
+  return (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail)
+}
+
+/** POST /signin/:email: stores the hashed token and sends the link to `identifier` (from `emailIdentifier`). */
+export async function sendEmailLink(ctx: Context, provider: EmailConfig, identifier: string, callbackUrl: string): Promise<string> {
   const adapter = useAdapter(ctx.config, ['createVerificationToken'], 'email sign-in')
   const allowed = ctx.config.callbacks.signIn
     ? await ctx.config.callbacks.signIn({ user: { email: identifier }, account: null, email: { verificationRequest: true } })

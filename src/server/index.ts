@@ -1,5 +1,8 @@
 /** latchkey/server: the sign-in service. */
-export { Latchkey, type Handler } from './latchkey.js'
+export { Latchkey, type Handler, type LatchkeyHandler } from './latchkey.js'
+export type { GetSession, SessionOf, SessionResponse } from './app/get-session.js'
+export { requireSession, type RequestWithSession } from './app/require-session.js'
+export { withSession } from './app/with-session.js'
 export { toNodeHandler, toRequest } from './node.js'
 export { AuthError, MissingAdapterMethods, type ErrorType } from '../core/errors.js'
 export { timingHeader, parseTiming, type SessionTiming } from '../core/session-rule.js'

@@ -1,11 +1,13 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
-import type { AuthConfig } from '../core/types.js'
+import type { AuthConfig, Session } from '../core/types.js'
+import { createGetSession, type GetSession } from './app/get-session.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
-import { contextFor, WebIncoming, type Context, type Incoming } from './context.js'
+import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './context.js'
+import { publicOrigin } from './public-origin.js'
 import { errorMessages } from './pages.js'
 import { RateLimitError } from './rate-limit/check.js'
-import { json, jsonType, redirect, reply, toResponse, type Reply } from './respond.js'
+import { json, jsonHeaders, redirect, reply, toResponse, type Reply } from './respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
 import { getErrorPage, getVerifyRequestPage } from './routes/pages.js'
@@ -50,8 +52,18 @@ export function registerAction(name: string, action: Action): void {
   actions[name] = action
 }
 
-export function Latchkey(config: AuthConfig): Handler {
-  const resolved = resolveConfig(config)
+/** What `Latchkey(config)` returns: the handler, and the session of any request to the app. */
+export type LatchkeyHandler<S extends Session = Session> = Handler & {
+  /** See `GetSession`: the same answer as GET /session, for the app's own routes. */
+  getSession: GetSession<S>
+}
+
+/**
+ * The sign-in service. The session type `S` follows what the `session` callback returns, so
+ * `auth.getSession`, `requireSession` and `withSession` hand the app that type.
+ */
+export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
+  const resolved = resolveConfig(config as AuthConfig)
   const handle: IncomingHandler = (incoming) => answer(incoming, resolved, asIs)
   const handler: Handler = (request) => {
     let incoming: Incoming
@@ -62,7 +74,7 @@ export function Latchkey(config: AuthConfig): Handler {
     }
     return answer(incoming, resolved, toResponse)
   }
-  return Object.assign(handler, { [handleIncoming]: handle })
+  return Object.assign(handler, { [handleIncoming]: handle, getSession: createGetSession<S>(resolved) })
 }
 
 const asIs = (r: Reply): Reply => r
@@ -75,7 +87,9 @@ const asIs = (r: Reply): Reply => r
 function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) => T): Promise<T> {
   let ctx: Context
   try {
-    ctx = contextFor(incoming, config)
+    const origin = publicOrigin(config.originRule, incoming)
+    if (origin === null) return Promise.resolve(out(untrusted(config)))
+    ctx = contextFor(incoming, config, origin)
   } catch {
     return Promise.resolve(out(malformed()))
   }
@@ -91,7 +105,13 @@ function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) =
 }
 
 function malformed(): Reply {
-  return reply(400, { 'content-type': jsonType, 'cache-control': 'no-store' }, JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }))
+  return reply(400, { ...jsonHeaders }, JSON.stringify({ error: 'InvalidRequest', message: 'Malformed request URL' }))
+}
+
+/** A forged or unknown Host: answered before any route runs, so nothing is read, sent or stored. */
+function untrusted(config: ResolvedConfig): Reply {
+  config.logger.warn('UntrustedHost: refused a request whose Host is neither a configured origin nor a loopback host')
+  return reply(400, { ...jsonHeaders }, JSON.stringify({ error: 'UntrustedHost', message: untrustedHostMessage }))
 }
 
 /** The route for the request's method and path, or the reply that says why there is none. */
@@ -104,14 +124,19 @@ function findRoute(ctx: Context): Reply | { route: Route; providerId: string | u
   if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
   const { name, providerId, extra } = splitAction(path.slice(base.length + 1))
   const action = Object.hasOwn(actions, name) ? actions[name] : undefined
-  if (!action || extra || (providerId !== undefined && !action.provider)) {
-    return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${path}` }, 404)
+  // The messages name what was expected, never the path or method sent, which are request text.
+  if (!action) {
+    return json(ctx, { error: 'UnknownAction', message: `Unknown action: expected ${base}/ followed by one of ${Object.keys(actions).join(', ')}` }, 404)
+  }
+  if (extra || (providerId !== undefined && !action.provider)) {
+    const takes = action.provider ? 'one path segment after it, a provider id' : 'no path segment after it'
+    return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${base}/${name} takes ${takes}` }, 404)
   }
   const route = method === 'GET' || method === 'HEAD' ? action.GET : method === 'POST' ? action.POST : undefined
   if (!route) {
     const allow = ['GET', 'POST'].filter((m) => action[m as 'GET' | 'POST']).join(', ')
     ctx.headers.allow = allow
-    return json(ctx, { error: 'UnknownAction', message: `${name} takes ${allow}, not ${method}` }, 405)
+    return json(ctx, { error: 'UnknownAction', message: `${base}/${name} takes ${allow}` }, 405)
   }
   return { route, providerId, flow: action.flow === true }
 }

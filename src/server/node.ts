@@ -1,11 +1,9 @@
 /** The node:http binding: `http.createServer(toNodeHandler(Latchkey(config)))`. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
-import { AuthError } from '../core/errors.js'
-import type { Incoming } from './context.js'
 import { handleIncoming, type Handler, type IncomingHandler } from './latchkey.js'
 import { rememberClientAddress } from './rate-limit/client-address.js'
-import type { Reply } from './respond.js'
+import { bodyOf, NodeIncoming, requestUrl, webHeaders } from './node-incoming.js'
+import { jsonHeaders, type Reply } from './respond.js'
 
 export function toNodeHandler(handler: Handler) {
   // Latchkey's own handler is entered without building a Web Request; any other takes the Web way.
@@ -35,7 +33,7 @@ export function toNodeHandler(handler: Handler) {
 }
 
 function unreadable(res: ServerResponse): void {
-  if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+  if (!res.headersSent) res.writeHead(400, { ...jsonHeaders })
   res.end(JSON.stringify({ error: 'InvalidRequest', message: 'The request could not be read' }))
 }
 
@@ -69,117 +67,4 @@ export function toRequest(req: IncomingMessage): Request {
   // For per-client rate limits: a Web Request has no peer address of its own.
   rememberClientAddress(request, req.socket.remoteAddress)
   return request
-}
-
-function requestUrl(req: IncomingMessage): URL {
-  const host = req.headers.host ?? 'localhost'
-  // Concatenated, not resolved: a request path of "//evil.example/x" must not become the host.
-  const path = req.url?.startsWith('/') ? req.url : `/${req.url ?? ''}`
-  return new URL(`${schemeOf(req)}://${host}${path}`)
-}
-
-function schemeOf(req: IncomingMessage): 'http' | 'https' {
-  return 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted) ? 'https' : 'http'
-}
-
-/**
- * A path the URL parser would give back unchanged: segments of letters, digits, `_`, `~`, `-` and
- * inner dots, so no dot segments, escapes, empty segments or query.
- */
-const plainPath = /^(?:\/[\w~-]+(?:\.[\w~-]+)*)*\/?$/
-
-/** Origins by scheme and Host header, each read once by the URL parser; bounded, since clients choose the header. */
-const origins = new Map<string, string | null>()
-
-/** The origin of `scheme://host/`, or null when the URL parser reads more than an origin into it. */
-function originOf(scheme: string, host: string): string | null {
-  const key = `${scheme}://${host}`
-  let origin = origins.get(key)
-  if (origin !== undefined) return origin
-  try {
-    const url = new URL(`${key}/`)
-    origin = url.username || url.password || url.href !== `${url.origin}/` ? null : url.origin
-  } catch {
-    origin = null
-  }
-  if (origins.size >= 64) origins.clear()
-  origins.set(key, origin)
-  return origin
-}
-
-function webHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers()
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value === undefined || key.startsWith(':')) continue
-    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v))
-    else headers.set(key, value)
-  }
-  return headers
-}
-
-function bodyOf(req: IncomingMessage): RequestInit {
-  if (req.method === 'GET' || req.method === 'HEAD') return {}
-  // @ts-expect-error Node's fetch needs `duplex` to stream a request body
-  return { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }
-}
-
-/**
- * The request as latchkey reads it, with the Web Request built only if a route asks. What
- * `new Request` would refuse is refused here, before any route runs, as it was when it was built first.
- */
-export class NodeIncoming implements Incoming {
-  readonly method: string
-  readonly pathname: string
-  readonly origin: string
-  private parsed: URL | undefined
-  private web: Request | undefined
-  constructor(private readonly req: IncomingMessage) {
-    this.method = req.method ?? 'GET'
-    if (forbiddenMethods.has(this.method)) throw new TypeError('Request cannot be constructed')
-    // A plain path under a known Host is taken as it is; anything else goes through the URL parser.
-    const path = req.url ?? ''
-    const origin = path.startsWith('/') && plainPath.test(path) ? originOf(schemeOf(req), req.headers.host ?? 'localhost') : null
-    if (origin !== null) {
-      this.origin = origin
-      this.pathname = path
-      return
-    }
-    const url = requestUrl(req)
-    if (url.username || url.password) throw new TypeError('Request cannot be constructed')
-    this.parsed = url
-    this.origin = url.origin
-    this.pathname = url.pathname
-  }
-  get url(): URL {
-    return (this.parsed ??= new URL(this.origin + this.pathname))
-  }
-  header(name: string): string | null {
-    return headerValue(this.req.headers[name])
-  }
-  request(): Request {
-    if (this.web) return this.web
-    try {
-      this.web = new Request(this.url, { method: this.method, headers: webHeaders(this.req), ...bodyOf(this.req) })
-    } catch {
-      throw new AuthError('InvalidRequest', 'The request could not be read', { status: 400 })
-    }
-    rememberClientAddress(this.web, this.req.socket.remoteAddress)
-    return this.web
-  }
-}
-
-const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK'])
-
-/** What `Headers.get` gives for a value node parsed: each trimmed of HTTP whitespace, repeats joined. */
-function headerValue(value: string | string[] | undefined): string | null {
-  if (value === undefined) return null
-  return Array.isArray(value) ? value.map(trimHttp).join(', ') : trimHttp(value)
-}
-
-function trimHttp(text: string): string {
-  return isHttpSpace(text.charCodeAt(0)) || isHttpSpace(text.charCodeAt(text.length - 1)) ? text.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '') : text
-}
-
-function isHttpSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13
 }

@@ -30,8 +30,8 @@ function finish(ctx: Context, body: string | null, status: number, own: Record<s
 }
 
 // Every reply says no-store: anything carrying a cookie or session data must not be cached by the browser or a proxy.
-export const jsonType = 'application/json; charset=utf-8'
-const jsonHeaders = { 'content-type': jsonType, 'cache-control': 'no-store' }
+// nosniff: a browser reads a JSON answer as JSON only, never sniffs it into HTML or script.
+export const jsonHeaders: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
 
 export function json(ctx: Context, body: unknown, status = 200): Reply {
   return finish(ctx, JSON.stringify(body), status, jsonHeaders)
@@ -46,12 +46,14 @@ export function redirect(ctx: Context, url: string): Reply {
 const pageHeaders = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 }
+const pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-export function html(ctx: Context, body: string, status = 200): Reply {
-  return finish(ctx, body, status, pageHeaders)
+/** A page; its forms may lead only to its own origin and `formTargets` (origins, see form-action.ts). */
+export function html(ctx: Context, body: string, status = 200, formTargets: string[] = []): Reply {
+  const policy = formTargets.length ? `${pagePolicy} ${formTargets.join(' ')}` : pagePolicy
+  return finish(ctx, body, status, { ...pageHeaders, 'content-security-policy': policy })
 }

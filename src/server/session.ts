@@ -24,14 +24,18 @@ const sessionMethods: Array<'getSessionAndUser' | 'updateSession' | 'deleteSessi
 
 const noSession: Promise<SessionRead> = Promise.resolve(Object.freeze({ session: null }))
 
-/** Reads the request's session, extending or removing it as the rule says. Not `async`: it only picks the strategy. */
-export function readSession(ctx: Context): Promise<SessionRead> {
+/**
+ * Reads the request's session, extending or removing it as the rule says; with `extend` false a
+ * due session is answered as it is (no response will carry a new cookie). Not `async`: it only
+ * picks the strategy.
+ */
+export function readSession(ctx: Context, extend = true): Promise<SessionRead> {
   const cookie = ctx.cookies.get(ctx.names.sessionToken)
   if (!cookie) return noSession
-  return ctx.config.session.strategy === 'database' ? readDatabaseSession(ctx, cookie) : readJwtSession(ctx, cookie)
+  return ctx.config.session.strategy === 'database' ? readDatabaseSession(ctx, cookie, extend) : readJwtSession(ctx, cookie, extend)
 }
 
-async function readDatabaseSession(ctx: Context, sessionToken: string): Promise<SessionRead> {
+async function readDatabaseSession(ctx: Context, sessionToken: string, extend: boolean): Promise<SessionRead> {
   const adapter = useAdapter(ctx.config, sessionMethods, 'database sessions')
   const { maxAge, updateAge } = ctx.config.session
   const found = await adapter.getSessionAndUser(sessionToken)
@@ -46,7 +50,7 @@ async function readDatabaseSession(ctx: Context, sessionToken: string): Promise<
     clearSessionCookie(ctx)
     return { session: null }
   }
-  if (access === 'due') {
+  if (access === 'due' && extend) {
     const expires = new Date(nextExpiry(ctx.now, maxAge))
     const extended = await adapter.updateSession({ sessionToken, expires })
     if (!extended) {
@@ -62,7 +66,7 @@ async function readDatabaseSession(ctx: Context, sessionToken: string): Promise<
   return { session, user, record }
 }
 
-async function readJwtSession(ctx: Context, cookie: string): Promise<SessionRead> {
+async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Promise<SessionRead> {
   const { maxAge, updateAge } = ctx.config.session
   const nowSeconds = Math.floor(ctx.now / 1000)
   const cache = ctx.config.sessionTokens
@@ -85,7 +89,7 @@ async function readJwtSession(ctx: Context, cookie: string): Promise<SessionRead
     clearSessionCookie(ctx)
     return { session: null }
   }
-  if (classifyAccess(ctx.now, expires, maxAge, updateAge) === 'due') {
+  if (extend && classifyAccess(ctx.now, expires, maxAge, updateAge) === 'due') {
     expires = nextExpiry(ctx.now, maxAge)
     await writeJwt(ctx, token, expires)
   }

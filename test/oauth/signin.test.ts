@@ -255,6 +255,18 @@ describe('OpenID Connect', () => {
     expect(log.lines.join('\n')).toMatch(/access_denied/)
     expect(browser.cookies(app.url)['latchkey.state']).toBeUndefined()
   })
+
+  it('logs an error_description carrying CR, LF, NUL and an ANSI escape on one escaped line', async () => {
+    const browser = new Browser()
+    const authorization = await beginSignIn(browser, app, 'idp')
+    const callback = callbackOf(await atIdp(browser, authorization, 'deny'))
+    callback.searchParams.set('error_description', 'denied\r\n[latchkey][error] forged\u0000\u001b[31m\u2028')
+    const done = await deliver(browser, callback)
+    expect(done.error).toBe('AccessDenied')
+    const line = log.lines.find((l) => l.includes('access_denied'))
+    expect(line).toContain('(denied\\r\\n[latchkey][error] forged\\u0000\\u001b[31m\\u2028)')
+    expect(log.lines.join('')).not.toMatch(/[\r\n\u0000\u001b\u2028]/)
+  })
 })
 
 describe('OAuth 2', () => {

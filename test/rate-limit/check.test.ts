@@ -17,7 +17,7 @@ import {
 const t0 = Date.parse('2026-01-01T00:00:00Z')
 const rules = defaultRateLimitRules
 
-async function refusal(run: () => Promise<void>): Promise<RateLimitError> {
+async function refusal(run: () => Promise<unknown>): Promise<RateLimitError> {
   try {
     await run()
   } catch (error) {
@@ -50,20 +50,67 @@ describe('checkRateLimit', () => {
     expect(error.retryAfter).toBe(15 * 60 - 1)
   })
 
-  test('credentials: 10 per account, 30 per client; passkey options: 30 per client per minute', async () => {
+  test('credentials: failures count, 10 per account and client, 100 per account; a success is taken back', async () => {
     const store = memoryRateLimitStore()
-    for (let i = 0; i < 10; i++) await checkRateLimit(store, rules, { action: 'credentials', account: 'ada', client: `198.51.100.${i}` }, t0)
-    await expect(checkRateLimit(store, rules, { action: 'credentials', account: 'Ada', client: '198.51.100.99' }, t0)).rejects.toThrow(/sign-in attempts for this account/)
+    const guess = (client: string, account = 'ada') => checkRateLimit(store, rules, { action: 'credentials', account, client }, t0)
+    for (let i = 0; i < 10; i++) await guess('198.51.100.1')
+    const error = await refusal(() => guess('198.51.100.1', ' ADA'))
+    expect(error.message).toBe('Too many sign-in attempts for this account from this network address; try again in 15 minutes')
+    // A success from another address is taken back: it never adds up.
+    for (let i = 0; i < 20; i++) await (await guess('198.51.100.2')).succeeded()
+    // 10 failures so far; 90 more from nine other addresses reach the ceiling.
+    for (let a = 3; a < 12; a++) for (let i = 0; i < 10; i++) await guess(`198.51.100.${a}`)
+    expect((await refusal(() => guess('198.51.100.99'))).message).toMatch(/^Too many sign-in attempts for this account;/)
+    await guess('198.51.100.99', 'grace')
+  })
+
+  test('credentials: 30 attempts per client, successes included; passkey options: 30 per client per minute', async () => {
+    const store = memoryRateLimitStore()
+    for (let i = 0; i < 30; i++) await (await checkRateLimit(store, rules, { action: 'credentials', account: `user${i}`, client: '198.51.100.1' }, t0)).succeeded()
+    await expect(checkRateLimit(store, rules, { action: 'credentials', account: 'new', client: '198.51.100.1' }, t0)).rejects.toThrow(/sign-in attempts from this network address/)
     for (let i = 0; i < 30; i++) await checkRateLimit(store, rules, { action: 'passkeyOptions', client: '203.0.113.7' }, t0)
     const error = await refusal(() => checkRateLimit(store, rules, { action: 'passkeyOptions', client: '203.0.113.7' }, t0 + 500))
     expect(error.retryAfter).toBe(60)
     expect(error.message).toBe('Too many passkey requests from this network address; try again in 60 seconds')
   })
 
-  test('rules without a value to count by are skipped, not lumped together', async () => {
+  test('a refused attempt takes its failure hits back; succeeded() refunds once only', async () => {
     const store = memoryRateLimitStore()
-    for (let i = 0; i < 100; i++) await checkRateLimit(store, rules, { action: 'credentials', account: `user${i}`, client: null }, t0)
+    const only = { ...rules, credentials: [{ per: 'account' as const, limit: 2, windowSeconds: 60, counts: 'failures' as const }] }
+    const attempt = () => checkRateLimit(store, only, { action: 'credentials', account: 'ada' }, t0)
+    const first = await attempt()
+    await attempt()
+    for (let i = 0; i < 5; i++) await refusal(attempt)
+    await first.succeeded()
+    await first.succeeded()
+    await attempt() // the count is back at 2: one refund, and no refused attempt stayed counted
+    await refusal(attempt)
+  })
+
+  test('several accounts are each counted; Unicode compatibility forms share a count', async () => {
+    const store = memoryRateLimitStore()
+    const only = { ...rules, credentials: [{ per: 'account' as const, limit: 3, windowSeconds: 60 }] }
+    for (let i = 0; i < 3; i++) await checkRateLimit(store, only, { action: 'credentials', account: [`junk${i}`, 'carol@example.com'] }, t0)
+    await expect(checkRateLimit(store, only, { action: 'credentials', account: 'ｃａｒｏｌ@example.com' }, t0)).rejects.toThrow(/for this account/)
+    await checkRateLimit(store, only, { action: 'credentials', account: ['junk0', 'JUNK0 '] }, t0) // one account, counted once: 2
+    await checkRateLimit(store, only, { action: 'credentials', account: 'junk0' }, t0)
+    await expect(checkRateLimit(store, only, { action: 'credentials', account: 'junk0' }, t0)).rejects.toThrow(/for this account/)
+  })
+
+  test('a store without refund is refused for rules that count failures', async () => {
+    const store: RateLimitStore = { hit: async () => ({ count: 1, resetAt: t0 + 1 }) }
+    await expect(checkRateLimit(store, rules, { action: 'credentials', account: 'ada' }, t0)).rejects.toThrow('checkRateLimit: the credentials rules count failures, which needs a store with refund(key, now)')
+    await checkRateLimit(store, rules, { action: 'email', account: 'ada@example.com' }, t0)
+  })
+
+  test('per-client rules without a client are skipped, not lumped together; per account and client, it is one client per account', async () => {
+    const store = memoryRateLimitStore()
+    for (let i = 0; i < 100; i++) await checkRateLimit(store, rules, { action: 'email', account: `user${i}@example.com`, client: null }, t0)
     expect(store.size).toBe(100)
+    const guess = () => checkRateLimit(store, rules, { action: 'credentials', account: 'ada', client: null }, t0)
+    for (let i = 0; i < 10; i++) await guess()
+    await expect(guess()).rejects.toThrow(/for this account from this network address/)
+    await checkRateLimit(store, rules, { action: 'credentials', account: 'grace', client: null }, t0)
   })
 
   test('keys hold a hash of the account, never the address in clear', async () => {
@@ -91,7 +138,8 @@ describe('rules', () => {
         { per: 'client', limit: 20, windowSeconds: 900 },
       ],
       credentials: [
-        { per: 'account', limit: 10, windowSeconds: 900 },
+        { per: 'account+client', limit: 10, windowSeconds: 900, counts: 'failures' },
+        { per: 'account', limit: 100, windowSeconds: 900, counts: 'failures' },
         { per: 'client', limit: 30, windowSeconds: 900 },
       ],
       passkeyOptions: [{ per: 'client', limit: 30, windowSeconds: 60 }],
@@ -107,7 +155,13 @@ describe('rules', () => {
 
   test('bad rules are refused, naming the rule', () => {
     expect(() => resolveRateLimitRules({ oauth: [] } as never)).toThrow('rateLimit.rules: unknown action "oauth"; expected one of email, credentials, passkeyOptions')
-    expect(() => resolveRateLimitRules({ email: [{ per: 'ip', limit: 1, windowSeconds: 1 } as never] })).toThrow('rateLimit.rules.email[0]: expected per "account" or "client", got "ip"')
+    expect(() => resolveRateLimitRules({ email: [{ per: 'ip', limit: 1, windowSeconds: 1 } as never] })).toThrow('rateLimit.rules.email[0]: expected per "account", "client" or "account+client", got "ip"')
+    expect(() => resolveRateLimitRules({ credentials: [{ per: 'client', limit: 1, windowSeconds: 1, counts: 'errors' as never }] })).toThrow(
+      'rateLimit.rules.credentials[0]: expected counts "attempts" or "failures", got "errors"',
+    )
+    expect(() => resolveRateLimitRules({ email: [{ per: 'account', limit: 1, windowSeconds: 1, counts: 'failures' }] })).toThrow(
+      'rateLimit.rules.email[0]: counts "failures" applies only to credentials rules',
+    )
     expect(() => resolveRateLimitRules({ email: [{ per: 'client', limit: 0, windowSeconds: 1 }] })).toThrow(/email\[0\]: expected limit/)
     expect(() => resolveRateLimitRules({ email: [{ per: 'client', limit: 1, windowSeconds: -1 }] })).toThrow(/email\[0\]: expected windowSeconds > 0/)
     expect(() =>

@@ -2,7 +2,6 @@ import { describe, expect, test } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import {
-  credentialsAccount,
   defaultRateLimitRules,
   enforceRateLimit,
   memoryRateLimitStore,
@@ -51,10 +50,11 @@ describe('resolveRateLimit', () => {
     expect(() => resolveRateLimit({ rules: { email: [{ per: 'client', limit: 0, windowSeconds: 60 }] } })).toThrow(/email\[0\]/)
   })
 
-  test('the credentials account is the username, else the email', () => {
-    expect(credentialsAccount({ username: 'ada', email: 'x@y.z', password: 'p' })).toBe('ada')
-    expect(credentialsAccount({ username: ' ', email: 'x@y.z' })).toBe('x@y.z')
-    expect(credentialsAccount({ password: 'p' })).toBeUndefined()
+  test('a given store that cannot refund is refused while a rule counts failures', () => {
+    const hitOnly = { hit: async () => ({ count: 1, resetAt: t0 }) }
+    expect(() => resolveRateLimit({ store: hitOnly })).toThrow('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store')
+    const attemptsOnly = { credentials: [{ per: 'account' as const, limit: 10, windowSeconds: 900 }] }
+    expect(resolveRateLimit({ store: hitOnly, rules: attemptsOnly })!.store).toBe(hitOnly)
   })
 
   test('postgresRateLimitStore refuses what is not a database', () => {

@@ -68,6 +68,44 @@ export function runStoreContract(name: string, get: () => StoreUnderTest): void 
       expect((await store.hit(k, 60, t0)).count).toBe(1)
     })
 
+    test('refund takes one hit back from the open window, and keeps its end', async () => {
+      const { store } = get()
+      const k = key()
+      const first = await store.hit(k, 60, t0)
+      await store.hit(k, 60, t0)
+      await store.hit(k, 60, t0)
+      await store.refund!(k, t0 + 1000)
+      const next = await store.hit(k, 60, t0 + 2000)
+      expect(next.count).toBe(3)
+      expect(Math.abs(next.resetAt - first.resetAt)).toBeLessThan(2500)
+    })
+
+    test('refund without an open window changes nothing, and never counts below 0', async () => {
+      const { store, followsNow } = get()
+      const k = key()
+      await store.refund!(k, t0)
+      const opened = await store.hit(k, 60, t0)
+      expect(opened.count).toBe(1)
+      expect(opened.resetAt).toBeGreaterThanOrEqual(t0 + 59_000)
+      await store.refund!(k, t0)
+      await store.refund!(k, t0)
+      expect((await store.hit(k, 60, t0)).count).toBe(1)
+      if (followsNow) {
+        // The window has ended: the refund belongs to no window, and the next hit opens one at 1.
+        await store.hit(k, 60, t0)
+        await store.refund!(k, t0 + 60_000)
+        expect(await store.hit(k, 60, t0 + 60_000)).toEqual({ count: 1, resetAt: t0 + 120_000 })
+      }
+    })
+
+    test('100 parallel hits and 50 parallel refunds on one key leave exactly 50', async () => {
+      const { store } = get()
+      const k = key()
+      await Promise.all(Array.from({ length: 100 }, () => store.hit(k, 60, t0)))
+      await Promise.all(Array.from({ length: 50 }, () => store.refund!(k, t0)))
+      expect((await store.hit(k, 60, t0)).count).toBe(51)
+    })
+
     test('100 parallel hits on one key count exactly 100, each count answered once', async () => {
       const { store } = get()
       const k = key()

@@ -164,6 +164,11 @@ async function authjsHandler(options: AppServerOptions): Promise<(request: Reque
     basePath: '/api/auth',
     session: { strategy: 'jwt' as const, maxAge: options.maxAge ?? 3600, updateAge: options.updateAge ?? 600 },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    // An update may rename the user, as in latchkey's JWT tests.
+    callbacks: {
+      jwt: ({ token, trigger, session }: { token: Record<string, unknown>; trigger?: string; session?: { name?: unknown } }) =>
+        trigger === 'update' && typeof session?.name === 'string' ? { ...token, name: session.name } : token,
+    },
     providers: [
       AuthjsCredentials({
         credentials: { username: {}, password: {} },

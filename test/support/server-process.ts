@@ -59,7 +59,7 @@ const soakUser = (username: unknown, password: unknown) => {
   return { id: `soak-user-${username.slice(5)}`, name: username, email: `${username}@example.com` }
 }
 const perAccount = process.env.LATCHKEY_RATE_LIMIT === 'per-account'
-const accountRules = (rules: typeof defaultRateLimitRules.email) => rules.filter((rule) => rule.per === 'account')
+const accountRules = (rules: typeof defaultRateLimitRules.email) => rules.filter((rule) => rule.per !== 'client')
 
 const adapter = await openDatabase(withSchema(url, schema))
 const handler = Latchkey({

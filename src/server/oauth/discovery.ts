@@ -12,7 +12,14 @@ const wellKnownOidc = '/.well-known/openid-configuration'
 const wellKnownOAuth = '/.well-known/oauth-authorization-server'
 const maxAgeMs = 60 * 60 * 1000
 
-const cache = new Map<string, { at: number; server: Promise<oauth.AuthorizationServer> }>()
+/** `known` is the metadata once the request has brought it. */
+interface Entry {
+  at: number
+  server: Promise<oauth.AuthorizationServer>
+  known?: oauth.AuthorizationServer
+}
+
+const cache = new Map<string, Entry>()
 
 /**
  * The issuer a discovery URL belongs to: the configured one, else the URL without its
@@ -42,15 +49,29 @@ export function issuerOf(wellKnown: URL, configured: string | undefined): { issu
  * may differ from the one oauth4webapi would derive from the issuer.
  */
 export function discover(providerId: string, wellKnown: string, configuredIssuer: string | undefined): Promise<oauth.AuthorizationServer> {
-  const key = `${wellKnown}\u0000${configuredIssuer ?? ''}`
+  const key = cacheKey(wellKnown, configuredIssuer)
   const hit = cache.get(key)
   if (hit && Date.now() - hit.at < maxAgeMs) return hit.server
   const server = fetchMetadata(providerId, wellKnown, configuredIssuer)
-  cache.set(key, { at: Date.now(), server })
-  server.catch(() => {
-    if (cache.get(key)?.server === server) cache.delete(key)
-  })
+  const entry: Entry = { at: Date.now(), server }
+  cache.set(key, entry)
+  server.then(
+    (known) => void (entry.known = known),
+    () => {
+      if (cache.get(key) === entry) cache.delete(key)
+    },
+  )
   return server
+}
+
+/** The metadata at `wellKnown` if a discovery already brought it and it is fresh; never a request. */
+export function discoveredAlready(wellKnown: string, configuredIssuer: string | undefined): oauth.AuthorizationServer | undefined {
+  const hit = cache.get(cacheKey(wellKnown, configuredIssuer))
+  return hit && Date.now() - hit.at < maxAgeMs ? hit.known : undefined
+}
+
+function cacheKey(wellKnown: string, configuredIssuer: string | undefined): string {
+  return `${wellKnown}\u0000${configuredIssuer ?? ''}`
 }
 
 /** Forgets every discovered document (tests, or an app that knows metadata changed). */

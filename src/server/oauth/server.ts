@@ -6,7 +6,7 @@
 import type * as oauth from 'oauth4webapi'
 import type { OAuthConfig } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
-import { discover } from './discovery.js'
+import { discover, discoveredAlready } from './discovery.js'
 
 export interface ProviderServer {
   as: oauth.AuthorizationServer
@@ -25,6 +25,17 @@ export async function providerServer(provider: OAuthConfig<any>): Promise<Provid
   const server = build(provider, discovered)
   built.set(provider, { source: discovered, server })
   return server
+}
+
+/**
+ * Where the provider's authorization endpoint may be, known without a request: the configured
+ * endpoint, the one a discovery already brought, and the discovery URL and issuer (whose origin
+ * is the endpoint's at every common provider).
+ */
+export function knownAuthorizationUrls(provider: OAuthConfig<any>): string[] {
+  const wellKnown = wellKnownOf(provider)
+  const discovered = wellKnown ? discoveredAlready(wellKnown, provider.issuer)?.authorization_endpoint : undefined
+  return [endpointUrl(provider.authorization), discovered, wellKnown, provider.issuer].filter((u): u is string => typeof u === 'string')
 }
 
 /** The URL of an endpoint option, a string or a handler's `url`. */

@@ -4,11 +4,11 @@
  * database share their counts (issue 4); else process memory, which is per server.
  */
 import type { Adapter } from '../../core/types.js'
-import { checkRateLimit } from './check.js'
+import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
 import { defaultClientAddress, type GetClientAddress } from './client-address.js'
 import { memoryRateLimitStore } from './memory.js'
 import { postgresRateLimitStore } from './postgres.js'
-import { resolveRateLimitRules, type RateLimitAction, type RateLimitRules } from './rules.js'
+import { countsFailures, resolveRateLimitRules, type RateLimitAction, type RateLimitRules } from './rules.js'
 import type { RateLimitStore } from './store.js'
 import type { Queryable } from '../../adapters/postgres/queryable.js'
 
@@ -37,32 +37,31 @@ export function resolveRateLimit(options: RateLimitOptions | false | undefined, 
     throw new TypeError('rateLimit.getClientAddress: expected a function (request) => address')
   }
   if (given.store !== undefined && typeof given.store?.hit !== 'function') throw new TypeError('rateLimit.store: expected an object with hit(key, windowSeconds, now)')
+  const rules = resolveRateLimitRules(given.rules)
+  if (given.store && typeof given.store.refund !== 'function' && countsFailures(rules)) {
+    throw new TypeError('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store (see memoryRateLimitStore for one)')
+  }
   const db = (adapter as { db?: Queryable } | undefined)?.db
   return {
     store: given.store ?? (db && typeof db.query === 'function' ? postgresRateLimitStore(db) : memoryRateLimitStore()),
-    rules: resolveRateLimitRules(given.rules),
+    rules,
     getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false),
   }
 }
 
-/** Counts this request for `action`; throws a RateLimitError (429) when past a limit. No-op when off. */
+/**
+ * Counts this request for `action`; throws a RateLimitError (429) when past a limit. Answers the
+ * counted attempt, whose `succeeded()` a credentials route calls when `authorize` accepts. No-op
+ * when off.
+ */
 export async function enforceRateLimit(
   limits: ResolvedRateLimit | null | undefined,
   request: Request,
   action: RateLimitAction,
-  account: string | null | undefined,
+  account: string | readonly string[] | null | undefined,
   now: number,
-): Promise<void> {
-  if (!limits) return
+): Promise<CountedAttempt> {
+  if (!limits) return uncountedAttempt
   const client = (await limits.getClientAddress(request)) ?? null
-  await checkRateLimit(limits.store, limits.rules, { action, account: account ?? null, client }, now)
-}
-
-/** The account a credentials form names: its `username`, else its `email`. */
-export function credentialsAccount(body: Record<string, unknown>): string | undefined {
-  for (const field of ['username', 'email']) {
-    const value = body[field]
-    if (typeof value === 'string' && value.trim()) return value
-  }
-  return undefined
+  return checkRateLimit(limits.store, limits.rules, { action, account: account ?? null, client }, now)
 }

@@ -12,6 +12,7 @@ export interface MemoryRateLimitStoreOptions {
 }
 
 export interface MemoryRateLimitStore extends RateLimitStore {
+  refund(key: string, now: number): Promise<void>
   reset(key: string): Promise<void>
   /** Keys held now (expired ones may linger until the next hit). */
   readonly size: number
@@ -43,6 +44,10 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
       const opened = { count: 1, resetAt: now + windowSeconds * 1000 }
       windows.set(key, opened)
       return { ...opened }
+    },
+    async refund(key, now) {
+      const current = windows.get(key)
+      if (current && current.resetAt > now && current.count > 0) current.count--
     },
     async reset(key) {
       windows.delete(key)

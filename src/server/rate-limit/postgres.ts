@@ -16,6 +16,7 @@ export interface PostgresRateLimitStoreOptions {
 }
 
 export interface PostgresRateLimitStore extends RateLimitStore {
+  refund(key: string, now: number): Promise<void>
   reset(key: string): Promise<void>
   /** Deletes every row whose window ended before `now`; answers how many. */
   prune(now?: number): Promise<number>
@@ -56,6 +57,9 @@ export function postgresRateLimitStore(queryable: unknown, options: PostgresRate
         prune(now).catch((error) => options.onPruneError?.(error))
       }
       return { count: Number(row.hits), resetAt: Number(row.reset_at) }
+    },
+    async refund(key, now) {
+      await db.query('UPDATE rate_limits SET hits = hits - 1 WHERE key = $1::text AND reset_at > $2::bigint AND hits > 0', [key, Math.floor(now)])
     },
     async reset(key) {
       await db.query('DELETE FROM rate_limits WHERE key = $1::text', [key])

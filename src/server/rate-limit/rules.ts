@@ -1,14 +1,21 @@
 /**
  * Which requests are limited, by what, and how much. A rule counts per account (the address or
- * username the request names) or per client (the network address it comes from): per-account
- * rules stop guessing one account's password from many addresses, per-client rules stop one
- * address from trying many accounts or sending mail to many inboxes.
+ * username the request names), per client (the network address it comes from), or per account
+ * and client together: per-account rules stop guessing one account's password from many
+ * addresses, per-client rules stop one address from trying many accounts or sending mail to many
+ * inboxes, and per-account-and-client rules stop one address guessing one account without
+ * locking the account's owner out from elsewhere.
  */
 export type RateLimitAction = 'email' | 'credentials' | 'passkeyOptions'
 
 export interface RateLimitRule {
   /** What the hits are counted by. */
-  per: 'account' | 'client'
+  per: 'account' | 'client' | 'account+client'
+  /**
+   * `attempts` (default): every request counts. `failures` (credentials only): an attempt counts
+   * while it runs and is taken back when `authorize` accepts it, or when a limit refuses it.
+   */
+  counts?: 'attempts' | 'failures'
   /** Hits allowed in one window; the next one is refused. */
   limit: number
   windowSeconds: number
@@ -24,9 +31,12 @@ export const defaultRateLimitRules: RateLimitRules = {
     { per: 'account', limit: 5, windowSeconds: 15 * minutes },
     { per: 'client', limit: 20, windowSeconds: 15 * minutes },
   ],
-  // Each one is a password guess.
+  // Each failure is a wrong password guess. One address gets 10 on one account; all addresses
+  // together get 100 (the ceiling a stranger with many addresses reaches, locking the owner out).
+  // A correct password is not held back by other addresses' failures below the ceiling.
   credentials: [
-    { per: 'account', limit: 10, windowSeconds: 15 * minutes },
+    { per: 'account+client', limit: 10, windowSeconds: 15 * minutes, counts: 'failures' },
+    { per: 'account', limit: 100, windowSeconds: 15 * minutes, counts: 'failures' },
     { per: 'client', limit: 30, windowSeconds: 15 * minutes },
   ],
   // Cheap, but each one stores a challenge and may look up a user.
@@ -54,7 +64,7 @@ export function resolveRateLimitRules(overrides: Partial<RateLimitRules> = {}): 
     }
     if (list === undefined) continue
     if (!Array.isArray(list)) throw new TypeError(`rateLimit.rules.${action}: expected a list of rules`)
-    list.forEach((rule, i) => checkRule(rule, `rateLimit.rules.${action}[${i}]`))
+    list.forEach((rule, i) => checkRule(rule, action as RateLimitAction, `rateLimit.rules.${action}[${i}]`))
     // Two such rules would share one count, and each request would add two to it.
     const seen = new Set(list.map((rule) => `${rule.per}/${rule.windowSeconds}`))
     if (seen.size !== list.length) throw new TypeError(`rateLimit.rules.${action}: two rules count per the same thing over the same window; keep the one with the lower limit`)
@@ -63,8 +73,20 @@ export function resolveRateLimitRules(overrides: Partial<RateLimitRules> = {}): 
   return rules
 }
 
-function checkRule(rule: RateLimitRule, where: string): void {
-  if (!rule || (rule.per !== 'account' && rule.per !== 'client')) throw new TypeError(`${where}: expected per "account" or "client", got ${JSON.stringify(rule?.per)}`)
+/** True when some rule counts failures: the store must then be able to refund. */
+export function countsFailures(rules: RateLimitRules): boolean {
+  return Object.values(rules).some((list) => list.some((rule) => rule.counts === 'failures'))
+}
+
+const pers = ['account', 'client', 'account+client']
+
+function checkRule(rule: RateLimitRule, action: RateLimitAction, where: string): void {
+  if (!rule || !pers.includes(rule.per)) throw new TypeError(`${where}: expected per "account", "client" or "account+client", got ${JSON.stringify(rule?.per)}`)
+  if (rule.counts !== undefined && rule.counts !== 'attempts' && rule.counts !== 'failures') {
+    throw new TypeError(`${where}: expected counts "attempts" or "failures", got ${JSON.stringify(rule.counts)}`)
+  }
+  // Only a credentials attempt ends in a verdict that can take its hit back.
+  if (rule.counts === 'failures' && action !== 'credentials') throw new TypeError(`${where}: counts "failures" applies only to credentials rules`)
   if (!Number.isInteger(rule.limit) || rule.limit < 1) throw new TypeError(`${where}: expected limit to be a whole number >= 1, got ${rule.limit}`)
   if (!Number.isFinite(rule.windowSeconds) || rule.windowSeconds <= 0) throw new TypeError(`${where}: expected windowSeconds > 0, got ${rule.windowSeconds}`)
 }

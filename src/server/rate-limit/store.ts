@@ -13,6 +13,12 @@ export interface RateLimitHit {
 export interface RateLimitStore {
   /** Counts one hit on `key` at `now` (milliseconds) and answers the window's count and end. */
   hit(key: string, windowSeconds: number, now: number): Promise<RateLimitHit>
+  /**
+   * Takes one hit back from `key`'s current window: the attempt turned out not to count (a correct
+   * password, under a rule that counts failures). Without an open window nothing changes; the
+   * count never goes below 0. Needed only by rules with `counts: 'failures'`.
+   */
+  refund?(key: string, now: number): Promise<void>
   /** Forgets `key`, for example after a successful sign-in. */
   reset?(key: string): Promise<void>
 }

@@ -1,20 +1,19 @@
 /** GET or POST /callback/:provider: finishes a sign-in and sends the browser on. */
 import { AuthError } from '../../core/errors.js'
-import { readBody } from '../body.js'
+import { readRedirectingBody } from '../body.js'
 import { signInWithCredentials } from '../credentials.js'
 import type { Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
 import { verifyEmailLink } from '../email.js'
 import { findProvider } from '../find-provider.js'
 import { handleOAuthCallback } from '../oauth/callback.js'
-import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { redirect, type Reply } from '../respond.js'
 import { webauthnCallback } from '../webauthn/callback.js'
 
 export async function callback(ctx: Context, providerId: string | undefined): Promise<Reply> {
+  const body = await readRedirectingBody(ctx)
   const provider = findProvider(ctx, providerId)
-  const body = await readBody(ctx.request, ctx.config.maxBodySize)
   switch (provider.type) {
     case 'email':
       await verifyEmailLink(ctx, provider)
@@ -23,7 +22,6 @@ export async function callback(ctx: Context, providerId: string | undefined): Pr
       if (ctx.request.method !== 'POST') throw new AuthError('UnknownAction', 'Credentials sign-in takes POST', { status: 405 })
       await verifyCsrf(ctx, body.csrfToken)
       const target = await resolveCallbackUrl(ctx, typeof body.callbackUrl === 'string' ? body.callbackUrl : undefined)
-      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', credentialsAccount(body), ctx.now)
       await signInWithCredentials(ctx, provider, body)
       return redirect(ctx, target)
     }

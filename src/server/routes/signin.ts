@@ -1,15 +1,16 @@
 /** GET /signin shows the sign-in page; POST /signin/:provider starts a sign-in. */
 import { AuthError } from '../../core/errors.js'
-import { readBody, stringField } from '../body.js'
+import { readRedirectingBody, stringField } from '../body.js'
 import { setCookie, type Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
-import { sendEmailLink } from '../email.js'
+import { emailIdentifier, sendEmailLink } from '../email.js'
 import { signInWithCredentials } from '../credentials.js'
 import { startOAuth } from '../oauth/start.js'
 import { signInPage } from '../pages.js'
 import { findProvider } from '../find-provider.js'
+import { signInFormTargets } from '../form-action.js'
 import { toAppProvider } from '../providers-list.js'
-import { credentialsAccount, enforceRateLimit } from '../rate-limit/config.js'
+import { enforceRateLimit } from '../rate-limit/config.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { html, redirect, type Reply } from '../respond.js'
 
@@ -19,22 +20,25 @@ export async function getSignInPage(ctx: Context): Promise<Reply> {
   const providers = [...ctx.config.providers.values()]
   const fields = Object.fromEntries(providers.filter((p) => p.type === 'credentials').map((p) => [p.id, (p as any).credentials ?? {}]))
   const callbackUrl = ctx.url.searchParams.get('callbackUrl') ?? undefined
-  return html(ctx, signInPage(providers.map((p) => toAppProvider(ctx, p)), csrfToken, { callbackUrl, error: ctx.url.searchParams.get('error'), fields }))
+  const page = signInPage(providers.map((p) => toAppProvider(ctx, p)), csrfToken, { callbackUrl, error: ctx.url.searchParams.get('error'), fields })
+  return html(ctx, page, 200, signInFormTargets(ctx))
 }
 
 export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Reply> {
+  const body = await readRedirectingBody(ctx)
   const provider = findProvider(ctx, providerId)
-  const body = await readBody(ctx.request, ctx.config.maxBodySize)
   await verifyCsrf(ctx, body.csrfToken)
   const callbackUrl = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))
   setCookie(ctx, ctx.names.callbackUrl, callbackUrl)
   switch (provider.type) {
-    case 'email':
-      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', stringField(body, 'email'), ctx.now)
-      await sendEmailLink(ctx, provider, stringField(body, 'email'), callbackUrl)
+    case 'email': {
+      // Counted by the address the link goes to, after the provider's own normalising.
+      const identifier = emailIdentifier(provider, stringField(body, 'email'))
+      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', identifier, ctx.now)
+      await sendEmailLink(ctx, provider, identifier, callbackUrl)
       return redirect(ctx, ctx.config.pages.verifyRequest ?? `${ctx.baseUrl}/verify-request?provider=${encodeURIComponent(provider.id)}&type=email`)
+    }
     case 'credentials':
-      await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', credentialsAccount(body), ctx.now)
       await signInWithCredentials(ctx, provider, body)
       return redirect(ctx, callbackUrl)
     case 'oauth':

@@ -1,7 +1,8 @@
 /** GET /signout shows the confirmation page; POST /signout ends the session. */
-import { readBody, stringField } from '../body.js'
+import { readRedirectingBody, stringField } from '../body.js'
 import type { Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
+import { signOutFormTargets } from '../form-action.js'
 import { signOutPage } from '../pages.js'
 import { resolveCallbackUrl } from '../redirect-url.js'
 import { html, redirect, type Reply } from '../respond.js'
@@ -9,11 +10,11 @@ import { destroySession } from '../session.js'
 
 export async function getSignOutPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signOut) return redirect(ctx, ctx.config.pages.signOut)
-  return html(ctx, signOutPage(await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`))
+  return html(ctx, signOutPage(await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`), 200, signOutFormTargets(ctx))
 }
 
 export async function postSignOut(ctx: Context): Promise<Reply> {
-  const body = await readBody(ctx.request, ctx.config.maxBodySize)
+  const body = await readRedirectingBody(ctx)
   await verifyCsrf(ctx, body.csrfToken)
   const target = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl') ?? ctx.origin)
   const ended = await destroySession(ctx)

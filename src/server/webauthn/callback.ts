@@ -23,7 +23,7 @@ export function webauthnCallback(ctx: Context, provider: WebAuthnConfig, body: B
     await verifyCsrf(ctx, body.csrfToken)
     const action = stringField(body, 'action')
     if (action !== 'register' && action !== 'authenticate') {
-      throw new WebAuthnRefusal('invalid', `Expected "action" to be register or authenticate, got ${JSON.stringify(action ?? null)}`, { type: 'InvalidRequest' })
+      throw new WebAuthnRefusal('invalid', action ? 'Expected "action" to be register or authenticate, got another value' : 'Expected "action" to be register or authenticate, got none', { type: 'InvalidRequest' })
     }
     const data = readResponse(body.data)
     const target = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))

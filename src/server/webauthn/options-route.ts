@@ -21,6 +21,6 @@ export function getWebAuthnOptions(ctx: Context, providerId: string | undefined)
     if (action === 'authenticate') {
       return json(ctx, { action, options: await authenticationOptions(ctx, provider), enableConditionalUI: provider.enableConditionalUI !== false })
     }
-    throw new WebAuthnRefusal('invalid', `Expected action=register or action=authenticate, got action=${action}`, { type: 'InvalidRequest' })
+    throw new WebAuthnRefusal('invalid', 'Expected action=register or action=authenticate', { type: 'InvalidRequest' })
   })
 }

@@ -28,7 +28,7 @@ export function postPasskeys(ctx: Context): Promise<Reply> {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
     await verifyCsrf(ctx, body.csrfToken)
     const action = stringField(body, 'action')
-    if (action !== 'remove') throw new WebAuthnRefusal('invalid', `Expected "action" to be remove, got ${JSON.stringify(action ?? null)}`, { type: 'InvalidRequest' })
+    if (action !== 'remove') throw new WebAuthnRefusal('invalid', action ? 'Expected "action" to be remove, got another value' : 'Expected "action" to be remove, got none', { type: 'InvalidRequest' })
     const id = stringField(body, 'id')
     if (!id) throw new WebAuthnRefusal('invalid', 'Expected "id", the credential id of the passkey to remove', { type: 'InvalidRequest' })
     const user = await requireSignedIn(ctx)

@@ -28,7 +28,7 @@ export async function registrationOptions(ctx: Context, provider: WebAuthnConfig
   if (current) {
     const asked = ctx.url.searchParams.get('email')
     if (asked && asked.trim().toLowerCase() !== current.email.toLowerCase()) {
-      throw new WebAuthnRefusal('email-taken', `Signed in as another user: a passkey can only be added to your own account, not to ${asked}`, { status: 403, type: 'AccessDenied' })
+      throw new WebAuthnRefusal('email-taken', 'Signed in as another user: a passkey can only be added to your own account, not to the email address given', { status: 403, type: 'AccessDenied' })
     }
     state = { provider: provider.id, action: 'register', userId: current.id, email: current.email, name: current.name ?? null, newUser: false }
     exclude = await adapter.listAuthenticatorsByUserId(current.id)

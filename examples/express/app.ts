@@ -1,0 +1,35 @@
+/** Express: latchkey mounted before the body parser, and a notes API behind requireSession. */
+import express from 'express'
+import { Latchkey, requireSession, toNodeHandler } from 'latchkey/server'
+import { exampleConfig } from '../auth-config.js'
+
+export function createApp(): express.Express {
+  const auth = Latchkey(exampleConfig())
+  const notes = new Map<string, string[]>()
+  const latchkey = toNodeHandler(auth)
+  const signedIn = requireSession(auth)
+
+  const app = express()
+  // latchkey reads its own request bodies, so it comes before express.json().
+  app.use((req, res, next) => (req.url.startsWith('/auth/') ? latchkey(req, res) : next()))
+  app.use(express.json())
+  app.get('/api/notes', signedIn, (req, res) => {
+    const session = signedIn.session(req)
+    res.json(notes.get(session.user.email!) ?? [])
+  })
+  app.post('/api/notes', signedIn, (req, res) => {
+    const session = signedIn.session(req)
+    const text = typeof req.body?.text === 'string' ? req.body.text.trim() : ''
+    if (!text) return void res.status(400).json({ error: 'Expected { "text": "…" }' })
+    const list = notes.get(session.user.email!) ?? []
+    list.push(text)
+    notes.set(session.user.email!, list)
+    res.status(201).json(list)
+  })
+  // Express's default error page shows a stack trace outside production: answer JSON instead.
+  app.use((error: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = error.status && error.status < 500 ? error.status : 500
+    res.status(status).json({ error: status < 500 ? 'Bad request' : 'Server error' })
+  })
+  return app
+}

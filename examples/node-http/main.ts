@@ -1,0 +1,5 @@
+/** `npx tsx examples/node-http/main.ts`: the example on http://localhost:3000. */
+import { createApp } from './app.js'
+
+const port = Number(process.env.PORT ?? 3000)
+createApp().listen(port, () => console.log(`node:http example on http://localhost:${port}`))

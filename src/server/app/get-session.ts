@@ -1,0 +1,74 @@
+/** `auth.getSession(request, response?)`: the session of a request to the app's own routes. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Session } from '../../core/types.js'
+import type { ResolvedConfig } from '../config.js'
+import { contextFor, WebIncoming, type Context, type Incoming } from '../context.js'
+import { NodeIncoming } from '../node-incoming.js'
+import { publicOrigin } from '../public-origin.js'
+import { sessionAnswer } from '../routes/session.js'
+import { timingHeader } from '../../core/session-rule.js'
+
+/** Where `getSession` may append the Set-Cookie and timing headers of an extended or cleared session. */
+export type SessionResponse = ServerResponse | Headers
+
+export type GetSession<S extends Session = Session> = (request: Request | IncomingMessage, response?: SessionResponse) => Promise<S | null>
+
+/** The session type of an `auth` object: `SessionOf<typeof auth>`. */
+export type SessionOf<A> = A extends { getSession: GetSession<infer S> } ? S : never
+
+/**
+ * Answers what GET /session would for this request (after the `session` callback), with one
+ * adapter call. Given a `response` (node's ServerResponse, or the Headers of a Web Response
+ * still to be built), a due session is extended and a gone one cleared there, with the
+ * `Latchkey-Session` header the service worker reads. Without one nothing is extended: the
+ * session is answered as it stands, so call it with the response on routes the app uses often.
+ * A request latchkey cannot read (untrusted Host, malformed URL) has no session.
+ */
+export function createGetSession<S extends Session>(config: ResolvedConfig): GetSession<S> {
+  return async (request, response) => {
+    const ctx = contextOf(request, config)
+    if (!ctx) return null
+    const session = await sessionAnswer(ctx, response !== undefined)
+    if (response) deliver(ctx, response)
+    return session as S | null
+  }
+}
+
+function contextOf(request: Request | IncomingMessage, config: ResolvedConfig): Context | null {
+  let incoming: Incoming
+  try {
+    incoming = isWebRequest(request) ? new WebIncoming(request) : new NodeIncoming(request)
+  } catch {
+    return null
+  }
+  const origin = publicOrigin(config.originRule, incoming)
+  return origin === null ? null : contextFor(incoming, config, origin)
+}
+
+function isWebRequest(request: Request | IncomingMessage): request is Request {
+  return typeof (request as Request).headers?.get === 'function'
+}
+
+const timingName = timingHeader.toLowerCase()
+
+/** Duck-typed: a runtime may have more than one Headers class. */
+function isHeaders(response: SessionResponse): response is Headers {
+  return typeof (response as ServerResponse).setHeader !== 'function'
+}
+
+/** The cookies and timing header the read set, onto the app's response. */
+function deliver(ctx: Context, response: SessionResponse): void {
+  const timing = ctx.headers[timingName]
+  if (isHeaders(response)) {
+    for (const cookie of ctx.setCookies) response.append('set-cookie', cookie)
+    if (timing !== undefined) response.set(timingHeader, timing)
+    return
+  }
+  if (response.headersSent) return
+  if (ctx.setCookies.length) {
+    const before = response.getHeader('set-cookie')
+    const list = before === undefined ? [] : Array.isArray(before) ? before : [String(before)]
+    response.setHeader('set-cookie', [...list, ...ctx.setCookies])
+  }
+  if (timing !== undefined) response.setHeader(timingHeader, timing)
+}
