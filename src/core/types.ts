@@ -398,6 +398,8 @@ export interface AdapterAuthenticator {
   credentialBackedUp: boolean
   /** Comma-joined transports. */
   transports?: string | null
+  /** latchkey's addition: when the passkey was registered. Adapters that keep it answer it; absent otherwise. */
+  createdAt?: Date | null
 }
 
 /** A passkey as its owner sees it (GET /passkeys): nothing secret, nothing internal. */
@@ -408,6 +410,8 @@ export interface PasskeyInfo {
   backedUp: boolean
   transports: string[]
   counter: number
+  /** When it was registered (ISO 8601), or null where the adapter does not keep it. */
+  createdAt: string | null
 }
 
 // ---------------------------------------------------------------- 4 the adapter

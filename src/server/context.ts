@@ -140,6 +140,11 @@ export function clearCookie(ctx: Context, name: string): void {
 /** Sets the session cookie to expire at `expires` (ms) and announces the new timing. */
 export function setSessionCookie(ctx: Context, value: string, expires: number): void {
   setCookie(ctx, ctx.names.sessionToken, value, { expires: new Date(expires) })
+  announceSession(ctx, expires)
+}
+
+/** Tells the client when a session ending at `expires` (ms) is next due: `Latchkey-Session`. */
+export function announceSession(ctx: Context, expires: number): void {
   const { maxAge, updateAge } = ctx.config.session
   ctx.headers[timingName] = formatTiming(makeTiming(expires, maxAge, updateAge))
 }

@@ -15,23 +15,23 @@ import { completeSignIn } from '../../src/server/sign-in.js'
 import type { Adapter, OAuth2Config, SendVerificationRequestParams } from '../../src/core/types.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
+import { needsService } from '../support/needs-service.js'
 import { lastLink, testSecret } from '../support/server.js'
 
 const stores: Array<{ name: string; open: () => Promise<Adapter> }> = [{ name: 'memory', open: async () => MemoryAdapter() }]
 const schemas: IsolatedSchema[] = []
-if (process.env.DATABASE_URL) {
+const url = needsService('DATABASE_URL', 'PostgreSQL race suite (memory ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/hardening/races.test.ts')
+if (url) {
   stores.push({
     name: 'postgresql',
     open: async () => {
-      const schema = await createIsolatedSchema(process.env.DATABASE_URL!)
+      const schema = await createIsolatedSchema(url)
       schemas.push(schema)
       const pool = schema.pgPool(20)
       await migrate(PostgresAdapter(pool).db)
       return PostgresAdapter(pool)
     },
   })
-} else {
-  console.warn('\n*** DATABASE_URL is not set: the race tests did NOT run against PostgreSQL, only against memory ***\n')
 }
 afterAll(() => Promise.all(schemas.map((s) => s.drop())))
 

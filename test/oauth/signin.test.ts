@@ -157,7 +157,7 @@ describe('OpenID Connect', () => {
     expect(after['latchkey.state']).toBeUndefined()
     expect(after['latchkey.nonce']).toBeUndefined()
     const session = await sessionOf(browser, app)
-    expect(session?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: 'https://example.com/alice.png' })
+    expect(session?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: `${idp.origin}/avatars/alice.svg` })
 
     expect(store.counts).toEqual({ createUser: 1, linkAccount: 1, createSession: 1 })
     const account = store.accounts[0]
@@ -278,7 +278,7 @@ describe('OAuth 2', () => {
     expect(authorization.searchParams.get('code_challenge')).toBeTruthy()
     const done = await deliver(browser, await atIdp(browser, authorization, alice))
     expect(done.error).toBeUndefined()
-    expect((await sessionOf(browser, app))?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: 'https://example.com/alice.png' })
+    expect((await sessionOf(browser, app))?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: `${idp.origin}/avatars/alice.svg` })
     expect(store.accounts[0]).toMatchObject({ type: 'oauth', provider: 'idp-oauth', providerAccountId: 'alice' })
   })
 })

@@ -16,6 +16,7 @@ import { Latchkey, requireSession, toNodeHandler, withSession, type RequestWithS
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
 import { testSecret } from '../support/server.js'
+import { needsService } from '../support/needs-service.js'
 
 const day = 86400
 const closers: Array<() => Promise<unknown>> = []
@@ -36,19 +37,18 @@ const stores: Record<string, () => Promise<Adapter>> = {
       return PostgresAdapter(db)
     })()),
 }
-if (process.env.DATABASE_URL) {
+const url = needsService('DATABASE_URL', 'app-session suite on PostgreSQL (memory and PGlite ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/server/app-session.test.ts')
+if (url) {
   stores.PostgreSQL = async () =>
     (
       await (postgres ??= (async () => {
-        const schema = await createIsolatedSchema(process.env.DATABASE_URL!)
+        const schema = await createIsolatedSchema(url)
         closers.push(() => schema.drop())
         const pool = schema.pgPool(4)
         await migrate(PostgresAdapter(pool).db)
         return { adapter: PostgresAdapter(pool), schema }
       })())
     ).adapter
-} else {
-  console.warn('\n*** DATABASE_URL is not set: the app-session tests did NOT run against PostgreSQL ***\n')
 }
 
 interface App {

@@ -46,8 +46,8 @@ for (const strategy of ['database', 'jwt'] as const) {
         const res = await jar.get('/auth/session')
         const body = await res.json()
         expect(body.user.email).toBe('ada@example.com')
-        const header = parseTiming(res.headers.get(timingHeader))
-        if (header) {
+        const header = parseTiming(res.headers.get(timingHeader))!
+        if (cookieExpiry(res) !== null) {
           extensions.push(h)
           expect(header.expires).toBe(clock.now + 30 * day)
           expect(cookieExpiry(res)).toBe(header.expires)
@@ -58,9 +58,22 @@ for (const strategy of ['database', 'jwt'] as const) {
           }
         } else {
           expect(res.headers.getSetCookie()).toEqual([])
+          // A read that does not extend still tells the timing of the session as it stands.
+          expect(header).toEqual({ expires: Date.parse(body.expires), due: Date.parse(body.expires) - 29 * day })
         }
       }
       expect(extensions).toEqual([24, 48, 72])
+    })
+
+    it('every read tells the timing, so a sign-in the worker did not see (a navigation) is timed like any other', async () => {
+      const { handler, clock } = testServer({ strategy })
+      const jar = new Jar(handler)
+      const created = await signIn(jar)
+      const atSignIn = parseTiming(created.headers.get(timingHeader))
+      clock.now += 1000
+      const read = await jar.get('/auth/session')
+      expect(read.headers.getSetCookie()).toEqual([])
+      expect(parseTiming(read.headers.get(timingHeader))).toEqual(atSignIn)
     })
 
     it('an access after expiry removes the session and clears the cookie', async () => {

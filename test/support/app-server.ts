@@ -11,7 +11,6 @@ import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { timingHeader } from '../../src/core/session-rule.js'
 import type { AuthConfig } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
@@ -22,7 +21,7 @@ import { toNodeHandler } from '../../src/server/node.js'
 export interface SessionRequest {
   /** Server clock, ms. */
   at: number
-  /** The access extended (or cleared) the session: it carried the Latchkey-Session header. */
+  /** The access extended (or cleared) the session: it set the cookie. */
   extended: boolean
 }
 
@@ -156,7 +155,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         const at = now()
         const writeHead = res.writeHead.bind(res)
         res.writeHead = ((status: number, headers?: Record<string, unknown>) => {
-          sessionRequests.push({ at, extended: !!headers && timingHeader.toLowerCase() in headers })
+          sessionRequests.push({ at, extended: !!headers && 'set-cookie' in headers })
           return writeHead(status, headers as any)
         }) as typeof res.writeHead
       }

@@ -304,12 +304,15 @@ describe('managing passkeys', () => {
   }
 
   test('list and remove; the last passkey stays when nothing else can sign in; another user\'s is not found', async () => {
+    const before = Date.now()
     const { c, credentialId } = await newUser()
     await tab.swapAuthenticator()
     const second = await c.run('register')
     const list = await (await c.jar.get('/auth/passkeys')).json()
     expect(list.passkeys.map((p: { id: string }) => p.id).sort()).toEqual([credentialId, second.data.id].sort())
     expect(list.passkeys[0]).toMatchObject({ deviceType: 'singleDevice', backedUp: false, transports: ['internal'] })
+    // Each says when it was registered, so its owner can tell them apart.
+    for (const p of list.passkeys) expect(Date.parse(p.createdAt)).toBeGreaterThanOrEqual(before)
 
     const stranger = await newUser()
     expect((await remove(stranger.c, credentialId)).status).toBe(404)

@@ -97,6 +97,12 @@ export const migrations: Migration[] = [
       `CREATE INDEX rate_limits_reset_at_idx ON rate_limits (reset_at)`,
     ],
   },
+  {
+    version: 3,
+    name: 'passkey creation time',
+    // Null for the passkeys registered before it: their time was never kept.
+    statements: [`ALTER TABLE authenticators ADD COLUMN created_at timestamptz`],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

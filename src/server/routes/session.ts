@@ -1,13 +1,18 @@
 /** GET /session reads the session; POST /session updates it through the callbacks. */
 import { readBody } from '../body.js'
 import type { Session } from '../../core/types.js'
-import type { Context } from '../context.js'
+import { announceSession, type Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
 import { json, type Reply } from '../respond.js'
 import { readSession, updateSession } from '../session.js'
 
 export async function getSession(ctx: Context): Promise<Reply> {
-  return json(ctx, await sessionAnswer(ctx))
+  const session = await sessionAnswer(ctx)
+  // Every read tells the timing, not only the one that extends: a sign-in the worker could not
+  // see (an OAuth or email-link navigation) must give the same next refresh as any other.
+  const expires = session ? Date.parse(session.expires) : NaN
+  if (Number.isFinite(expires)) announceSession(ctx, expires)
+  return json(ctx, session)
 }
 
 /** What GET /session answers, and `auth.getSession` too: the read, then the `session` event. */

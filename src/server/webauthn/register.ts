@@ -108,6 +108,7 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
     credentialDeviceType: info.credentialDeviceType,
     credentialBackedUp: info.credentialBackedUp,
     transports: info.credential.transports?.join(',') ?? null,
+    createdAt: new Date(ctx.now),
   }
   const created: Created = { user: null, account: false, authenticator: false }
   try {
