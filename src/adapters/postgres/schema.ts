@@ -11,7 +11,8 @@
  * - relying on advisory locks for correctness: `migrate` takes one when the engine has it, but the
  *   version table's primary key alone keeps two migrators from applying the same step, and
  *   `migrate` retries on a conflict;
- * - types beyond text, boolean, bigint, double precision, timestamptz and jsonb.
+ * - types beyond text, boolean, bigint, double precision, timestamptz and jsonb;
+ * - functions beyond PostgreSQL 11's built-ins (migration 3 uses sha256, encode and convert_to).
  * Column names are snake_case without quotes; names are unqualified so `search_path` picks the
  * schema (tests isolate each run in its own schema that way).
  */
@@ -95,6 +96,16 @@ export const migrations: Migration[] = [
         reset_at bigint NOT NULL
       )`,
       `CREATE INDEX rate_limits_reset_at_idx ON rate_limits (reset_at)`,
+    ],
+  },
+  {
+    version: 3,
+    name: 'hashed session tokens',
+    statements: [
+      // The server now stores a session cookie's SHA-256 (hex) instead of the cookie itself (see
+      // src/server/session-token.ts): hash the rows written in clear, exactly as the server does,
+      // so every session open at the upgrade stays signed in. sha256(bytea) is PostgreSQL 11+.
+      `UPDATE sessions SET session_token = encode(sha256(convert_to(session_token, 'UTF8')), 'hex')`,
     ],
   },
 ]
