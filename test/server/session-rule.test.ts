@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { parseTiming, timingHeader } from '../../src/core/session-rule.js'
 import { storedSessionToken } from '../../src/server/session-token.js'
 import { Jar } from '../support/jar.js'
@@ -111,5 +112,21 @@ describe('updateAge 0', () => {
       const res = await jar.get('/auth/session')
       expect(parseTiming(res.headers.get(timingHeader))?.expires).toBe(clock.now + 3600_000)
     }
+  })
+})
+
+describe('a sign-in over a session the browser holds', () => {
+  it('still signs in when deleting the replaced session fails (an adapter that throws on a missing row), and logs it', async () => {
+    const base = MemoryAdapter()
+    const adapter = { ...base, deleteSession: async () => Promise.reject(new Error('Record to delete does not exist')) }
+    const { handler, logs } = testServer({ adapter })
+    const jar = new Jar(handler)
+    await signIn(jar)
+    const replaced = jar.cookies.get('latchkey.session-token')
+    const res = await signIn(jar)
+    expect(res.headers.get('location')).not.toMatch(/error=/)
+    expect(jar.cookies.get('latchkey.session-token')).not.toBe(replaced)
+    expect((await jar.session()).user.email).toBe('ada@example.com')
+    expect(logs).toEqual([expect.stringMatching(/^error AdapterError: Deleting the session this sign-in replaced failed.*Record to delete does not exist/)])
   })
 })

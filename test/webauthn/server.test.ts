@@ -9,6 +9,7 @@ import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
 import WebAuthn from '../../src/providers/webauthn.js'
 import type { Handler } from '../../src/server/index.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { launchBrowser } from '../support/browser.js'
@@ -137,6 +138,18 @@ describe('authentication', () => {
     expect((await byEmail.post('authenticate', signed)).status).toBe(200)
     expect((await byEmail.session()).user.email).toBe(email)
     expect((await app.adapter.getAuthenticator(credentialId))!.counter).toBeGreaterThan(stored.counter)
+  })
+
+  test('signing in with a passkey over a session the browser holds deletes that session', async () => {
+    const { c } = await newUser()
+    const replaced = c.jar.cookies.get('latchkey.session-token')!
+    const options = await c.options('authenticate')
+    const res = await c.post('authenticate', await c.sign('authenticate', options.body.options))
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const current = c.jar.cookies.get('latchkey.session-token')!
+    expect(current).not.toBe(replaced)
+    expect(await app.adapter.getSessionAndUser(await storedSessionToken(replaced))).toBeNull()
+    expect(await app.adapter.getSessionAndUser(await storedSessionToken(current))).not.toBeNull()
   })
 
   test('an unknown email gets discoverable options (no hint whether it has an account)', async () => {
