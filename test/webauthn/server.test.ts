@@ -2,6 +2,9 @@
  * The WebAuthn routes at the HTTP level: a real Chromium virtual authenticator signs, the test
  * holds the responses and sends them (again, elsewhere, out of order) to the handler.
  */
+import { UnstorageAdapter } from '@auth/unstorage-adapter'
+import { createStorage } from 'unstorage'
+import memoryDriver from 'unstorage/drivers/memory'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
@@ -150,6 +153,23 @@ describe('authentication', () => {
     expect(current).not.toBe(replaced)
     expect(await app.adapter.getSessionAndUser(await storedSessionToken(replaced))).toBeNull()
     expect(await app.adapter.getSessionAndUser(await storedSessionToken(current))).not.toBeNull()
+  })
+
+  test('over an adapter that picks its own user ids (@auth/unstorage-adapter): the passkey belongs to the user it made, and signs in', async () => {
+    const other = passkeyApp({}, UnstorageAdapter(createStorage({ driver: memoryDriver() })))
+    await tab.swapAuthenticator()
+    const email = freshEmail()
+    const reg = await ceremony(other.handler).run('register', { email })
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200)
+    const user = (await other.adapter.getUserByEmail!(email))!
+    expect(await other.adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(1)
+    expect(await other.adapter.getAccount!(reg.data.id, 'passkey')).toMatchObject({ userId: user.id })
+    const again = ceremony(other.handler)
+    const options = await again.options('authenticate')
+    const res = await again.post('authenticate', await again.sign('authenticate', options.body.options))
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect((await again.session()).user).toMatchObject({ id: user.id, email })
+    expect(other.logs).toEqual([])
   })
 
   test('an unknown email gets discoverable options (no hint whether it has an account)', async () => {
