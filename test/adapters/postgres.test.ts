@@ -77,7 +77,7 @@ if (url) {
       const result = await migrate(db)
       expect(result.from).toBe(0)
       expect(result.to).toBe(LATEST_VERSION)
-      expect(result.applied.map((m) => m.version)).toEqual([1, 2, 3])
+      expect(result.applied.map((m) => m.version)).toEqual([1, 2, 3, 4])
       expect(await migrate(db)).toEqual({ from: LATEST_VERSION, to: LATEST_VERSION, applied: [] })
     })
 

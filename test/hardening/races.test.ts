@@ -12,6 +12,7 @@ import { resolveConfig } from '../../src/server/config.js'
 import { createContext } from '../../src/server/context.js'
 import { Latchkey } from '../../src/server/index.js'
 import { completeSignIn } from '../../src/server/sign-in.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import type { Adapter, OAuth2Config, SendVerificationRequestParams } from '../../src/core/types.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
@@ -78,7 +79,7 @@ for (const store of stores) {
         const signOut = () =>
           handler(new Request('http://localhost:3000/auth/signout', { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrfToken }) }))
         await Promise.all([read(), read(), signOut(), read(), read(), signOut(), read()])
-        expect(await adapter.getSessionAndUser!(token)).toBeNull()
+        expect(await adapter.getSessionAndUser!(await storedSessionToken(token))).toBeNull()
         expect(await read()).toBeNull()
       }
     })

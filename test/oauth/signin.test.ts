@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AuthConfig, OAuthConfig } from '../../src/core/types.js'
 import { clearDiscoveryCache } from '../../src/server/oauth/discovery.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import {
   alice,
@@ -295,6 +296,17 @@ describe('accounts', () => {
     const [first, second] = store.accounts
     expect(second.userId).toBe(first.userId)
     expect(await store.base.getUserByAccount({ provider: 'idp-oauth', providerAccountId: 'bob' })).toMatchObject({ email: 'alice@example.com' })
+  })
+
+  it('an OAuth sign-in over a session the browser holds deletes that session', async () => {
+    const browser = new Browser()
+    expect((await signIn(browser, app, 'idp', alice)).error).toBeUndefined()
+    const replaced = browser.get(app.url, 'latchkey.session-token')!
+    expect((await signIn(browser, app, 'idp-oauth', bob, '?prompt=login')).error).toBeUndefined()
+    const current = browser.get(app.url, 'latchkey.session-token')!
+    expect(current).not.toBe(replaced)
+    expect(await store.base.getSessionAndUser(await storedSessionToken(replaced))).toBeNull()
+    expect((await store.base.getSessionAndUser(await storedSessionToken(current)))?.user.email).toBe('alice@example.com')
   })
 
   it('refuses a new provider whose email belongs to another user (OAuthAccountNotLinked)', async () => {

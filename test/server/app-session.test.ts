@@ -11,6 +11,7 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromPGlite, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, Session } from '../../src/core/types.js'
 import { parseTiming } from '../../src/core/session-rule.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import Credentials from '../../src/providers/credentials.js'
 import { Latchkey, requireSession, toNodeHandler, withSession, type RequestWithSession } from '../../src/server/index.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
@@ -156,7 +157,7 @@ describe.each(cases)('the app\'s own route (%s)', (_name, binding, store) => {
     expect(((await res.json()) as Session).expires).toBe(new Date(clock.now + 30 * day * 1000).toISOString())
     if (adapter) {
       const cookie = [...jar.cookies].find(([name]) => name.includes('session-token'))![1]
-      const found = await adapter.getSessionAndUser!(cookie)
+      const found = await adapter.getSessionAndUser!(await storedSessionToken(cookie))
       expect(found?.session.expires.getTime()).toBe(clock.now + 30 * day * 1000)
     }
     // The extension stuck: the next read is not due and writes nothing.
@@ -176,7 +177,7 @@ describe.each(cases)('the app\'s own route (%s)', (_name, binding, store) => {
     expect(session?.plan).toBe('pro')
     if (adapter) {
       const token = [...jar.cookies].find(([name]) => name.includes('session-token'))![1]
-      expect((await adapter.getSessionAndUser!(token))?.session.expires.toISOString()).toBe(before)
+      expect((await adapter.getSessionAndUser!(await storedSessionToken(token)))?.session.expires.toISOString()).toBe(before)
     }
   })
 
