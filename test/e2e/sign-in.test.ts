@@ -118,7 +118,7 @@ describe('<latchkey-signin>', () => {
     await expect.poll(() => statusOf(page)).toBe('unauthenticated')
     // A stand-in for the passkey module: its "ceremony" signs in behind the SDK's back.
     await page.evaluate(() => {
-      window.client.passkey = {
+      const standIn: Pick<NonNullable<typeof window.client.passkey>, 'signIn'> = {
         async signIn(options) {
           ;(window as any).passkeyOptions = options
           const csrfToken = await window.client.getCsrfToken()
@@ -126,6 +126,7 @@ describe('<latchkey-signin>', () => {
           return { url: location.href }
         },
       }
+      window.client.passkey = standIn as NonNullable<typeof window.client.passkey>
     })
     await page.locator('latchkey-signin button[part~="passkey"]').click()
     await expect.poll(() => userName(page).textContent()).toBe('key')
