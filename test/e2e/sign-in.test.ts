@@ -173,4 +173,23 @@ describe('<latchkey-signin>', () => {
     expect(offline).toEqual({ name: 'AuthClientError', code: 'NetworkError' })
     await context.close()
   })
+
+  test('signIn(redirect: false) answers for every provider, also as it navigates: an OAuth start that fails, no provider (the sign-in page)', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/')
+    // Each answer is reported to the test as it arrives, before the navigation it comes with.
+    const answers: unknown[] = []
+    await page.exposeFunction('report', (answer: unknown) => void answers.push(answer))
+    // "legacy" has no token endpoint: the server cannot start its sign-in and sends the page to its error page.
+    await page.evaluate(() => void window.client.signIn('legacy', { redirect: false }).then((r) => (window as any).report(r)))
+    await expect.poll(() => answers.length).toBe(1)
+    expect(answers[0]).toEqual({ ok: false, error: 'Configuration', status: 500, url: null })
+    await page.waitForURL(/\?error=Configuration/)
+    await page.waitForFunction(() => window.ready === true)
+
+    await page.evaluate(() => void window.client.signIn(undefined, { redirect: false }).then((r) => (window as any).report(r)))
+    await expect.poll(() => answers.length).toBe(2)
+    expect(answers[1]).toMatchObject({ ok: true, error: undefined, url: expect.stringContaining('/auth/signin?callbackUrl=') })
+    await context.close()
+  })
 })
