@@ -8,6 +8,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { buildBrowserFiles } from '../e2e/ensure-built.js'
 
 export const repoRoot = join(import.meta.dirname, '../..')
 const exec = promisify(execFile)
@@ -48,10 +49,7 @@ async function must(cwd: string, command: string, args: string[]): Promise<strin
 /** `npm run build`'s steps, with every output in `outDir`. */
 async function build(outDir: string): Promise<void> {
   await must(repoRoot, process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir])
-  const { build: viteBuild } = await import('vite')
-  for (const mode of ['production', 'iife', 'iife-passkey', 'sw']) {
-    await viteBuild({ root: repoRoot, configFile: join(repoRoot, 'vite.config.ts'), mode, logLevel: 'warn', build: { outDir } })
-  }
+  await buildBrowserFiles(outDir)
 }
 
 export async function installPacked(): Promise<PackedProject> {
