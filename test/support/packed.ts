@@ -29,9 +29,15 @@ export interface PackedProject {
   remove(): Promise<void>
 }
 
+/**
+ * The environment without what npm puts there for a script (`npm test` sets npm_config_local_prefix
+ * to this repo, which would point a nested `npm install` at the repo's own node_modules).
+ */
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+
 async function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   try {
-    const { stdout, stderr } = await exec(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 << 20 })
+    const { stdout, stderr } = await exec(command, args, { cwd, env: { ...cleanEnv, ...env }, maxBuffer: 16 << 20 })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const e = error as { code?: unknown; stdout?: string; stderr?: string; message: string }
