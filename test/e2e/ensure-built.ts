@@ -42,16 +42,11 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     if (upToDate()) return
-    await buildBrowserFiles(join(root, 'dist'))
+    const { build } = await import('vite')
+    for (const mode of ['production', 'iife', 'iife-passkey', 'sw']) {
+      await build({ root, configFile: join(root, 'vite.config.ts'), mode, logLevel: 'warn' })
+    }
   } finally {
     rmdirSync(lock)
-  }
-}
-
-/** The four `vite build` modes of `npm run build`, into `outDir`. */
-export async function buildBrowserFiles(outDir: string): Promise<void> {
-  const { build } = await import('vite')
-  for (const mode of ['production', 'iife', 'iife-passkey', 'sw']) {
-    await build({ root, configFile: join(root, 'vite.config.ts'), mode, logLevel: 'warn', build: { outDir } })
   }
 }

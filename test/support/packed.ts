@@ -1,14 +1,13 @@
 /**
- * The package as npm users get it: built into a staging folder (the repo's dist stays the e2e
- * suites'), packed with `npm pack`, and installed from the tarball into a new project with
- * `npm install`. Dependencies come from npm's cache, else the registry.
+ * The package as npm users get it: the working tree copied to a staging folder (so the repo's dist
+ * stays the e2e suites'), `npm run build` and `npm pack` there, and the tarball installed into a
+ * new project with `npm install`. Dependencies come from npm's cache, else the registry.
  */
 import { execFile } from 'node:child_process'
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import { buildBrowserFiles } from '../e2e/ensure-built.js'
 
 export const repoRoot = join(import.meta.dirname, '../..')
 const exec = promisify(execFile)
@@ -52,10 +51,13 @@ async function must(cwd: string, command: string, args: string[]): Promise<strin
   return result.stdout
 }
 
-/** `npm run build`'s steps, with every output in `outDir`. */
-async function build(outDir: string): Promise<void> {
-  await must(repoRoot, process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir])
-  await buildBrowserFiles(outDir)
+/** The working tree's files (tracked, and new ones not ignored) into `stage`, with the repo's node_modules. */
+async function copyWorkingTree(stage: string): Promise<void> {
+  const files = (await must(repoRoot, 'git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'])).split('\0').filter(Boolean)
+  for (const file of files) await cp(join(repoRoot, file), join(stage, file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error // deleted in the working tree, not yet in the index
+  })
+  await symlink(join(repoRoot, 'node_modules'), join(stage, 'node_modules'), 'dir')
 }
 
 export async function installPacked(): Promise<PackedProject> {
@@ -64,11 +66,9 @@ export async function installPacked(): Promise<PackedProject> {
   const dir = join(work, 'app')
   await mkdir(stage)
   await mkdir(dir)
-  const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] }
-  await copyFile(join(repoRoot, 'package.json'), join(stage, 'package.json'))
-  for (const file of manifest.files.filter((f) => f !== 'dist')) await copyFile(join(repoRoot, file), join(stage, file))
-  await build(join(stage, 'dist'))
-  const tarball = join(work, (await must(work, 'npm', ['pack', stage, '--pack-destination', work, '--silent'])).trim().split('\n').pop()!)
+  await copyWorkingTree(stage)
+  await must(stage, 'npm', ['run', 'build', '--silent'])
+  const tarball = join(work, (await must(stage, 'npm', ['pack', '--pack-destination', work, '--silent'])).trim().split('\n').pop()!)
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }))
   await must(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball])
   return {
