@@ -9,6 +9,7 @@ import { channelName } from './channel-name.js'
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
 import type { AppProvider, AuthStatus, Session, SessionState } from './types.js'
+import type { PasskeyClient } from './passkey/client.js'
 import { workerBridge } from './worker-bridge.js'
 
 export interface AuthClientOptions {
@@ -53,6 +54,8 @@ export interface AuthClient {
   getProviders(): Promise<Record<string, AppProvider>>
   getCsrfToken(): Promise<string>
   getSession(): Promise<Session | null>
+  /** With `redirect: false` there is always a result (an OAuth sign-in still navigates to the provider). */
+  signIn(providerId: string | undefined, options: SignInOptions & { redirect: false }): Promise<SignInResult>
   signIn(providerId?: string, options?: SignInOptions): Promise<SignInResult | undefined>
   signOut(options?: SignOutOptions): Promise<{ url: string }>
   update(data?: unknown): Promise<Session | null>
@@ -62,7 +65,7 @@ export interface AuthClient {
    * `client.passkey = createPasskeyClient({ basePath, getCsrfToken: client.getCsrfToken })`.
    * `signIn('passkey')` then runs its ceremony.
    */
-  passkey?: { signIn(options?: Record<string, unknown>): Promise<unknown> }
+  passkey?: PasskeyClient
 }
 
 const errorOf = (url: string | null) => (url ? (new URL(url, location.href).searchParams.get('error') ?? undefined) : undefined)
@@ -155,17 +158,18 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       }
       return client.session ?? null
     },
-    async signIn(providerId, options = {}) {
+    signIn: (async (providerId?: string, options: SignInOptions = {}): Promise<SignInResult | undefined> => {
       const { callbackUrl = location.href, redirect = true, ...fields } = options
       if (!providerId) {
-        navigate(`${base}/signin?${new URLSearchParams({ callbackUrl })}`)
-        return
+        const url = `${base}/signin?${new URLSearchParams({ callbackUrl })}`
+        navigate(url)
+        return redirect ? undefined : { ok: true, error: undefined, status: 200, url }
       }
       const provider = (await client.getProviders())[providerId]
       if (!provider) throw new AuthClientError('UnknownProvider', `No provider "${providerId}" at ${base}/providers`)
       if (provider.type === 'webauthn') {
         if (!client.passkey) throw new AuthClientError('UnknownProvider', 'Passkey sign-in needs the passkey module on client.passkey')
-        const { url } = (await client.passkey.signIn({ ...fields, provider: providerId, callbackUrl })) as { url: string }
+        const { url } = await client.passkey.signIn({ ...fields, provider: providerId, callbackUrl })
         // Without a worker to see the ceremony's response pass, say that the session changed.
         await settle(`/callback/${providerId}`, new Response(null, { status: 204 }))
         if (redirect) navigate(url)
@@ -179,12 +183,12 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       const error = data.error ?? errorOf(url)
       const mayStay = provider.type === 'credentials' || provider.type === 'email'
       if (redirect || !mayStay) {
+        // An OAuth sign-in goes on at the provider whatever `redirect` says.
         if (url) navigate(url)
-        return
-      }
-      if (!error) await settle(new URL(target).pathname.slice(new URL(base).pathname.length), response)
+        if (redirect) return
+      } else if (!error) await settle(new URL(target).pathname.slice(new URL(base).pathname.length), response)
       return { ok: !error, error, status: response.status, url: error ? null : url }
-    },
+    }) as AuthClient['signIn'],
     async signOut({ callbackUrl = location.href, redirect = true } = {}) {
       const { data, response } = await post<{ url: string }>(base + '/signout', await client.getCsrfToken(), { callbackUrl })
       await settle('/signout', response)

@@ -328,8 +328,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   getUserInfo?: (request: Request) => Awaitable<{ email: string; name?: string | null } | null>
 }
 
-/** A provider: a configuration object or a function returning one. */
-export type Provider<P extends Profile = Profile> = (
+/**
+ * A provider: a configuration object or a function returning one. The profile defaults to `any`,
+ * as in Auth.js: a built-in provider typed for its own profile (`OAuthConfig<GitHubProfile>`) takes
+ * `profile(p: GitHubProfile)`, which under `strictFunctionTypes` does not fit `(p: Profile) => ...`.
+ */
+export type Provider<P extends Profile = any> = (
   | OIDCConfig<P>
   | OAuth2Config<P>
   | EmailConfig

@@ -139,7 +139,7 @@ describe('<latchkey-signin>', () => {
     await expect.poll(() => statusOf(page)).toBe('unauthenticated')
     // A stand-in for the passkey module: its "ceremony" signs in behind the SDK's back.
     await page.evaluate(() => {
-      window.client.passkey = {
+      const standIn: Pick<NonNullable<typeof window.client.passkey>, 'signIn'> = {
         async signIn(options) {
           ;(window as any).passkeyOptions = options
           const csrfToken = await window.client.getCsrfToken()
@@ -147,6 +147,7 @@ describe('<latchkey-signin>', () => {
           return { url: location.href }
         },
       }
+      window.client.passkey = standIn as NonNullable<typeof window.client.passkey>
     })
     await page.locator('latchkey-signin button[part~="passkey"]').click()
     await expect.poll(() => userName(page).textContent()).toBe('key')
@@ -191,6 +192,25 @@ describe('<latchkey-signin>', () => {
       return other.getProviders().catch((e: any) => ({ name: e.name, code: e.code }))
     })
     expect(offline).toEqual({ name: 'AuthClientError', code: 'NetworkError' })
+    await context.close()
+  })
+
+  test('signIn(redirect: false) answers for every provider, also as it navigates: an OAuth start that fails, no provider (the sign-in page)', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/')
+    // Each answer is reported to the test as it arrives, before the navigation it comes with.
+    const answers: unknown[] = []
+    await page.exposeFunction('report', (answer: unknown) => void answers.push(answer))
+    // "legacy" has no token endpoint: the server cannot start its sign-in and sends the page to its error page.
+    await page.evaluate(() => void window.client.signIn('legacy', { redirect: false }).then((r) => (window as any).report(r)))
+    await expect.poll(() => answers.length).toBe(1)
+    expect(answers[0]).toEqual({ ok: false, error: 'Configuration', status: 500, url: null })
+    await page.waitForURL(/\?error=Configuration/)
+    await page.waitForFunction(() => window.ready === true)
+
+    await page.evaluate(() => void window.client.signIn(undefined, { redirect: false }).then((r) => (window as any).report(r)))
+    await expect.poll(() => answers.length).toBe(2)
+    expect(answers[1]).toMatchObject({ ok: true, error: undefined, url: expect.stringContaining('/auth/signin?callbackUrl=') })
     await context.close()
   })
 })
