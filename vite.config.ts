@@ -1,9 +1,11 @@
 /**
- * Browser builds, library mode (Vite 8, rolldown). Four outputs, one mode each:
+ * Browser builds, library mode (Vite 8, rolldown). One mode each:
  *   vite build              dist/latchkey.js, dist/latchkey-components.js, dist/latchkey-passkey.js (ESM, lazy chunk in dist/chunks/)
  *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`)
  *   vite build --mode iife-passkey  dist/latchkey-passkey.iife.js (the drop-in's passkey part, onto `Latchkey`)
- *   vite build --mode sw    dist/latchkey-sw.js (the service worker, one classic script)
+ *   vite build --mode sw    dist/latchkey-sw.js (latchkey's own service worker, one classic script)
+ *   vite build --mode sw-lib  dist/latchkey-sw-import.js (classic, for importScripts: global `LatchkeyWorker`)
+ *                             and dist/latchkey-sw-module.js (ESM, `latchkey/sw`): the worker for an app's own worker to include
  * Dependencies (comlink, idb) are bundled so every file runs straight from a static server.
  */
 import { defineConfig, type UserConfig } from 'vite'
@@ -12,7 +14,9 @@ export default defineConfig(({ mode }): UserConfig => {
   const lib =
     mode === 'sw'
       ? { entry: 'sw/latchkey-sw.ts', formats: ['iife' as const], name: 'LatchkeyWorker', fileName: () => 'latchkey-sw.js' }
-      : mode === 'iife'
+      : mode === 'sw-lib'
+        ? { entry: 'sw/index.ts', formats: ['iife' as const, 'es' as const], name: 'LatchkeyWorker', fileName: (format: string) => (format === 'es' ? 'latchkey-sw-module.js' : 'latchkey-sw-import.js') }
+        : mode === 'iife'
         ? { entry: 'src/components/drop-in.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey.iife.js' }
         : mode === 'iife-passkey'
           ? { entry: 'src/components/drop-in-passkey.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey-passkey.iife.js' }
@@ -34,7 +38,7 @@ export default defineConfig(({ mode }): UserConfig => {
       lib,
       rolldownOptions: {
         // The passkey part adds to the drop-in's global rather than making its own.
-        output: mode === 'sw' || mode.startsWith('iife') ? { codeSplitting: false, extend: mode === 'iife-passkey' } : { chunkFileNames: 'chunks/[name]-[hash].js' },
+        output: mode.startsWith('sw') || mode.startsWith('iife') ? { codeSplitting: false, extend: mode === 'iife-passkey' } : { chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },
   }

@@ -94,7 +94,7 @@ console.log('\n  peer versions: ' + ['next-auth', 'better-auth', '@supabase/auth
 
 // The shipped files (Vite, dist/), if built.
 const dist = join(root, 'dist')
-const shipped = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js'].filter((f) => statSync(join(dist, f), { throwIfNoEntry: false }))
+const shipped = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js', 'latchkey-sw-import.js', 'latchkey-sw-module.js'].filter((f) => statSync(join(dist, f), { throwIfNoEntry: false }))
 if (shipped.length) {
   const chunks = statSync(join(dist, 'chunks'), { throwIfNoEntry: false }) ? readdirSync(join(dist, 'chunks')).map((f) => 'chunks/' + f) : []
   console.log('\n  dist/ as built by Vite (ESM files are not whitespace-minified in library mode):')

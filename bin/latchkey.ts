@@ -5,7 +5,8 @@
  *
  *   npx tsx bin/latchkey.ts migrate [--database-url URL] [--dir DIR]
  */
-import { pathToFileURL } from 'node:url'
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { DEFAULT_EMBEDDED_DIR, openDatabase } from '../src/adapters/postgres/index.js'
 
 export const help = `Usage: latchkey <command> [options]
@@ -107,7 +108,21 @@ async function migrateCommand(options: Record<string, string>, io: CliIo): Promi
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * Whether node was started on this file. npm runs a bin through a symlink (node_modules/.bin/latchkey,
+ * and npx through that), so the paths are compared after resolving links.
+ */
+function isMain(): boolean {
+  const script = process.argv[1]
+  if (!script) return false
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
+if (isMain()) {
   run(process.argv.slice(2)).then((code) => {
     process.exitCode = code
   })

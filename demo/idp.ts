@@ -9,7 +9,8 @@
  * - two users, alice@example.com / alice-password and bob@example.com / bob-password;
  * - consent is given automatically once the user has signed in; the form also has a "Deny"
  *   button, which answers the client with `error=access_denied`;
- * - ID tokens carry email, email_verified, name and picture; RS256, key in `keys`;
+ * - ID tokens carry email, email_verified, name and picture (an SVG of the initials the IdP serves
+ *   at `/avatars/<sub>.svg`); RS256, key in `keys`;
  * - the `iss` authorization response parameter (RFC 9207) is always sent and advertised;
  * - clients are given by the caller: confidential (`client_secret`), public
  *   (`token_endpoint_auth_method: 'none'`, PKCE required), `response_mode=form_post` allowed.
@@ -19,6 +20,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, type JWK } from 'jose'
 import Provider from 'oidc-provider'
+import { avatarSvg } from './avatar.js'
 import { demoUsers, type DemoUser } from './users.js'
 
 export { demoUsers, type DemoUser }
@@ -116,7 +118,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
       if (!user) return undefined
       return {
         accountId: user.id,
-        claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name, picture: user.picture, ...(options.tenant && { tid: options.tenant }) }),
+        claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name, picture: new URL(user.picture, origin).href, ...(options.tenant && { tid: options.tenant }) }),
       }
     },
     renderError: async (ctx: { type: string; body: string }, out: Record<string, string>) => {
@@ -129,6 +131,8 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
   const oidc = provider.callback()
 
   handle = (req, res) => {
+    const avatar = /^\/avatars\/([^/?]+)\.svg$/.exec(req.url ?? '')
+    if (avatar) return sendAvatar(res, users.find((u) => u.id === avatar[1]))
     const match = /^\/interaction\/([^/?]+)(?:\/(login|deny))?(?:\?.*)?$/.exec(req.url ?? '')
     if (!match && options.tenant) return tenantRoute(req, res)
     if (!match) return oidc(req, res)
@@ -248,6 +252,11 @@ ${error ? `<p class="error" role="alert">${e(error)}</p>` : ''}
 </div>
 <p><small>Demo users: alice@example.com / alice-password, bob@example.com / bob-password</small></p>
 </main></body></html>`
+}
+
+function sendAvatar(res: ServerResponse, user: DemoUser | undefined): void {
+  res.writeHead(user ? 200 : 404, { 'content-type': user ? 'image/svg+xml' : 'text/plain', 'cache-control': 'public, max-age=3600' })
+  res.end(user ? avatarSvg(user) : 'No such user')
 }
 
 function page(res: ServerResponse, html: string, status = 200): void {

@@ -5,10 +5,11 @@ export interface DemoUser {
   email: string
   password: string
   name: string
+  /** The `picture` claim: a path on the IdP (it serves the avatar), or an absolute URL. */
   picture: string
 }
 
 export const demoUsers: DemoUser[] = [
-  { id: 'alice', email: 'alice@example.com', password: 'alice-password', name: 'Alice Example', picture: 'https://example.com/alice.png' },
-  { id: 'bob', email: 'bob@example.com', password: 'bob-password', name: 'Bob Example', picture: 'https://example.com/bob.png' },
+  { id: 'alice', email: 'alice@example.com', password: 'alice-password', name: 'Alice Example', picture: '/avatars/alice.svg' },
+  { id: 'bob', email: 'bob@example.com', password: 'bob-password', name: 'Bob Example', picture: '/avatars/bob.svg' },
 ]

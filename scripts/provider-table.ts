@@ -70,12 +70,20 @@ overrides the default of the same name (\`authorization\`, \`token\`, \`userinfo
 \`client\` are merged key by key). \`clientId\` and \`clientSecret\` are the client credentials the
 provider issues to the app; \`issuer\` is the address of a tenant, realm or instance.
 
+<!-- types: declare const clientId: string, clientSecret: string -->
 \`\`\`ts
-// src/providers/github.ts and src/providers/keycloak.ts, default exports
-providers: [
-  GitHub({ clientId, clientSecret }),
-  Keycloak({ clientId, clientSecret, issuer: 'https://sso.example.com/realms/acme' }),
-]
+import { Latchkey } from 'latchkey/server'
+import GitHub from 'latchkey/providers/github'        // src/providers/github.ts, its default export
+import Google from 'latchkey/providers/google'
+import Keycloak from 'latchkey/providers/keycloak'
+
+const auth = Latchkey({
+  providers: [
+    GitHub({ clientId, clientSecret }),
+    Google({ clientId, clientSecret }),
+    Keycloak({ clientId, clientSecret, issuer: 'https://sso.example.com/realms/acme' }),
+  ],
+})
 \`\`\`
 
 ## OAuth 2 and OpenID Connect (${oauth.length}: ${oidc} OpenID Connect, ${oauth.length - oidc} OAuth 2)

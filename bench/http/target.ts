@@ -11,6 +11,7 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey, toNodeHandler } from '../../src/server/index.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 
 const [library, strategy] = process.argv.slice(2) as ['latchkey' | 'authjs', 'jwt' | 'database']
 const secret = 'bench-secret-0123456789-abcdefghij-klmnop'
@@ -23,7 +24,9 @@ const quiet = process.env.BENCH_DEBUG ? { error: (e: unknown) => console.error(e
 const seeded = `seeded-${crypto.randomUUID()}`
 if (strategy === 'database') {
   await adapter.createUser({ ...user, emailVerified: null })
-  await adapter.createSession({ sessionToken: seeded, userId: user.id, expires: new Date(Date.now() + 30 * 86400_000) })
+  // latchkey stores the cookie's hash (src/server/session-token.ts); Auth.js the cookie itself.
+  const sessionToken = library === 'latchkey' ? await storedSessionToken(seeded) : seeded
+  await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 30 * 86400_000) })
 }
 
 let handler: (request: Request) => Promise<Response>

@@ -13,7 +13,7 @@ import { mountPasskeys } from './passkeys.js'
 import { createSessionPanel } from './session-panel.js'
 import { renderWhere } from './where.js'
 
-const client = createAuthClient({ basePath: '/auth' })
+const client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js' })
 const passkey = createPasskeyClient({ basePath: client.basePath, getCsrfToken: client.getCsrfToken })
 client.passkey = passkey
 defineElements(client)

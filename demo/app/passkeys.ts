@@ -1,9 +1,11 @@
 /**
  * Passkeys: create an account with one (signed out), add one to the account and remove them
- * (signed in). Signing in with a passkey is the button of <latchkey-signin>.
+ * (signed in). Signing in with a passkey is the button of <latchkey-signin>. One error at a time:
+ * an error here is a `latchkey-error` event, which clears the component's, and the component's
+ * clears this one; a sign-in or sign-out clears the message.
  */
 import type { AuthClient } from 'latchkey'
-import type { PasskeyClient } from 'latchkey/passkey'
+import type { PasskeyClient, PasskeyInfo } from 'latchkey/passkey'
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] => {
   const node = Object.assign(document.createElement(tag), props)
@@ -16,7 +18,9 @@ export function mountPasskeys(root: HTMLElement, client: AuthClient, passkey: Pa
   const say = (text: string, error = false) => {
     message.textContent = text
     message.classList.toggle('error', error)
+    if (error) root.dispatchEvent(new CustomEvent('latchkey-error', { detail: { code: 'passkey' }, bubbles: true }))
   }
+  document.addEventListener('latchkey-error', (e) => e.target !== root && message.classList.contains('error') && say(''))
   /** Runs a passkey ceremony; the new session shows through client.update(), with or without the worker. */
   const run = async (button: HTMLButtonElement, action: () => Promise<unknown>, done: string) => {
     button.disabled = true
@@ -56,7 +60,7 @@ export function mountPasskeys(root: HTMLElement, client: AuthClient, passkey: Pa
           await passkey.remove(k.id)
           await show()
         }, 'Passkey removed.'))
-        return el('li', {}, el('code', {}, `${k.id.slice(0, 12)}…`), ` ${k.deviceType === 'multiDevice' ? 'synced' : 'this device'}`, remove)
+        return el('li', {}, el('span', { className: 'passkey-name' }, passkeyName(k)), el('span', { className: 'muted small' }, passkeyDetail(k)), remove)
       }))
       if (!keys.length) list.append(el('li', { className: 'muted' }, 'No passkeys on this account yet.'))
     }
@@ -72,10 +76,25 @@ export function mountPasskeys(root: HTMLElement, client: AuthClient, passkey: Pa
   let shown: string | undefined
   const render = () => {
     if (client.status === shown || client.status === 'loading') return
+    // What was said before a sign-in or sign-out is about another session.
+    if (shown) say('')
     shown = client.status
     if (!passkey.supported()) return root.replaceChildren(el('p', { className: 'muted' }, 'This browser has no passkeys (WebAuthn).'))
     root.replaceChildren(...(client.status === 'authenticated' ? signedIn() : signedOut()), message)
   }
   client.onSessionChange(render)
   void client.getSession().then(render, render)
+}
+
+/** A passkey's name as a person knows it: where it lives, from its device type and transports. */
+export function passkeyName(k: PasskeyInfo): string {
+  if (k.deviceType === 'multiDevice') return 'Synced passkey'
+  if (k.transports.some((t) => t === 'usb' || t === 'nfc' || t === 'ble')) return 'Security key'
+  return 'Passkey on one device'
+}
+
+function passkeyDetail(k: PasskeyInfo): string {
+  const kind = k.deviceType === 'multiDevice' ? 'synced across your devices' : 'stays on the device that made it'
+  const added = k.createdAt && new Date(k.createdAt).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+  return added ? `${kind} · added ${added}` : kind
 }

@@ -20,7 +20,7 @@ export interface AdapterTestOptions {
   cleanup?: () => Promise<void>
 }
 
-/** The 18 methods of the contract plus latchkey's `deleteAuthenticator`. */
+/** The 18 methods of the contract plus latchkey's `deleteAuthenticator` and `deleteSessionsByUserId`. */
 export const adapterMethods = [
   'createUser',
   'getUser',
@@ -42,6 +42,7 @@ export const adapterMethods = [
   'listAuthenticatorsByUserId',
   'updateAuthenticatorCounter',
   'deleteAuthenticator',
+  'deleteSessionsByUserId',
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 const unique = () => randomUUID().replaceAll('-', '').slice(0, 16)
@@ -88,7 +89,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       }
     }
 
-    test('implements the 18 contract methods and deleteAuthenticator', () => {
+    test('implements the 18 contract methods, deleteAuthenticator and deleteSessionsByUserId', () => {
       const missing = adapterMethods.filter((method) => typeof adapter[method] !== 'function')
       expect(missing).toEqual([])
     })
@@ -390,6 +391,19 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         if (deleted) expect(deleted.sessionToken).toBe(sessionToken)
         expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
         expect(await adapter.getUser(owner.id)).not.toBeNull()
+      })
+
+      test("deleteSessionsByUserId removes every session of that user, and nobody else's", async () => {
+        const [owner, other] = [await user(), await user()]
+        const tokens = [`session-${unique()}`, `session-${unique()}`]
+        for (const sessionToken of tokens) await adapter.createSession({ sessionToken, userId: owner.id, expires: later(1) })
+        const kept = `session-${unique()}`
+        await adapter.createSession({ sessionToken: kept, userId: other.id, expires: later(1) })
+        await adapter.deleteSessionsByUserId(owner.id)
+        for (const sessionToken of tokens) expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
+        expect((await adapter.getSessionAndUser(kept))?.session.userId).toBe(other.id)
+        expect(await adapter.getUser(owner.id)).not.toBeNull()
+        await adapter.deleteSessionsByUserId(owner.id)
       })
 
       test('deleteSession of an unknown token does not throw', async () => {

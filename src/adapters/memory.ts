@@ -43,8 +43,8 @@ function userRecord(user: AdapterUser): AdapterUser {
 }
 
 function authenticatorRecord(a: AdapterAuthenticator): AdapterAuthenticator {
-  const { credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports } = a
-  return copy({ credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports })
+  const { credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt } = a
+  return copy({ credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt: createdAt ?? undefined })
 }
 
 const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
@@ -210,6 +210,10 @@ export function MemoryAdapter(): MemoryAdapter {
       return copy(session)
     },
 
+    async deleteSessionsByUserId(userId) {
+      for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+    },
+
     // ------------------------------------------------------------ verification tokens
 
     async createVerificationToken(verificationToken) {
@@ -244,6 +248,7 @@ export function MemoryAdapter(): MemoryAdapter {
       requireBoolean(method, 'credentialBackedUp', authenticator.credentialBackedUp)
       requireCounter(method, authenticator.counter)
       if (authenticator.transports !== undefined) requireStringOrNull(method, 'transports', authenticator.transports)
+      if (authenticator.createdAt != null) requireDate(method, 'createdAt', authenticator.createdAt)
       requireUser(method, authenticator.userId)
       if (authenticators.has(credentialID)) {
         throw new AdapterError('DUPLICATE_AUTHENTICATOR', `${method}: expected a new credential, but credential "${credentialID}" is already registered`)

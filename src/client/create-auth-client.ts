@@ -1,19 +1,27 @@
 /**
  * `createAuthClient()`: the browser SDK over the Auth.js REST protocol. Session reads go to the
- * service worker when one controls the page, else to the same engine run in the page.
+ * service worker when the page's controller includes latchkey's, else to the same engine run in
+ * the page.
  */
 import { AuthClientError } from './errors.js'
 import { post, request } from './request.js'
 import { channelName } from './channel-name.js'
+import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
 import type { AppProvider, AuthStatus, Session, SessionState } from './types.js'
+import type { PasskeyClient } from './passkey/client.js'
 import { workerBridge } from './worker-bridge.js'
 
 export interface AuthClientOptions {
   /** Where the server's routes live: a path, or an absolute URL. Default `/auth`. */
   basePath?: string
-  /** The worker script to register at root scope, or false for none. Default `/latchkey-sw.js`. */
-  serviceWorker?: string | false
+  /**
+   * Default (true): use the page's service worker when it includes latchkey's (see
+   * docs/service-worker.md), registering nothing. A script (`'/latchkey-sw.js'`): register
+   * latchkey's own worker first, unless another script is the worker at that scope.
+   * false: keep sessions in the page.
+   */
+  serviceWorker?: string | boolean
 }
 
 export interface SignInOptions extends Record<string, unknown> {
@@ -41,9 +49,13 @@ export interface AuthClient {
   /** What the session engine last said: the session, `due` (local clock, ms: when it is next refreshed) and `stale`. */
   readonly state: SessionState | undefined
   readonly basePath: string
+  /** What became of the `serviceWorker` script to register; `skipped` says why and what to do. */
+  readonly workerRegistration: Promise<WorkerRegistrationResult>
   getProviders(): Promise<Record<string, AppProvider>>
   getCsrfToken(): Promise<string>
   getSession(): Promise<Session | null>
+  /** With `redirect: false` there is always a result (an OAuth sign-in still navigates to the provider). */
+  signIn(providerId: string | undefined, options: SignInOptions & { redirect: false }): Promise<SignInResult>
   signIn(providerId?: string, options?: SignInOptions): Promise<SignInResult | undefined>
   signOut(options?: SignOutOptions): Promise<{ url: string }>
   update(data?: unknown): Promise<Session | null>
@@ -53,7 +65,7 @@ export interface AuthClient {
    * `client.passkey = createPasskeyClient({ basePath, getCsrfToken: client.getCsrfToken })`.
    * `signIn('passkey')` then runs its ceremony.
    */
-  passkey?: { signIn(options?: Record<string, unknown>): Promise<unknown> }
+  passkey?: PasskeyClient
 }
 
 const errorOf = (url: string | null) => (url ? (new URL(url, location.href).searchParams.get('error') ?? undefined) : undefined)
@@ -64,12 +76,24 @@ function navigate(url: string) {
   if (url.includes('#')) location.reload()
 }
 
-export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchkey-sw.js' }: AuthClientOptions = {}): AuthClient {
+export function createAuthClient({ basePath = '/auth', serviceWorker = true }: AuthClientOptions = {}): AuthClient {
   const base = new URL(basePath.replace(/\/+$/, ''), location.href).href
   const sessionUrl = base + '/session'
   const listeners = new Set<(session: Session | null) => void>()
-  const bridge = serviceWorker ? workerBridge(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`) : null
-  const controlled = () => !!bridge && !!navigator.serviceWorker.controller
+  const workerRegistration: Promise<WorkerRegistrationResult> =
+    typeof serviceWorker === 'string'
+      ? import('./register-worker.js').then(
+        ({ registerWorker }) => registerWorker(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`),
+        (e) => ({ status: 'failed', message: String(e) }),
+      )
+      : Promise.resolve({ status: 'off' })
+  const bridge = serviceWorker ? workerBridge(sessionUrl) : null
+  const served = async () => !!(await bridge?.serving())
+  /**
+   * This page's navigation may have signed in or out (an OAuth callback's redirect): a worker
+   * would have seen it pass, the page must ask once. Local clock, ms; 0 once asked.
+   */
+  let loaded = performance.timeOrigin + ((performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseStart ?? 0)
   let engine: Promise<Engine> | undefined
   const local = () =>
     (engine ??= import('./session-engine.js').then(({ createEngine }) => createEngine(sessionUrl, apply)))
@@ -92,24 +116,25 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchke
   }
 
   const read = async (): Promise<SessionState> => {
-    if (controlled()) {
-      try {
-        return await bridge!.get()
-      } catch {
-        // The worker did not answer twice: do the work here.
-      }
+    try {
+      if (bridge) return await bridge.get()
+    } catch {
+      // No latchkey worker controls the page, or it did not answer twice: do the work here.
     }
-    return (await local()).get()
+    const after = loaded
+    loaded = 0
+    return (await local()).get(after)
   }
 
   /** After our own POST: a worker saw it pass; without one, the page engine looks. */
   const settle = async (path: string, response: Response) => {
-    if (!controlled()) await (await local()).observe(path, 'POST', response)
+    if (!(await served())) await (await local()).observe(path, 'POST', response)
     await client.getSession()
   }
 
   const client: AuthClient = {
     basePath: base,
+    workerRegistration,
     get status() {
       return !state ? 'loading' : state.session ? 'authenticated' : 'unauthenticated'
     },
@@ -133,17 +158,18 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchke
       }
       return client.session ?? null
     },
-    async signIn(providerId, options = {}) {
+    signIn: (async (providerId?: string, options: SignInOptions = {}): Promise<SignInResult | undefined> => {
       const { callbackUrl = location.href, redirect = true, ...fields } = options
       if (!providerId) {
-        navigate(`${base}/signin?${new URLSearchParams({ callbackUrl })}`)
-        return
+        const url = `${base}/signin?${new URLSearchParams({ callbackUrl })}`
+        navigate(url)
+        return redirect ? undefined : { ok: true, error: undefined, status: 200, url }
       }
       const provider = (await client.getProviders())[providerId]
       if (!provider) throw new AuthClientError('UnknownProvider', `No provider "${providerId}" at ${base}/providers`)
       if (provider.type === 'webauthn') {
         if (!client.passkey) throw new AuthClientError('UnknownProvider', 'Passkey sign-in needs the passkey module on client.passkey')
-        const { url } = (await client.passkey.signIn({ ...fields, provider: providerId, callbackUrl })) as { url: string }
+        const { url } = await client.passkey.signIn({ ...fields, provider: providerId, callbackUrl })
         // Without a worker to see the ceremony's response pass, say that the session changed.
         await settle(`/callback/${providerId}`, new Response(null, { status: 204 }))
         if (redirect) navigate(url)
@@ -157,12 +183,12 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = '/latchke
       const error = data.error ?? errorOf(url)
       const mayStay = provider.type === 'credentials' || provider.type === 'email'
       if (redirect || !mayStay) {
+        // An OAuth sign-in goes on at the provider whatever `redirect` says.
         if (url) navigate(url)
-        return
-      }
-      if (!error) await settle(new URL(target).pathname.slice(new URL(base).pathname.length), response)
+        if (redirect) return
+      } else if (!error) await settle(new URL(target).pathname.slice(new URL(base).pathname.length), response)
       return { ok: !error, error, status: response.status, url: error ? null : url }
-    },
+    }) as AuthClient['signIn'],
     async signOut({ callbackUrl = location.href, redirect = true } = {}) {
       const { data, response } = await post<{ url: string }>(base + '/signout', await client.getCsrfToken(), { callbackUrl })
       await settle('/signout', response)

@@ -14,11 +14,18 @@ interface SessionRecord extends SessionState {
   gap?: number
   /** Bumped by every observed change, so a refresh that raced a sign-out cannot undo it. */
   epoch: number
+  /** Local clock, ms: when the server last told this record (absent in older records). */
+  at?: number
 }
 
 /** How long a record without a known rule (no session, or a plain Auth.js server) is trusted. */
 const idle = 5 * 60_000
 const retry = 5_000
+/**
+ * How long a tab waits for another's refresh. A tab frozen or discarded while it holds the lock
+ * keeps it; past this the others refresh without it, rather than wait for that tab to thaw.
+ */
+export const lockDeadline = 5_000
 
 /** The JSON body of a response that others read too; undefined when there is none. */
 const readJson = async (response: Response): Promise<any> => {
@@ -32,6 +39,8 @@ const readJson = async (response: Response): Promise<any> => {
 export interface Engine extends SessionEngine {
   /** A response from the basePath passed by (worker fetch handler, or the page's own POSTs). */
   observe(path: string, method: string, response: Response): Promise<void>
+  /** The session may have changed unseen (a navigation through the basePath): read it again now. */
+  expire(gap?: number): Promise<void>
 }
 
 export function createEngine(sessionUrl: string, onChange?: (state: SessionState) => void): Engine {
@@ -49,7 +58,8 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     onChange?.(state)
     return state
   }
-  const fresh = (r: SessionRecord | undefined): boolean => !!r && Date.now() < r.due
+  /** Not due, and told by the server after `after` (local ms) when that is asked. */
+  const fresh = (r: SessionRecord | undefined, after = 0): boolean => !!r && Date.now() < r.due && (r.at ?? 0) >= after
 
   /** The record for a session the server just answered, timed in the local clock. */
   const timed = (session: Session | null, headers: Headers, now: number, prev: SessionRecord | undefined, epoch: number): SessionRecord => {
@@ -64,12 +74,12 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
       const expires = Date.parse(session.expires) - skew
       due = gap === undefined ? now + Math.min(idle, (expires - now) / 2) : expires - gap
     }
-    return { session, due: Math.max(due, now + 1000), gap, epoch }
+    return { session, due: Math.max(due, now + 1000), gap, epoch, at: now }
   }
 
-  const refresh = async (): Promise<SessionState> => {
+  const refresh = async (after?: number): Promise<SessionState> => {
     const prev = await read()
-    if (fresh(prev)) return view(prev!)
+    if (fresh(prev, after)) return view(prev!)
     const now = Date.now()
     const epoch = prev?.epoch ?? 0
     let response: Response
@@ -85,15 +95,30 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     }
     const latest = await read()
     // A sign-in or sign-out was observed while we asked: it wins.
-    if (latest && latest.epoch !== epoch) return fresh(latest) ? view(latest) : refresh()
+    if (latest && latest.epoch !== epoch) return fresh(latest) ? view(latest) : refresh(after)
     return write(timed(session, response.headers, Date.now(), prev, epoch))
   }
 
-  const get = async (): Promise<SessionState> => {
+  /** One refresh at a time across tabs and the worker, held only around the request. */
+  const locked = (after?: number): Promise<SessionState> =>
+    locks
+      ? (locks.request(channelName(sessionUrl), { signal: AbortSignal.timeout(lockDeadline) }, () => refresh(after)) as unknown as Promise<SessionState>).catch((e) => {
+        if (e?.name === 'TimeoutError') return refresh(after)
+        throw e
+      })
+      : refresh(after)
+
+  const get = async (after?: number): Promise<SessionState> => {
     const record = await read()
-    if (fresh(record)) return view(record!)
-    inflight ??= ((locks ? locks.request(channelName(sessionUrl), refresh) : refresh()) as Promise<SessionState>).finally(() => (inflight = undefined))
-    return inflight!
+    if (fresh(record, after)) return view(record!)
+    inflight ??= locked(after).finally(() => (inflight = undefined))
+    return inflight
+  }
+
+  const expire = async (gap?: number): Promise<void> => {
+    const prev = await read()
+    await (await db).put('sessions', { session: prev?.session ?? null, due: 0, gap: gap ?? prev?.gap, epoch: (prev?.epoch ?? 0) + 1 }, sessionUrl)
+    await get()
   }
 
   const observe = async (path: string, method: string, response: Response): Promise<void> => {
@@ -107,7 +132,7 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
       if (body !== undefined) await write(timed(body, response.headers, now, prev, (prev?.epoch ?? 0) + 1))
       return
     }
-    // Without the header (a plain Auth.js server, or the opaque redirect of a navigation) the path tells.
+    // Without the header (a plain Auth.js server) the path tells.
     const signedOut = timing === null || (timing === undefined && post && path === '/signout' && response.status < 400)
     let changed = !!timing || (timing === undefined && path.startsWith('/callback/'))
     if (changed && !timing && response.status === 200) {
@@ -115,16 +140,11 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
       const url = (await readJson(response))?.url
       if (typeof url === 'string' && /[?&]error=/.test(url)) changed = false
     }
-    if (!signedOut && !changed) return
+    const gap = timing ? timing.expires - timing.due : undefined
+    if (!signedOut) return changed ? expire(gap) : undefined
     const prev = await read()
-    const gap = timing ? timing.expires - timing.due : prev?.gap
-    const epoch = (prev?.epoch ?? 0) + 1
-    if (signedOut) await write({ session: null, due: now + idle, gap, epoch })
-    else {
-      await (await db).put('sessions', { session: prev?.session ?? null, due: 0, gap, epoch }, sessionUrl)
-      await get()
-    }
+    await write({ session: null, due: now + idle, gap: gap ?? prev?.gap, epoch: (prev?.epoch ?? 0) + 1, at: now })
   }
 
-  return { get, observe }
+  return { get, observe, expire }
 }

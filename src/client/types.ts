@@ -15,7 +15,8 @@ export interface SessionState {
 
 /** The engine's surface, the same whether it runs in the service worker or in the page. */
 export interface SessionEngine {
-  get(): Promise<SessionState>
+  /** `after` (local ms): a record the server told before then is read again, due or not. */
+  get(after?: number): Promise<SessionState>
 }
 
 export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated'

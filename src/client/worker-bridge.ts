@@ -1,41 +1,58 @@
 /**
- * The page's end of the worker's comlink API. The worker may be stopped or replaced at any
- * moment, and a stopped worker does not wake for a message on an old port: so every call has a
- * deadline, and a late call, or `controllerchange`, re-binds through a new MessagePort posted to
- * the controller (which does wake it). Returns null without service workers; `get` throws when no worker controls the page.
+ * The page's end of the worker's comlink API. The page's controller may be latchkey's worker,
+ * an app's worker that includes it, or a worker that knows nothing of latchkey: a connect
+ * message on a new MessagePort asks, a latchkey worker serving this session endpoint answers
+ * `ready` on the port, and without that answer in time the page keeps its own engine. The worker
+ * may be stopped or replaced at any moment, and a stopped worker does not wake for a message on
+ * an old port: so every call has a deadline, and a late call, or `controllerchange`, re-binds
+ * through a new port posted to the controller (which does wake it).
  */
 import { wrap, type Remote } from 'comlink'
 import type { SessionEngine } from './types.js'
 
-export function workerBridge(scriptUrl: string): SessionEngine | null {
+export interface WorkerBridge extends SessionEngine {
+  /** A latchkey worker serves this page: it sees the page's requests under the basePath pass. */
+  serving(): Promise<boolean>
+}
+
+export function workerBridge(sessionUrl: string): WorkerBridge | null {
   const container = navigator.serviceWorker
   if (!container) return null
-  container.register(scriptUrl).catch(() => {})
-  let remote: Remote<SessionEngine> | undefined
+  let link: Promise<Remote<SessionEngine> | undefined> | undefined
   let port: MessagePort | undefined
   const unbind = () => {
     port?.close()
-    remote = port = undefined
+    link = port = undefined
   }
   container.addEventListener('controllerchange', unbind)
-  const bind = (): Remote<SessionEngine> | undefined => {
+  const bind = async (): Promise<Remote<SessionEngine> | undefined> => {
     const controller = container.controller
-    if (!remote && controller) {
+    if (!controller) return
+    return (link ??= new Promise((resolve) => {
       const channel = new MessageChannel()
-      controller.postMessage({ latchkey: 'connect' }, [channel.port2])
-      port = channel.port1
-      remote = wrap<SessionEngine>(port)
-    }
-    return remote
+      const own = (port = channel.port1)
+      const timer = setTimeout(resolve, 1000)
+      own.onmessage = (e) => {
+        if (e.data?.latchkey !== 'ready') return
+        own.onmessage = null
+        clearTimeout(timer)
+        const remote = wrap<SessionEngine>(own)
+        // A late answer (a worker slow to start) still serves the calls that follow.
+        if (port === own) link = Promise.resolve(remote)
+        resolve(remote)
+      }
+      controller.postMessage({ latchkey: 'connect', session: sessionUrl }, [channel.port2])
+    }))
   }
   return {
-    async get() {
+    serving: async () => !!(await bind()),
+    async get(after) {
       for (const deadline of [1000, 10_000]) {
-        const api = bind()
+        const api = await bind()
         if (!api) break
         let timer: any
         const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, deadline)))
-        const state = await Promise.race([api.get(), late]).finally(() => clearTimeout(timer))
+        const state = await Promise.race([api.get(after), late]).finally(() => clearTimeout(timer))
         if (state) return state
         unbind()
       }

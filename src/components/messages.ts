@@ -1,4 +1,4 @@
-/** Sign-in error types (`?error=`) in words. */
+/** Sign-in error types (`?error=`) and passkey error codes in words. */
 const messages: Record<string, string> = {
   OAuthSignInError: 'Try signing in with a different account.',
   OAuthCallbackError: 'Try signing in with a different account.',
@@ -14,6 +14,14 @@ const messages: Record<string, string> = {
   Configuration: 'There is a problem with the server configuration. Please try again later.',
   NetworkError: 'Could not reach the server. Check your connection and try again.',
   ServerError: 'The server could not complete the request. Please try again later.',
+  // The passkey client's codes (PasskeyError).
+  'not-allowed': 'No passkey was used. If this device has none for this site, sign in another way, then add a passkey to your account.',
+  'no-credential': 'This passkey is not registered here (it may have been removed). Choose another one, or sign in another way.',
+  unsupported: 'This browser cannot use passkeys here. Sign in another way.',
+  security: 'This page is not allowed to use passkeys for this site.',
+  refused: 'The server refused the passkey. Try again, or sign in another way.',
+  network: 'Could not reach the server. Check your connection and try again.',
+  server: 'The server could not complete the request. Please try again later.',
 }
 
 export function errorMessage(code: string): string {

@@ -7,17 +7,36 @@ const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?m
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 const quietAutofill = new Set(['cancelled', 'unsupported', 'not-allowed'])
 
+/** The letter mark: the name's first letter in a ring, drawn in CSS in the button's text colour. */
+const mark = (p: AppProvider) => h('span', { class: 'mark', part: 'logo mark', 'aria-hidden': 'true' }, p.name.trim().charAt(0).toUpperCase())
+
+/**
+ * The provider's logo when its configuration names one (`style.logo`), else its letter mark. No
+ * logo ships with latchkey: one that does not load gives way to the letter mark, never a broken image.
+ */
+function logo(p: AppProvider): HTMLElement {
+  if (!p.style?.logo) return mark(p)
+  const img = h('img', { src: p.style.logo, alt: '', part: 'logo', onerror: () => img.replaceWith(mark(p)) })
+  return img
+}
+
 /**
  * `<latchkey-signin>`: a button per OAuth/OIDC provider ("Sign in with {name}", brand colour and
- * logo), a form for email and for credentials (fields from `credentials-fields`, default
- * "username,password"), a passkey button, and the `?error=` of the URL in words.
- * Hidden while signed in. Attributes: `callback-url`, `credentials-fields`, `redirect`.
+ * the configured logo or a letter mark), a form for email and for credentials (fields from
+ * `credentials-fields`, default "username,password"), a passkey button, and the `?error=` of the
+ * URL in words. One error at a time: a `latchkey-error` from elsewhere on the page replaces this
+ * one. "Check your email" shows under the email form, followed by the `email-sent` slot (a link to
+ * the mailbox, say). Hidden while signed in, which clears the error, the message and the password.
+ * Attributes: `callback-url`, `credentials-fields`, `redirect`.
  */
 export function signInElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeySignIn extends LatchkeyElement {
     private body?: HTMLElement
     private error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true })
-    private message = h('p', { class: 'message', part: 'message', role: 'status' })
+    private sent = h('span')
+    private message = h('p', { class: 'message', part: 'message', role: 'status', hidden: true }, this.sent, ' ', h('slot', { name: 'email-sent' }))
+    /** Another element's error (the page's own forms) makes this one obsolete. */
+    private othersFailed = (e: Event) => e.target !== this && (this.error.hidden = true)
     /** The pending autofill request, so only one waits at a time. */
     private waiting?: Promise<unknown>
     constructor() {
@@ -25,9 +44,14 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     }
     override connectedCallback() {
       super.connectedCallback()
+      document.addEventListener('latchkey-error', this.othersFailed)
       const code = new URLSearchParams(location.search).get('error')
       if (code) this.showError(code)
       this.client.getProviders().then((p) => this.build(Object.values(p)), (e) => this.failed(e))
+    }
+    override disconnectedCallback() {
+      super.disconnectedCallback()
+      document.removeEventListener('latchkey-error', this.othersFailed)
     }
     protected override failed(e: unknown) {
       this.showError((e as { code?: string }).code ?? 'ServerError')
@@ -37,14 +61,23 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.error.hidden = false
       this.dispatchEvent(new CustomEvent('latchkey-error', { detail: { code }, bubbles: true, composed: true }))
     }
-    private async run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string) {
+    /** Hides the error and the message: a new attempt, or a sign-in, makes them obsolete. */
+    private clear() {
       this.error.hidden = true
-      this.message.textContent = ''
+      this.message.hidden = true
+    }
+    private async run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string) {
+      this.clear()
       button.disabled = true
       try {
         const result = (await action()) as SignInResult | undefined
         if (result?.error) this.showError(result.error)
-        else if (result && done) this.message.textContent = done
+        else if (result && done) {
+          // Under the form it answers, not at the end of the list.
+          this.sent.textContent = done
+          button.after(this.message)
+          this.message.hidden = false
+        }
       } catch (e) {
         this.failed(e)
       } finally {
@@ -99,10 +132,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
               this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
               return Promise.resolve()
             }),
-        }, style.logo && h('img', { src: style.logo, alt: '', part: 'logo' }), h('span', {}, label(p)))
+        }, p.type !== 'webauthn' && logo(p), h('span', {}, label(p)))
         return button
       })
-      this.body = h('div', { class: 'stack', part: 'container' }, this.error, ...items, this.message)
+      this.body = h('div', { class: 'stack', part: 'container' }, this.error, ...items)
       this.render()
       if (passkey) this.autofill(passkey, callbackUrl, redirect)
     }
@@ -122,6 +155,11 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private outlet = h('slot')
     protected render() {
       const signedIn = this.client.status === 'authenticated'
+      if (signedIn) {
+        // Nothing from before the sign-in is left for the next person to see after a sign-out.
+        this.clear()
+        for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
+      }
       if (this.body) this.body.hidden = signedIn
       this.outlet.name = signedIn ? 'signed-in' : 'signed-out'
       this.paint(this.body ?? this.error, this.outlet)

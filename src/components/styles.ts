@@ -14,6 +14,7 @@ button[style*="--latchkey-brand:"]{color:var(--latchkey-brand-text,#fff);border-
 button:disabled{opacity:.6;cursor:progress}
 :is(button,input):focus-visible{outline:2px solid var(--latchkey-focus,#2563eb);outline-offset:2px}
 img{width:1.25em;height:1.25em}
+.mark{display:inline-grid;place-items:center;flex:none;width:1.35em;height:1.35em;border:1.5px solid;border-radius:50%;font-size:.8em;font-weight:700;line-height:1}
 .error{color:var(--latchkey-error,#b42318);margin:0}
 .message{margin:0}
 .user{display:flex;align-items:center;gap:.6em}

@@ -328,8 +328,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   getUserInfo?: (request: Request) => Awaitable<{ email: string; name?: string | null } | null>
 }
 
-/** A provider: a configuration object or a function returning one. */
-export type Provider<P extends Profile = Profile> = (
+/**
+ * A provider: a configuration object or a function returning one. The profile defaults to `any`,
+ * as in Auth.js: a built-in provider typed for its own profile (`OAuthConfig<GitHubProfile>`) takes
+ * `profile(p: GitHubProfile)`, which under `strictFunctionTypes` does not fit `(p: Profile) => ...`.
+ */
+export type Provider<P extends Profile = any> = (
   | OIDCConfig<P>
   | OAuth2Config<P>
   | EmailConfig
@@ -406,6 +410,8 @@ export interface AdapterAuthenticator {
   credentialBackedUp: boolean
   /** Comma-joined transports. */
   transports?: string | null
+  /** latchkey's addition: when the passkey was registered. Adapters that keep it answer it; absent otherwise. */
+  createdAt?: Date | null
 }
 
 /** A passkey as its owner sees it (GET /passkeys): nothing secret, nothing internal. */
@@ -416,6 +422,8 @@ export interface PasskeyInfo {
   backedUp: boolean
   transports: string[]
   counter: number
+  /** When it was registered (ISO 8601), or null where the adapter does not keep it. */
+  createdAt: string | null
 }
 
 // ---------------------------------------------------------------- 4 the adapter
@@ -448,6 +456,8 @@ export interface Adapter {
   updateAuthenticatorCounter?(credentialID: AdapterAuthenticator['credentialID'], newCounter: AdapterAuthenticator['counter']): Awaitable<AdapterAuthenticator>
   /** latchkey's addition: removes one authenticator and returns it, or null when none matched. */
   deleteAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
+  /** latchkey's addition: ends every session of the user (when an address is first proven). */
+  deleteSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<void>
 }
 
 // ---------------------------------------------------------------- configuration
@@ -534,6 +544,11 @@ export interface EventCallbacks {
   createUser?: (message: { user: AdapterUser }) => Awaitable<void>
   linkAccount?: (message: { user: AdapterUser | User; account: AdapterAccount; profile?: Profile }) => Awaitable<void>
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * latchkey's addition: the first proof of the user's address (an email link, or an OAuth sign-in
+   * linked by email) removed the passkeys registered before it, which nobody had proven to be the owner's.
+   */
+  passkeysRemoved?: (message: { user: AdapterUser; passkeys: PasskeyInfo[] }) => Awaitable<void>
 }
 
 export interface Logger {

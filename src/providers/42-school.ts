@@ -43,7 +43,7 @@ export default function FortyTwo(options: OAuthUserConfig<FortyTwoProfile>): OAu
         email: p.email,
         image: p.image?.link ?? null,
       }),
-      style: { brandColor: '#000000', logo: '/42-school.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -45,7 +45,7 @@ export default function Apple(options: OIDCUserConfig<AppleProfile>): OIDCConfig
         email: p.email ?? p.user?.email ?? null,
         image: null,
       }),
-      style: { brandColor: '#000000', logo: '/apple.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -25,7 +25,7 @@ export default function Asgardeo(options: OIDCUserConfig<AsgardeoProfile>): OIDC
         email: p.email ?? null,
         image: p.picture ?? null,
       }),
-      style: { brandColor: '#ff7300', logo: '/asgardeo.svg' },
+      style: { brandColor: '#ff7300' },
     },
     options,
   )

@@ -33,7 +33,7 @@ export default function Atlassian(options: OAuthUserConfig<AtlassianProfile>): O
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.account_id, name: p.name, email: p.email, image: p.picture }),
-      style: { brandColor: '#0052cc', logo: '/atlassian.svg' },
+      style: { brandColor: '#0052cc' },
     },
     options,
   )

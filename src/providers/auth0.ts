@@ -23,7 +23,7 @@ export default function Auth0(options: OIDCUserConfig<Auth0Profile>): OIDCConfig
       jwks_endpoint: under(options.issuer, '/.well-known/jwks.json'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? p.nickname, email: p.email ?? null, image: p.picture ?? null }),
-      style: { brandColor: '#eb5424', logo: '/auth0.svg' },
+      style: { brandColor: '#eb5424' },
     },
     options,
   )

@@ -24,7 +24,7 @@ export default function Authentik(options: OIDCUserConfig<AuthentikProfile>): OI
       jwks_endpoint: under(options.issuer, '/jwks/'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? p.preferred_username, email: p.email, image: p.picture ?? null }),
-      style: { brandColor: '#fd4b2d', logo: '/authentik.svg' },
+      style: { brandColor: '#fd4b2d' },
     },
     options,
   )

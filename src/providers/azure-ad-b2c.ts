@@ -32,7 +32,7 @@ export default function AzureADB2C(options: OIDCUserConfig<AzureADB2CProfile>): 
         email: p.emails?.[0] ?? p.email ?? null,
         image: null,
       }),
-      style: { brandColor: '#0072c6', logo: '/azure-ad-b2c.svg' },
+      style: { brandColor: '#0072c6' },
     },
     options,
   )

@@ -22,7 +22,7 @@ export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { tena
       jwks_endpoint: `${base}/discovery/v2.0/keys`,
       authorization: { params: { scope: 'openid profile email User.Read' } },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email ?? null, image: null }),
-      style: { brandColor: '#0072c6', logo: '/azure-ad.svg' },
+      style: { brandColor: '#0072c6' },
     },
     rest,
     options,

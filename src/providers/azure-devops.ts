@@ -55,7 +55,7 @@ export default function AzureDevOps(options: OAuthUserConfig<AzureDevOpsProfile>
           image: avatar ? `data:${avatar.contentType};base64,${avatar.value}` : null,
         }
       },
-      style: { brandColor: '#0078d4', logo: '/azure-devops.svg' },
+      style: { brandColor: '#0078d4' },
     },
     options,
   )

@@ -33,7 +33,7 @@ export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile
       idToken: false,
       checks: ['pkce', 'state', 'nonce'],
       profile: (p) => ({ id: p.sub, name: p.name ?? null, email: p.email ?? null, image: null }),
-      style: { brandColor: '#39134c', logo: '/bankid-no.svg' },
+      style: { brandColor: '#39134c' },
     },
     options,
   )

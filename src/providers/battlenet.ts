@@ -24,7 +24,7 @@ export default function BattleNet(options: OIDCUserConfig<BattleNetProfile> & { 
       jwks_endpoint: undefined,
       authorization: { params: { scope: 'openid' } },
       profile: (p) => ({ id: p.sub, name: p.battle_tag, email: null, image: null }),
-      style: { brandColor: '#148eff', logo: '/battlenet.svg' },
+      style: { brandColor: '#148eff' },
     },
     options,
   )

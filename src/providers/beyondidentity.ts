@@ -23,7 +23,7 @@ export default function BeyondIdentity(options: OIDCUserConfig<BeyondIdentityPro
       jwks_endpoint: undefined,
       authorization: { params: { scope: 'openid' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? p.preferred_username, email: p.email, image: null }),
-      style: { brandColor: '#5077c5', logo: '/beyondidentity.svg' },
+      style: { brandColor: '#5077c5' },
     },
     options,
   )

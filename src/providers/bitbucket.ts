@@ -43,7 +43,7 @@ export default function Bitbucket(options: OAuthUserConfig<BitbucketProfile>): O
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.uuid, name: p.display_name ?? p.nickname, email: p.email ?? null, image: p.links?.avatar?.href ?? null }),
-      style: { brandColor: '#205081', logo: '/bitbucket.svg' },
+      style: { brandColor: '#205081' },
     },
     options,
   )

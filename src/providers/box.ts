@@ -30,7 +30,7 @@ export default function Box(options: OAuthUserConfig<BoxProfile>): OAuthConfig<B
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name, email: p.login, image: p.avatar_url }),
-      style: { brandColor: '#0061d5', logo: '/box.svg' },
+      style: { brandColor: '#0061d5' },
     },
     options,
   )

@@ -36,7 +36,7 @@ export default function BoxyHQSAML(options: OAuthUserConfig<BoxyHQSAMLProfile>):
         email: p.email,
         image: null,
       }),
-      style: { brandColor: '#25c2a0', logo: '/boxyhq-saml.svg' },
+      style: { brandColor: '#25c2a0' },
     },
     options,
   )

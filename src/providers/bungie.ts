@@ -42,7 +42,7 @@ export default function Bungie(options: OAuthUserConfig<BungieProfile> & { apiKe
         email: null,
         image: p.profilePicturePath ? `https://www.bungie.net${p.profilePicturePath}` : null,
       }),
-      style: { brandColor: '#000000', logo: '/bungie.svg' },
+      style: { brandColor: '#000000' },
     },
     rest,
     options,

@@ -36,7 +36,7 @@ export default function ClickUp(options: OAuthUserConfig<ClickUpProfile>): OAuth
         email: p.user.email,
         image: p.user.profilePicture,
       }),
-      style: { brandColor: '#7b68ee', logo: '/click-up.svg' },
+      style: { brandColor: '#7b68ee' },
     },
     options,
   )

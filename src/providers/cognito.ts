@@ -26,7 +26,7 @@ export default function Cognito(options: OIDCUserConfig<CognitoProfile>): OIDCCo
         email: p.email ?? null,
         image: p.picture ?? null,
       }),
-      style: { brandColor: '#c17b9e', logo: '/cognito.svg' },
+      style: { brandColor: '#c17b9e' },
     },
     options,
   )

@@ -40,7 +40,7 @@ export default function Coinbase(options: OAuthUserConfig<CoinbaseProfile>): OAu
         email: p.data.email ?? null,
         image: p.data.avatar_url,
       }),
-      style: { brandColor: '#0052ff', logo: '/coinbase.svg' },
+      style: { brandColor: '#0052ff' },
     },
     options,
   )

@@ -41,7 +41,7 @@ export default function Concept2(options: OAuthUserConfig<Concept2Profile>): OAu
         email: p.data.email,
         image: p.data.profile_image,
       }),
-      style: { brandColor: '#003a70', logo: '/concept2.svg' },
+      style: { brandColor: '#003a70' },
     },
     options,
   )

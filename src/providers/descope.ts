@@ -24,7 +24,7 @@ export default function Descope(options: OIDCUserConfig<DescopeProfile>): OIDCCo
       jwks_endpoint: undefined,
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? null, email: p.email ?? null, image: p.picture ?? null }),
-      style: { brandColor: '#1c1c23', logo: '/descope.svg' },
+      style: { brandColor: '#1c1c23' },
     },
     options,
   )

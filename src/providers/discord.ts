@@ -44,7 +44,7 @@ export default function Discord(options: OAuthUserConfig<DiscordProfile>): OAuth
       checks: ['pkce', 'state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.global_name ?? p.username, email: p.email ?? null, image: avatarUrl(p) }),
-      style: { brandColor: '#5865f2', logo: '/discord.svg' },
+      style: { brandColor: '#5865f2' },
     },
     options,
   )

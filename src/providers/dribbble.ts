@@ -31,7 +31,7 @@ export default function Dribbble(options: OAuthUserConfig<DribbbleProfile>): OAu
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.id), name: p.name ?? p.login, email: p.email ?? null, image: p.avatar_url }),
-      style: { brandColor: '#ea4c89', logo: '/dribbble.svg' },
+      style: { brandColor: '#ea4c89' },
     },
     options,
   )

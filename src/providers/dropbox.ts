@@ -42,7 +42,7 @@ export default function Dropbox(options: OAuthUserConfig<DropboxProfile>): OAuth
       },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.account_id, name: p.name.display_name, email: p.email, image: p.profile_photo_url ?? null }),
-      style: { brandColor: '#0061fe', logo: '/dropbox.svg' },
+      style: { brandColor: '#0061fe' },
     },
     options,
   )

@@ -32,7 +32,7 @@ export default function Eventbrite(options: OAuthUserConfig<EventbriteProfile>):
         email: (p.emails.find((e) => e.primary) ?? p.emails[0])?.email ?? null,
         image: null,
       }),
-      style: { brandColor: '#f05537', logo: '/eventbrite.svg' },
+      style: { brandColor: '#f05537' },
     },
     options,
   )

@@ -31,7 +31,7 @@ export default function EVEOnline(options: OAuthUserConfig<EVEOnlineProfile>): O
         email: null,
         image: `https://images.evetech.net/characters/${p.CharacterID}/portrait?size=128`,
       }),
-      style: { brandColor: '#000000', logo: '/eveonline.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -35,7 +35,7 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile>): OAu
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name, email: p.email ?? null, image: p.picture?.data?.url ?? null }),
-      style: { brandColor: '#0866ff', logo: '/facebook.svg' },
+      style: { brandColor: '#0866ff' },
     },
     options,
   )

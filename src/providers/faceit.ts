@@ -28,7 +28,7 @@ export default function FaceIt(options: OAuthUserConfig<FaceItProfile>): OAuthCo
       client: { token_endpoint_auth_method: 'client_secret_basic' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.guid, name: p.nickname, email: p.email, image: p.picture ?? null }),
-      style: { brandColor: '#ff5500', logo: '/faceit.svg' },
+      style: { brandColor: '#ff5500' },
     },
     options,
   )

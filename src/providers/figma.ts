@@ -24,7 +24,7 @@ export default function Figma(options: OAuthUserConfig<FigmaProfile>): OAuthConf
       client: { token_endpoint_auth_method: 'client_secret_basic' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.handle, email: p.email, image: p.img_url }),
-      style: { brandColor: '#0d0d0d', logo: '/figma.svg' },
+      style: { brandColor: '#0d0d0d' },
     },
     options,
   )

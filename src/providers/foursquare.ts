@@ -46,7 +46,7 @@ export default function Foursquare(
         email: p.contact?.email ?? null,
         image: p.photo ? `${p.photo.prefix}original${p.photo.suffix}` : null,
       }),
-      style: { brandColor: '#000000', logo: '/foursquare.svg' },
+      style: { brandColor: '#000000' },
     },
     rest,
     options,

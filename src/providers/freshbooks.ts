@@ -38,7 +38,7 @@ export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile>):
         email: p.response.email,
         image: null,
       }),
-      style: { brandColor: '#0075dd', logo: '/freshbooks.svg' },
+      style: { brandColor: '#0075dd' },
     },
     options,
   )

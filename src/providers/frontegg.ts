@@ -23,7 +23,7 @@ export default function Frontegg(options: OIDCUserConfig<FronteggProfile>): OIDC
       jwks_endpoint: undefined,
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email, image: p.profilePictureUrl ?? p.picture ?? null }),
-      style: { brandColor: '#4461f2', logo: '/frontegg.svg' },
+      style: { brandColor: '#4461f2' },
     },
     options,
   )

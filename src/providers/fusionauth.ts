@@ -34,7 +34,7 @@ export default function FusionAuth(
         email: p.email ?? null,
         image: p.picture ?? null,
       }),
-      style: { brandColor: '#000000', logo: '/fusionauth.svg' },
+      style: { brandColor: '#000000' },
     },
     rest,
     options,

@@ -68,7 +68,7 @@ export default function GitHub(
       checks: ['pkce', 'state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.id), name: p.name ?? p.login, email: p.email, image: p.avatar_url }),
-      style: { brandColor: '#24292f', logo: '/github.svg' },
+      style: { brandColor: '#24292f' },
     },
     rest,
     options,

@@ -33,7 +33,7 @@ export default function GitLab(options: OAuthUserConfig<GitLabProfile>): OAuthCo
       checks: ['pkce', 'state'],
       jwks_endpoint: `${base}/oauth/discovery/keys`,
       profile: (p) => ({ id: String(p.id), name: p.name ?? p.username, email: p.email, image: p.avatar_url }),
-      style: { brandColor: '#fc6d26', logo: '/gitlab.svg' },
+      style: { brandColor: '#fc6d26' },
     },
     options,
   )

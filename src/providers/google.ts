@@ -32,7 +32,7 @@ export default function Google(options: OIDCUserConfig<GoogleProfile>): OIDCConf
       jwks_endpoint: 'https://www.googleapis.com/oauth2/v3/certs',
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email, image: p.picture }),
-      style: { brandColor: '#1a73e8', logo: '/google.svg' },
+      style: { brandColor: '#1a73e8' },
     },
     options,
   )

@@ -38,7 +38,7 @@ export default function HubSpot(options: OAuthUserConfig<HubSpotProfile>): OAuth
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.user_id), name: p.user, email: p.user, image: null }),
-      style: { brandColor: '#ff7a59', logo: '/hubspot.svg' },
+      style: { brandColor: '#ff7a59' },
     },
     options,
   )

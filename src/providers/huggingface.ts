@@ -28,7 +28,7 @@ export default function HuggingFace(options: OIDCUserConfig<HuggingFaceProfile>)
       jwks_endpoint: undefined,
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? p.preferred_username, email: p.email ?? null, image: p.picture }),
-      style: { brandColor: '#ffd21e', logo: '/huggingface.svg' },
+      style: { brandColor: '#ffd21e' },
     },
     options,
   )

@@ -18,7 +18,7 @@ export default function Hydra(options: OIDCUserConfig<HydraProfile>): OIDCConfig
       jwks_endpoint: under(options.issuer, '/.well-known/jwks.json'),
       authorization: { params: { scope: 'openid offline email profile' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#4d56cc', logo: '/hydra.svg' },
+      style: { brandColor: '#4d56cc' },
     },
     options,
   )

@@ -28,7 +28,7 @@ export function identityServer(
       jwks_endpoint: under(options.issuer, '/.well-known/openid-configuration/jwks'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: brand.brandColor, logo: `/${brand.id}.svg` },
+      style: { brandColor: brand.brandColor },
     },
     options,
   )

@@ -28,7 +28,7 @@ export default function Instagram(options: OAuthUserConfig<InstagramProfile>): O
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name || p.username, email: null, image: p.profile_picture_url ?? null }),
-      style: { brandColor: '#e1306c', logo: '/instagram.svg' },
+      style: { brandColor: '#e1306c' },
     },
     options,
   )

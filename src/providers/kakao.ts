@@ -42,7 +42,7 @@ export default function Kakao(options: OAuthUserConfig<KakaoProfile>): OAuthConf
         email: p.kakao_account?.email ?? null,
         image: p.kakao_account?.profile?.profile_image_url ?? p.properties?.profile_image ?? null,
       }),
-      style: { brandColor: '#fee500', logo: '/kakao.svg' },
+      style: { brandColor: '#fee500' },
     },
     options,
   )

@@ -23,7 +23,7 @@ export default function Keycloak(options: OIDCUserConfig<KeycloakProfile>): OIDC
       jwks_endpoint: under(options.issuer, '/protocol/openid-connect/certs'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#428bca', logo: '/keycloak.svg' },
+      style: { brandColor: '#428bca' },
     },
     options,
   )

@@ -26,7 +26,7 @@ export default function Kinde(options: OIDCUserConfig<KindeProfile>): OIDCConfig
         email: p.email ?? null,
         image: p.picture ?? null,
       }),
-      style: { brandColor: '#000000', logo: '/kinde.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -28,7 +28,7 @@ export default function Line(options: OIDCUserConfig<LineProfile>): OIDCConfig<L
       authorization: { params: { scope: 'openid profile' } },
       client: { id_token_signed_response_alg: 'HS256' },
       profile: (p) => ({ id: p.sub, name: p.name ?? null, email: p.email ?? null, image: p.picture ?? null }),
-      style: { brandColor: '#00c300', logo: '/line.svg' },
+      style: { brandColor: '#00c300' },
     },
     options,
   )

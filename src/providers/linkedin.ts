@@ -27,7 +27,7 @@ export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile>): OIDC
       checks: ['state'],
       client: { token_endpoint_auth_method: 'client_secret_post' },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email, image: p.picture ?? null }),
-      style: { brandColor: '#0a66c2', logo: '/linkedin.svg' },
+      style: { brandColor: '#0a66c2' },
     },
     options,
   )

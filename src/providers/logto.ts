@@ -22,7 +22,7 @@ export default function Logto(options: OIDCUserConfig<LogtoProfile>): OIDCConfig
       jwks_endpoint: under(options.issuer, '/jwks'),
       authorization: { params: { scope: 'openid offline_access profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? p.username ?? null, email: p.email ?? null, image: p.picture ?? null }),
-      style: { brandColor: '#5d34f2', logo: '/logto.svg' },
+      style: { brandColor: '#5d34f2' },
     },
     options,
   )

@@ -34,7 +34,7 @@ export default function Mailchimp(options: OAuthUserConfig<MailchimpProfile>): O
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.login.login_id), name: p.accountname, email: p.login.email, image: p.login.avatar }),
-      style: { brandColor: '#ffe01b', logo: '/mailchimp.svg' },
+      style: { brandColor: '#ffe01b' },
     },
     options,
   )

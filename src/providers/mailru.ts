@@ -38,7 +38,7 @@ export default function MailRu(options: OAuthUserConfig<MailRuProfile>): OAuthCo
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name, email: p.email, image: p.image ?? null }),
-      style: { brandColor: '#168de2', logo: '/mailru.svg' },
+      style: { brandColor: '#168de2' },
     },
     options,
   )

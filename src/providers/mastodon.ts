@@ -39,7 +39,7 @@ export default function Mastodon(options: OAuthUserConfig<MastodonProfile>): OAu
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.display_name || p.username, email: null, image: p.avatar_static ?? p.avatar }),
-      style: { brandColor: '#6364ff', logo: '/mastodon.svg' },
+      style: { brandColor: '#6364ff' },
     },
     options,
   )

@@ -39,7 +39,7 @@ export default function Mattermost(options: OAuthUserConfig<MattermostProfile>):
         email: p.email,
         image: null,
       }),
-      style: { brandColor: '#1e325c', logo: '/mattermost.svg' },
+      style: { brandColor: '#1e325c' },
     },
     options,
   )

@@ -21,7 +21,7 @@ export default function Medium(options: OAuthUserConfig<MediumProfile>): OAuthCo
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.data.id, name: p.data.name, email: null, image: p.data.imageUrl }),
-      style: { brandColor: '#000000', logo: '/medium.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -31,7 +31,7 @@ export default function MicrosoftEntraID(options: OIDCUserConfig<MicrosoftEntraI
       jwks_endpoint: /\/v2\.0\/?$/.test(issuer) ? issuer.replace(/\/v2\.0\/?$/, '/discovery/v2.0/keys') : undefined,
       authorization: { params: { scope: 'openid profile email User.Read' } },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email ?? null, image: null }),
-      style: { brandColor: '#0072c6', logo: '/microsoft-entra-id.svg' },
+      style: { brandColor: '#0072c6' },
     },
     options,
   )

@@ -39,7 +39,7 @@ export default function Naver(options: OAuthUserConfig<NaverProfile>): OAuthConf
         email: p.response.email ?? null,
         image: p.response.profile_image ?? null,
       }),
-      style: { brandColor: '#03c75a', logo: '/naver.svg' },
+      style: { brandColor: '#03c75a' },
     },
     options,
   )

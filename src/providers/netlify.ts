@@ -30,7 +30,7 @@ export default function Netlify(options: OAuthUserConfig<NetlifyProfile>): OAuth
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.full_name, email: p.email, image: p.avatar_url }),
-      style: { brandColor: '#00ad9f', logo: '/netlify.svg' },
+      style: { brandColor: '#00ad9f' },
     },
     options,
   )

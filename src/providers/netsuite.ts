@@ -41,7 +41,7 @@ export default function NetSuite(options: OAuthUserConfig<NetSuiteProfile> & { a
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.id), name: p.name, email: p.email, image: null }),
-      style: { brandColor: '#125580', logo: '/netsuite.svg' },
+      style: { brandColor: '#125580' },
     },
     rest,
     options,

@@ -48,7 +48,7 @@ export default function Nextcloud(options: OAuthUserConfig<NextcloudProfile>): O
         email: p.email,
         image: base ? `${base.replace(/\/+$/, '')}/avatar/${encodeURIComponent(p.id)}/64` : null,
       }),
-      style: { brandColor: '#0082c9', logo: '/nextcloud.svg' },
+      style: { brandColor: '#0082c9' },
     },
     options,
   )

@@ -57,7 +57,7 @@ export default function Notion(options: OAuthUserConfig<NotionProfile>): OAuthCo
       client: { token_endpoint_auth_method: 'client_secret_basic' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name, email: p.person?.email ?? null, image: p.avatar_url }),
-      style: { brandColor: '#000000', logo: '/notion.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

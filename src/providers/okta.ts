@@ -22,7 +22,7 @@ export default function Okta(options: OIDCUserConfig<OktaProfile>): OIDCConfig<O
       jwks_endpoint: under(options.issuer, options.issuer?.includes('/oauth2/') ? '/v1/keys' : '/oauth2/v1/keys'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#00297a', logo: '/okta.svg' },
+      style: { brandColor: '#00297a' },
     },
     options,
   )

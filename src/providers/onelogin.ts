@@ -20,7 +20,7 @@ export default function OneLogin(options: OIDCUserConfig<OneLoginProfile>): OIDC
       jwks_endpoint: under(options.issuer, '/certs'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#000000', logo: '/onelogin.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -25,7 +25,7 @@ export default function Osso(options: OAuthUserConfig<OssoProfile>): OAuthConfig
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: null, email: p.email, image: null }),
-      style: { brandColor: '#000000', logo: '/osso.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

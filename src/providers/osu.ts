@@ -32,7 +32,7 @@ export default function Osu(options: OAuthUserConfig<OsuProfile>): OAuthConfig<O
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.id), name: p.username, email: null, image: p.avatar_url }),
-      style: { brandColor: '#ff66aa', logo: '/osu.svg' },
+      style: { brandColor: '#ff66aa' },
     },
     options,
   )

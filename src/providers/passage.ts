@@ -22,7 +22,7 @@ export default function Passage(options: OIDCUserConfig<PassageProfile>): OIDCCo
       authorization: { params: { scope: 'openid email' } },
       client: { token_endpoint_auth_method: 'client_secret_basic' },
       profile: (p) => ({ id: p.sub, name: null, email: p.email, image: null }),
-      style: { brandColor: '#000000', logo: '/passage.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -41,7 +41,7 @@ export default function Patreon(options: OAuthUserConfig<PatreonProfile>): OAuth
         email: p.data.attributes.email ?? null,
         image: p.data.attributes.image_url,
       }),
-      style: { brandColor: '#ff424d', logo: '/patreon.svg' },
+      style: { brandColor: '#ff424d' },
     },
     options,
   )

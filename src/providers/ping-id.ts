@@ -20,7 +20,7 @@ export default function PingId(options: OIDCUserConfig<PingProfile>): OIDCConfig
       jwks_endpoint: under(options.issuer, '/jwks'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#b3282d', logo: '/ping-id.svg' },
+      style: { brandColor: '#b3282d' },
     },
     options,
   )

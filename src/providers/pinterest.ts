@@ -30,7 +30,7 @@ export default function Pinterest(options: OAuthUserConfig<PinterestProfile>): O
       client: { token_endpoint_auth_method: 'client_secret_basic' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id ?? p.username, name: p.business_name || p.username, email: null, image: p.profile_image }),
-      style: { brandColor: '#e60023', logo: '/pinterest.svg' },
+      style: { brandColor: '#e60023' },
     },
     options,
   )

@@ -37,7 +37,7 @@ export default function Pipedrive(options: OAuthUserConfig<PipedriveProfile>): O
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.data.id), name: p.data.name, email: p.data.email, image: p.data.icon_url }),
-      style: { brandColor: '#017737', logo: '/pipedrive.svg' },
+      style: { brandColor: '#017737' },
     },
     options,
   )

@@ -43,7 +43,7 @@ export default function Reddit(options: OAuthUserConfig<RedditProfile>): OAuthCo
         // Reddit HTML-escapes the query string of image URLs.
         image: (p.snoovatar_img || p.icon_img || '').replace(/&amp;/g, '&') || null,
       }),
-      style: { brandColor: '#ff4500', logo: '/reddit.svg' },
+      style: { brandColor: '#ff4500' },
     },
     options,
   )

@@ -24,7 +24,7 @@ export default function Roblox(options: OIDCUserConfig<RobloxProfile>): OIDCConf
       jwks_endpoint: 'https://apis.roblox.com/oauth/v1/certs',
       authorization: { params: { scope: 'openid profile' } },
       profile: (p) => ({ id: p.sub, name: p.nickname ?? p.name ?? p.preferred_username, email: null, image: p.picture ?? null }),
-      style: { brandColor: '#000000', logo: '/roblox.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -31,7 +31,7 @@ export default function Salesforce(options: OIDCUserConfig<SalesforceProfile>): 
       authorization: { params: { scope: 'openid api refresh_token' } },
       idToken: false,
       profile: (p) => ({ id: p.user_id, name: p.name, email: p.email, image: p.picture ?? null }),
-      style: { brandColor: '#00a1e0', logo: '/salesforce.svg' },
+      style: { brandColor: '#00a1e0' },
     },
     options,
   )

@@ -25,7 +25,7 @@ export default function SimpleLogin(options: OIDCUserConfig<SimpleLoginProfile>)
       authorization: { params: { scope: 'openid profile email' } },
       checks: ['state', 'nonce'],
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email, image: p.avatar_url ?? null }),
-      style: { brandColor: '#e3156a', logo: '/simplelogin.svg' },
+      style: { brandColor: '#e3156a' },
     },
     options,
   )

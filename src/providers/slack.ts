@@ -32,7 +32,7 @@ export default function Slack(options: OIDCUserConfig<SlackProfile>): OIDCConfig
       authorization: { params: { scope: 'openid profile email' } },
       checks: ['nonce', 'state'],
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email, image: p['https://slack.com/user_image_512'] ?? p.picture }),
-      style: { brandColor: '#4a154b', logo: '/slack.svg' },
+      style: { brandColor: '#4a154b' },
     },
     options,
   )

@@ -31,7 +31,7 @@ export default function Spotify(options: OAuthUserConfig<SpotifyProfile>): OAuth
       checks: ['pkce', 'state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.display_name, email: p.email ?? null, image: p.images?.[0]?.url ?? null }),
-      style: { brandColor: '#1db954', logo: '/spotify.svg' },
+      style: { brandColor: '#1db954' },
     },
     options,
   )

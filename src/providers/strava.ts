@@ -44,7 +44,7 @@ export default function Strava(options: OAuthUserConfig<StravaProfile>): OAuthCo
         email: null,
         image: p.profile,
       }),
-      style: { brandColor: '#fc4c02', logo: '/strava.svg' },
+      style: { brandColor: '#fc4c02' },
     },
     options,
   )

@@ -25,7 +25,7 @@ export default function Threads(options: OAuthUserConfig<ThreadsProfile>): OAuth
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name || p.username, email: null, image: p.threads_profile_picture_url ?? null }),
-      style: { brandColor: '#000000', logo: '/threads.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

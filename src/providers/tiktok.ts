@@ -64,7 +64,7 @@ export default function TikTok(options: OAuthUserConfig<TikTokProfile>): OAuthCo
         email: null,
         image: p.data.user.avatar_url ?? null,
       }),
-      style: { brandColor: '#000000', logo: '/tiktok.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -31,7 +31,7 @@ export default function Todoist(options: OAuthUserConfig<TodoistProfile>): OAuth
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.id), name: p.full_name, email: p.email, image: p.avatar_big ?? null }),
-      style: { brandColor: '#e44332', logo: '/todoist.svg' },
+      style: { brandColor: '#e44332' },
     },
     options,
   )

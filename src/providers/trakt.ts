@@ -49,7 +49,7 @@ export default function Trakt(options: OAuthUserConfig<TraktProfile>): OAuthConf
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.ids.slug, name: p.name || p.username, email: null, image: p.images?.avatar?.full ?? null }),
-      style: { brandColor: '#ed1c24', logo: '/trakt.svg' },
+      style: { brandColor: '#ed1c24' },
     },
     options,
   )

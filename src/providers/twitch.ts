@@ -33,7 +33,7 @@ export default function Twitch(options: OIDCUserConfig<TwitchProfile>): OIDCConf
       checks: ['state', 'nonce'],
       client: { token_endpoint_auth_method: 'client_secret_post' },
       profile: (p) => ({ id: p.sub, name: p.preferred_username, email: p.email ?? null, image: p.picture }),
-      style: { brandColor: '#9146ff', logo: '/twitch.svg' },
+      style: { brandColor: '#9146ff' },
     },
     options,
   )

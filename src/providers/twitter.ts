@@ -38,7 +38,7 @@ export default function Twitter(options: OAuthUserConfig<TwitterProfile>): OAuth
         email: p.data.confirmed_email ?? null,
         image: p.data.profile_image_url ?? null,
       }),
-      style: { brandColor: '#1da1f2', logo: '/twitter.svg' },
+      style: { brandColor: '#1da1f2' },
     },
     options,
   )

@@ -18,7 +18,7 @@ export default function UnitedEffects(options: OIDCUserConfig<UnitedEffectsProfi
       jwks_endpoint: undefined,
       authorization: { params: { scope: 'openid email profile', resource: 'https://auth.unitedeffects.com' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? null, email: p.email, image: p.picture ?? null }),
-      style: { brandColor: '#000000', logo: '/united-effects.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

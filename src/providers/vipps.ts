@@ -35,7 +35,7 @@ export default function Vipps(options: OIDCUserConfig<VippsProfile>): OIDCConfig
       idToken: false,
       checks: ['pkce', 'state', 'nonce'],
       profile: (p) => ({ id: p.sub, name: p.name ?? null, email: p.email ?? null, image: null }),
-      style: { brandColor: '#ff5b24', logo: '/vipps.svg' },
+      style: { brandColor: '#ff5b24' },
     },
     options,
   )

@@ -49,7 +49,7 @@ export default function Vk(options: OAuthUserConfig<VkProfile>): OAuthConfig<VkP
         email: p.email ?? (typeof tokens.email === 'string' ? tokens.email : null),
         image: p.photo_100 ?? null,
       }),
-      style: { brandColor: '#0077ff', logo: '/vk.svg' },
+      style: { brandColor: '#0077ff' },
     },
     options,
   )

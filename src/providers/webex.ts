@@ -32,7 +32,7 @@ export default function Webex(options: OAuthUserConfig<WebexProfile> & { apiBase
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.displayName ?? null, email: p.emails?.[0] ?? null, image: p.avatar ?? null }),
-      style: { brandColor: '#000000', logo: '/webex.svg' },
+      style: { brandColor: '#000000' },
     },
     rest,
     options,

@@ -71,7 +71,7 @@ export default function WeChat(
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.unionid ?? p.openid, name: p.nickname, email: null, image: p.headimgurl || null }),
-      style: { brandColor: '#07c160', logo: '/wechat.svg' },
+      style: { brandColor: '#07c160' },
     },
     rest,
     options,

@@ -33,7 +33,7 @@ export default function Wikimedia(options: OAuthUserConfig<WikimediaProfile>): O
       checks: ['pkce', 'state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.sub), name: p.username, email: p.email ?? null, image: null }),
-      style: { brandColor: '#000000', logo: '/wikimedia.svg' },
+      style: { brandColor: '#000000' },
     },
     options,
   )

@@ -31,7 +31,7 @@ export default function WordPress(options: OAuthUserConfig<WordpressProfile>): O
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.ID), name: p.display_name, email: p.email, image: p.avatar_URL }),
-      style: { brandColor: '#3499cd', logo: '/wordpress.svg' },
+      style: { brandColor: '#3499cd' },
     },
     options,
   )

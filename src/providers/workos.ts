@@ -49,7 +49,7 @@ export default function WorkOS(options: OAuthUserConfig<WorkOSProfile>): OAuthCo
         email: p.email,
         image: null,
       }),
-      style: { brandColor: '#6363f1', logo: '/workos.svg' },
+      style: { brandColor: '#6363f1' },
     },
     options,
   )

@@ -45,7 +45,7 @@ export default function Yandex(options: OAuthUserConfig<YandexProfile>): OAuthCo
         email: p.default_email ?? p.emails?.[0] ?? null,
         image: !p.is_avatar_empty && p.default_avatar_id ? `https://avatars.yandex.net/get-yapic/${p.default_avatar_id}/islands-200` : null,
       }),
-      style: { brandColor: '#ffcc00', logo: '/yandex.svg' },
+      style: { brandColor: '#ffcc00' },
     },
     options,
   )

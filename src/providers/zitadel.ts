@@ -20,7 +20,7 @@ export default function Zitadel(options: OIDCUserConfig<ZitadelProfile>): OIDCCo
       jwks_endpoint: under(options.issuer, '/oauth/v2/keys'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#2d2d46', logo: '/zitadel.svg' },
+      style: { brandColor: '#2d2d46' },
     },
     options,
   )

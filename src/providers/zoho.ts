@@ -36,7 +36,7 @@ export default function Zoho(options: OAuthUserConfig<ZohoProfile>): OAuthConfig
       client: { token_endpoint_auth_method: 'client_secret_post' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.ZUID), name: p.Display_Name, email: p.Email, image: null }),
-      style: { brandColor: '#e42527', logo: '/zoho.svg' },
+      style: { brandColor: '#e42527' },
     },
     options,
   )

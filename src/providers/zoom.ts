@@ -44,7 +44,7 @@ export default function Zoom(options: OAuthUserConfig<ZoomProfile>): OAuthConfig
         email: p.email,
         image: p.pic_url ?? null,
       }),
-      style: { brandColor: '#0b5cff', logo: '/zoom.svg' },
+      style: { brandColor: '#0b5cff' },
     },
     options,
   )

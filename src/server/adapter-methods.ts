@@ -18,6 +18,9 @@ export function requiredAdapterMethods(config: ResolvedConfig): Method[] {
     if (p.type === 'webauthn') {
       // The verification-token pair keeps each challenge single-use across servers.
       ;(['createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter', 'getAccount', 'createVerificationToken', 'useVerificationToken'] as Method[]).forEach((m) => need.add(m))
+      // The first proof of an address removes the passkeys and sessions made before it (first-proof.ts).
+      need.add('deleteAuthenticator')
+      if (config.session.strategy === 'database') need.add('deleteSessionsByUserId')
     }
   }
   return [...need]

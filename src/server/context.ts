@@ -93,6 +93,8 @@ class RequestContext {
   setCookies: string[] = []
   /** The body asked for `200 { url }` with `json=true` (next-auth v4's client); see readRedirectingBody. */
   jsonRequested = false
+  /** A `confirm=true` sign-in finishing in this request: the user it must sign in (confirm.ts). */
+  confirmUser: string | undefined = undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
   constructor(
@@ -138,6 +140,11 @@ export function clearCookie(ctx: Context, name: string): void {
 /** Sets the session cookie to expire at `expires` (ms) and announces the new timing. */
 export function setSessionCookie(ctx: Context, value: string, expires: number): void {
   setCookie(ctx, ctx.names.sessionToken, value, { expires: new Date(expires) })
+  announceSession(ctx, expires)
+}
+
+/** Tells the client when a session ending at `expires` (ms) is next due: `Latchkey-Session`. */
+export function announceSession(ctx: Context, expires: number): void {
   const { maxAge, updateAge } = ctx.config.session
   ctx.headers[timingName] = formatTiming(makeTiming(expires, maxAge, updateAge))
 }

@@ -56,6 +56,8 @@ export interface CookieNames {
   webauthnChallenge: string
   /** Device-bound sessions: the short-lived credential only the device's key renews. */
   bound: string
+  /** "Confirm it's you" across a sign-in that leaves the site: the user it must be. */
+  confirm: string
 }
 
 /** Cookie names; on https they carry the `__Secure-` prefix, and the CSRF cookie `__Host-`. */
@@ -77,5 +79,6 @@ function makeNames(secure: boolean): CookieNames {
     nonce: `${p}latchkey.nonce`,
     webauthnChallenge: `${p}latchkey.challenge`,
     bound: `${p}latchkey.bound`,
+    confirm: `${p}latchkey.confirm`,
   }
 }

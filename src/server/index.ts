@@ -9,3 +9,23 @@ export { AuthError, MissingAdapterMethods, type ErrorType } from '../core/errors
 export { timingHeader, parseTiming, type SessionTiming } from '../core/session-rule.js'
 export type * from '../core/types.js'
 export { isDate } from '../core/types.js'
+export {
+  memoryRateLimitStore,
+  postgresRateLimitStore,
+  redisRateLimitStore,
+  type MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+  type PostgresRateLimitStore,
+  type PostgresRateLimitStoreOptions,
+  type RedisLike,
+  type RedisMultiLike,
+  type RedisRateLimitStore,
+  type RedisRateLimitStoreOptions,
+  type RateLimitAction,
+  type RateLimitHit,
+  type RateLimitOptions,
+  type RateLimitRule,
+  type RateLimitRules,
+  type RateLimitStore,
+  type GetClientAddress,
+} from './rate-limit/index.js'

@@ -3,13 +3,15 @@
  * the cookie's expiry is the stored expiry, an access extends both only when due,
  * and an access after expiry deletes the record and clears the cookie.
  */
-import type { AdapterAccount, AdapterSession, AdapterUser, JWT, Profile, Session, User } from '../core/types.js'
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, JWT, Profile, Session, User } from '../core/types.js'
 import { AuthError } from '../core/errors.js'
 import { classifyAccess, nextExpiry } from '../core/session-rule.js'
 import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
 import { seal, unseal } from './jwt.js'
+import { carryUnproven, markUnproven, outlivedProof } from './unproven-session.js'
+import { storedSessionToken } from './session-token.js'
 import { hasBoundCookie } from './dbsc/bound-cookie.js'
 import { offerRegistration } from './dbsc/registration.js'
 
@@ -41,9 +43,10 @@ export function readSession(ctx: Context, extend = true): Promise<SessionRead> {
   return ctx.config.session.strategy === 'database' ? readDatabaseSession(ctx, cookie, extend) : readJwtSession(ctx, cookie, extend)
 }
 
-async function readDatabaseSession(ctx: Context, sessionToken: string, extend: boolean): Promise<SessionRead> {
+async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean): Promise<SessionRead> {
   const adapter = useAdapter(ctx.config, sessionMethods, 'database sessions')
   const { maxAge, updateAge } = ctx.config.session
+  const sessionToken = await storedSessionToken(cookie)
   const found = await adapter.getSessionAndUser(sessionToken)
   if (!found) {
     clearSessionCookie(ctx)
@@ -64,13 +67,16 @@ async function readDatabaseSession(ctx: Context, sessionToken: string, extend: b
   if (access === 'due' && extend) {
     const expires = new Date(nextExpiry(ctx.now, maxAge))
     const extended = await adapter.updateSession({ sessionToken, expires })
-    if (!extended) {
-      // Deleted while we read it (a sign-out in another tab or server): it stays gone.
+    // The contract allows the session, null or undefined. Only null says the record is gone
+    // (deleted while we read it: a sign-out in another tab or server), and then it stays gone.
+    // undefined is an adapter that does not read back (an UPDATE without RETURNING, as
+    // @auth/pg-adapter's): the record has the expiry we asked for.
+    if (extended === null) {
       clearSessionCookie(ctx)
       return { session: null }
     }
-    record = extended
-    setSessionCookie(ctx, sessionToken, record.expires.getTime())
+    record = extended ?? { ...record, expires }
+    setSessionCookie(ctx, cookie, record.expires.getTime())
   }
   const signedInAt = record.createdAt?.getTime()
   const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
@@ -90,7 +96,7 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
     payload = (await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, nowSeconds)) ?? undefined
     if (payload) cache.set(key, payload)
   }
-  if (!payload) {
+  if (!payload || (await outlivedProof(ctx, payload))) {
     clearSessionCookie(ctx)
     return { session: null }
   }
@@ -98,6 +104,7 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
   const { exp: _exp, iat: _iat, ...claims } = payload
   let token: JWT | null = claims
   if (ctx.config.callbacks.jwt) token = await ctx.config.callbacks.jwt({ token })
+  if (token) token = carryUnproven(claims, token)
   if (!token) {
     clearSessionCookie(ctx)
     return { session: null }
@@ -143,12 +150,14 @@ export async function createSession(
 ): Promise<void> {
   const expires = nextExpiry(ctx.now, ctx.config.session.maxAge)
   if (ctx.config.session.strategy === 'database') {
-    const adapter = useAdapter(ctx.config, ['createSession'], 'database sessions')
-    const sessionToken = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
+    const adapter = useAdapter(ctx.config, ['createSession', 'deleteSession'], 'database sessions')
+    const cookie = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
     // createdAt is latchkey's addition to the record: the sign-in instant, for fresh-session checks.
-    await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires), createdAt: new Date(ctx.now) })
-    setSessionCookie(ctx, sessionToken, expires)
-    if (ctx.config.deviceBound) await offerRegistration(ctx, sessionToken)
+    await adapter.createSession({ sessionToken: await storedSessionToken(cookie), userId: user.id as string, expires: new Date(expires), createdAt: new Date(ctx.now) })
+    const replaced = ctx.cookies.get(ctx.names.sessionToken)
+    setSessionCookie(ctx, cookie, expires)
+    if (replaced && replaced !== cookie) await deleteReplacedSession(ctx, adapter, replaced)
+    if (ctx.config.deviceBound) await offerRegistration(ctx, cookie)
     return
   }
   // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.
@@ -164,7 +173,21 @@ export async function createSession(
     })
   }
   if (!token) throw new Error('The jwt callback returned no token at sign-in')
-  await writeJwt(ctx, token, expires)
+  await writeJwt(ctx, markUnproven(user, details.account, token), expires)
+}
+
+/**
+ * The browser signed in again over a session it still held: that session ends, so it cannot be
+ * used again by whoever copied the old cookie. The new session is already made, and the old one
+ * may be gone (expired and cleaned up, signed out elsewhere), so a failure here is logged and
+ * does not fail the sign-in.
+ */
+async function deleteReplacedSession(ctx: Context, adapter: Required<Pick<Adapter, 'deleteSession'>>, cookie: string): Promise<void> {
+  try {
+    await adapter.deleteSession(await storedSessionToken(cookie))
+  } catch (cause) {
+    ctx.config.logger.error(new AuthError('AdapterError', 'Deleting the session this sign-in replaced failed; it ends at its expiry', { cause }))
+  }
 }
 
 /** Ends the request's session: deletes the record (database) and clears the cookie. */
@@ -174,7 +197,7 @@ export async function destroySession(ctx: Context): Promise<{ record?: AdapterSe
   if (!cookie) return {}
   if (ctx.config.session.strategy === 'database') {
     const adapter = useAdapter(ctx.config, ['deleteSession'], 'sign-out')
-    const record = (await adapter.deleteSession(cookie)) as AdapterSession | null | undefined
+    const record = (await adapter.deleteSession(await storedSessionToken(cookie))) as AdapterSession | null | undefined
     return { record }
   }
   const token = await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, Math.floor(ctx.now / 1000))
@@ -198,6 +221,7 @@ export async function updateSession(ctx: Context, data: unknown): Promise<Sessio
     clearSessionCookie(ctx)
     return null
   }
+  token = carryUnproven(current.token!, token)
   await writeJwt(ctx, token, expires)
   return jwtSession(ctx, token, expires, { trigger: 'update', newSession: data })
 }

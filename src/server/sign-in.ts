@@ -6,7 +6,9 @@ import type { AdapterAccount, AdapterUser, Profile, User } from '../core/types.j
 import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
+import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-proof.js'
 import { createSession, readSession } from './session.js'
+import { checkConfirm } from './confirm.js'
 
 export interface SignInInput {
   /** The user as the provider describes them (from `profile`, `authorize` or the email address). */
@@ -31,6 +33,7 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
     ? await ctx.config.callbacks.signIn({ user: input.user, account: input.account, profile: input.profile, credentials: input.credentials })
     : true
   if (allowed !== true) throw new AuthError('AccessDenied', 'The signIn callback refused this sign-in', { status: 403 })
+  await checkConfirm(ctx, input)
 
   const result = ctx.config.adapter ? await resolveStoredUser(ctx, input) : { user: input.user, isNewUser: false }
   const account = input.account ? { ...input.account, userId: result.user.id as string } : null
@@ -50,6 +53,10 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
     // Credentials: the app's own user, found by id, then by email, else created.
     const byId = input.user.id ? await adapter.getUser(input.user.id) : null
     const existing = byId ?? (email ? await adapter.getUserByEmail(email) : null)
+    if (existing && !byId && !existing.emailVerified && passkeysOffered(ctx)) {
+      // Its address is unproven, so it may be someone else's passkey registration: it is nobody's yet.
+      throw new AuthError('AccessDenied', 'An account with this email address exists but its address is not proven yet; sign in with an email link first', { status: 403 })
+    }
     if (existing) return { user: existing, isNewUser: false }
     if (!email) {
       throw new AuthError('Configuration', 'authorize returned a user the adapter does not have and no email to create it with; return an existing user id or an email', { status: 500 })
@@ -67,6 +74,7 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
 
   if (current) {
     // A signed-in user adding another way to sign in.
+    await refuseLinkWhileUnproven(ctx, current)
     await link(ctx, current, input)
     return { user: await markVerified(ctx, current, input), isNewUser: false }
   }
@@ -100,8 +108,10 @@ async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput)
   if (!input.emailVerified && !input.allowDangerousEmailAccountLinking) {
     throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
   }
-  await link(ctx, owner, input)
-  return { user: await markVerified(ctx, owner, input), isNewUser: false }
+  // Either way the address is proven: by the link, or by a provider the app trusts with it.
+  const user = await proveAddress(ctx, owner)
+  await link(ctx, user, input)
+  return { user, isNewUser: false }
 }
 
 async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 'email'> & { email: string | null }): Promise<AdapterUser> {
@@ -125,8 +135,6 @@ async function link(ctx: Context, user: AdapterUser, input: SignInInput): Promis
 }
 
 /** `emailVerified` becomes the date of the first email sign-in, and never changes after. */
-async function markVerified(ctx: Context, user: AdapterUser, input: SignInInput): Promise<AdapterUser> {
-  if (!input.emailVerified || user.emailVerified) return user
-  const adapter = useAdapter(ctx.config, ['updateUser'], 'email sign-in')
-  return adapter.updateUser({ id: user.id, emailVerified: new Date(ctx.now) })
+function markVerified(ctx: Context, user: AdapterUser, input: SignInInput): Promise<AdapterUser> | AdapterUser {
+  return input.emailVerified ? proveAddress(ctx, user) : user
 }

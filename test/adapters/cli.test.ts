@@ -51,10 +51,10 @@ describe('latchkey CLI', () => {
     folders.push(dir)
     const first = capture()
     expect(await run(['migrate', '--dir', dir], first.io)).toBe(0)
-    expect(first.out).toEqual([`Database: ${dir}`, 'Applied migration 1: initial schema', 'Applied migration 2: rate limits', 'Schema migrated from version 0 to 2.'])
+    expect(first.out).toEqual([`Database: ${dir}`, 'Applied migration 1: initial schema', 'Applied migration 2: rate limits', 'Applied migration 3: passkey creation time', 'Applied migration 4: hashed session tokens', 'Schema migrated from version 0 to 4.'])
     const second = capture()
     expect(await run(['migrate', `--dir=${dir}`], second.io)).toBe(0)
-    expect(second.out).toEqual([`Database: ${dir}`, 'Schema already at version 2; nothing to do.'])
+    expect(second.out).toEqual([`Database: ${dir}`, 'Schema already at version 4; nothing to do.'])
   }, 120_000) // two cold starts of PGlite on disk
 
   test('migrate with a URL that is not PostgreSQL fails with exit code 1 and no password in the message', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { LATEST_VERSION, openDatabase, openEmbedded } from '../../src/adapters/postgres/index.js'
 import { createIsolatedSchema } from './isolated-schema.js'
+import { needsService } from '../support/needs-service.js'
 
 const folders: string[] = []
 afterAll(async () => {
@@ -24,7 +25,7 @@ describe('openEmbedded', () => {
   test('data written before close is there after reopening the folder', async () => {
     const dir = join(await tempDir(), 'nested', 'db')
     const first = await openEmbedded(dir)
-    expect(first.migration).toEqual({ from: 0, to: LATEST_VERSION, applied: [{ version: 1, name: 'initial schema' }, { version: 2, name: 'rate limits' }] })
+    expect(first.migration).toEqual({ from: 0, to: LATEST_VERSION, applied: [{ version: 1, name: 'initial schema' }, { version: 2, name: 'rate limits' }, { version: 3, name: 'passkey creation time' }, { version: 4, name: 'hashed session tokens' }] })
     expect(first.location).toBe(dir)
     const user = await first.createUser({ id: 'persisted', email: 'persist@example.test', emailVerified: new Date(1_700_000_000_123), name: 'Kept' })
     await first.linkAccount({ userId: user.id, type: 'oidc', provider: 'idp', providerAccountId: 'sub-1', session_state: 'abc' })
@@ -53,7 +54,7 @@ describe('openDatabase', () => {
 
   // Without a URL openDatabase opens the embedded database: cli.test.ts covers that path.
 
-  const url = process.env.DATABASE_URL
+  const url = needsService('DATABASE_URL', 'openDatabase test with a PostgreSQL server', 'postgres://postgres@127.0.0.1:5432/test', 'test/adapters/embedded.test.ts')
   if (url) {
     test('with a postgres:// URL, uses the PostgreSQL server', async () => {
       const schema = await createIsolatedSchema(url)

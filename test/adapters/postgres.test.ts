@@ -7,25 +7,11 @@ import { runAdapterTests } from '../../src/adapter-test/index.js'
 import { fromPg, fromPostgresJs, LATEST_VERSION, migrate, PostgresAdapter, schemaVersion, VERSION_TABLE } from '../../src/adapters/postgres/index.js'
 import { createIsolatedSchema, type IsolatedSchema } from './isolated-schema.js'
 import { runSqlChecks } from './sql-checks.js'
+import { needsService } from '../support/needs-service.js'
 
-const url = process.env.DATABASE_URL
+const url = needsService('DATABASE_URL', 'PostgreSQL server suite', 'postgres://postgres@127.0.0.1:5432/test', 'test/adapters')
 
-if (!url) {
-  console.warn(
-    [
-      '',
-      '#'.repeat(78),
-      '#  DATABASE_URL is not set: the PostgreSQL server suite did NOT run.',
-      '#  Only memory and PGlite were tested. To run it:',
-      '#    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx vitest run test/adapters',
-      '#'.repeat(78),
-      '',
-    ].join('\n'),
-  )
-  test('PostgreSQL server suite did NOT run: DATABASE_URL is not set', () => {
-    expect(process.env.DATABASE_URL ?? '').toBe('')
-  })
-} else {
+if (url) {
   const schemas: IsolatedSchema[] = []
   const isolated = async () => {
     const schema = await createIsolatedSchema(url)
@@ -91,7 +77,7 @@ if (!url) {
       const result = await migrate(db)
       expect(result.from).toBe(0)
       expect(result.to).toBe(LATEST_VERSION)
-      expect(result.applied.map((m) => m.version)).toEqual([1, 2])
+      expect(result.applied.map((m) => m.version)).toEqual([1, 2, 3, 4])
       expect(await migrate(db)).toEqual({ from: LATEST_VERSION, to: LATEST_VERSION, applied: [] })
     })
 

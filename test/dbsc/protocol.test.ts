@@ -6,6 +6,7 @@
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { Latchkey } from '../../src/server/index.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import { Jar } from '../support/jar.js'
 import { testSecret, testServer } from '../support/server.js'
 
@@ -78,7 +79,7 @@ describe('registration', () => {
     })
     expect(jar.cookies.has('latchkey.bound')).toBe(true)
     const token = jar.cookies.get('latchkey.session-token')!
-    const stored = await adapter.getSessionAndUser(token)
+    const stored = await adapter.getSessionAndUser(await storedSessionToken(token))
     expect(stored?.session.deviceBinding).toEqual({ id: instructions.session_identifier, jwk: { kty: 'EC', crv: 'P-256', x: device.jwk.x, y: device.jwk.y } })
     expect((await jar.session()).user.email).toBe('ada@example.com')
   })

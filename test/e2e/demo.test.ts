@@ -95,6 +95,26 @@ async function signOut(page: Page) {
   await signedOut(page)
 }
 
+/** Every <img> of the page and of its components that did not load (an avatar, a logo). */
+const brokenImages = (page: Page) =>
+  page.evaluate(() => {
+    const roots: (Document | ShadowRoot)[] = [document, ...[...document.querySelectorAll('*')].flatMap((el) => (el.shadowRoot ? [el.shadowRoot] : []))]
+    return roots.flatMap((root) => [...root.querySelectorAll('img')]).filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.src)
+  })
+
+/** The panel's next refresh: with the demo's updateAge of 60 s, within the minute whichever way one signed in. */
+async function refreshWithinAMinute(page: Page) {
+  await expect.poll(() => page.locator('#panel-due').textContent()).toMatch(/\d\d:\d\d:\d\d in \d+ s, by the session worker/)
+}
+
+/** The errors shown on the page: the components' and the page's own. */
+const shownErrors = (page: Page) =>
+  page.evaluate(() => {
+    const own = [...document.querySelectorAll('.message.error')]
+    const component = [...document.querySelector('latchkey-signin')!.shadowRoot!.querySelectorAll('[part~="error"]')]
+    return [...own, ...component].filter((el) => (el as HTMLElement).offsetParent !== null && el.textContent).map((el) => el.textContent)
+  })
+
 async function withCredentials(page: Page) {
   await page.locator('latchkey-signin input[name=username]').fill('demo')
   await page.locator('latchkey-signin input[name=password]').fill('demo')
@@ -119,9 +139,12 @@ describe('the demo site', () => {
     await withCredentials(page)
     await signedInAs(page, 'demo@example.com')
     await expect.poll(() => page.locator('#panel-expires').textContent()).toMatch(/\d\d:\d\d:\d\d in (59 min|1 h)/)
-    await expect.poll(() => page.locator('#panel-due').textContent()).toMatch(/\d\d:\d\d:\d\d in \d+ s, by the session worker/)
+    await refreshWithinAMinute(page)
     await page.screenshot({ path: join(shots, 'credentials-signed-in.png'), fullPage: true })
     await signOut(page)
+    // Nothing typed before is left for the next person: the error and the password are gone.
+    expect(await page.locator('latchkey-signin input[name=password]').inputValue()).toBe('')
+    expect(await shownErrors(page)).toEqual([])
     await page.context().close()
   })
 
@@ -130,7 +153,13 @@ describe('the demo site', () => {
     const email = `reader-${Date.now()}@example.com`
     await page.locator('latchkey-signin input[name=email]').fill(email)
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
-    await page.locator('latchkey-signin', { hasText: `a sign-in link was sent to ${email}` }).waitFor()
+    // The confirmation sits under the email form, with the way to the outbox.
+    const sent = page.locator('latchkey-signin form[part~="email-form"] [part~="message"]')
+    await sent.filter({ hasText: `a sign-in link was sent to ${email}` }).waitFor()
+    expect(await sent.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')
+    const link = page.locator('latchkey-signin a[slot="email-sent"]')
+    expect(await link.isVisible()).toBe(true)
+    expect(await link.getAttribute('href')).toBe('/outbox')
     const outbox = await page.context().newPage()
     await outbox.goto(origin + '/outbox')
     await outbox.locator('.mail', { hasText: email }).waitFor()
@@ -138,6 +167,7 @@ describe('the demo site', () => {
     await outbox.locator('.mail', { hasText: email }).locator('a.signin-link').click()
     await outbox.waitForURL(origin + '/')
     await signedInAs(outbox, email)
+    await refreshWithinAMinute(outbox)
     // The first tab follows.
     await signedInAs(page, email)
     await signOut(outbox)
@@ -156,6 +186,11 @@ describe('the demo site', () => {
     await page.waitForURL(origin + '/')
     await signedInAs(page, 'alice@example.com')
     expect(await user(page).textContent()).toBe('Alice Example · alice@example.com')
+    // The same settings, the same next refresh as a credentials sign-in.
+    await refreshWithinAMinute(page)
+    // Her picture, served by the IdP, loads.
+    await page.locator('latchkey-user img[part="avatar"]').waitFor()
+    await expect.poll(() => brokenImages(page)).toEqual([])
     await signOut(page)
     await page.context().close()
   })
@@ -169,15 +204,39 @@ describe('the demo site', () => {
       options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
     })
     await page.goto(origin + '/')
+    // No passkey on this device yet: the error says what to do.
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Passkey' }).click()
+    await page.locator('latchkey-signin [role=alert]', { hasText: 'No passkey was used' }).waitFor()
+    expect(await page.locator('latchkey-signin [role=alert]').textContent()).toContain('sign in another way')
     const email = `ada-${Date.now()}@example.com`
     await page.locator('input[name=passkey-email]').fill(email)
     await page.locator('button', { hasText: 'Create a passkey' }).click()
     await signedInAs(page, email)
-    await page.locator('.passkey-list li code').first().waitFor()
+    // Listed by what it is, not by a credential id.
+    await expect.poll(() => page.locator('.passkey-list li .passkey-name').first().textContent()).toBe('Passkey on one device')
+    expect(await page.locator('.passkey-list li').first().textContent()).toMatch(/stays on the device that made it · added \d{1,2} \w{3} \d{4}, \d\d:\d\d/)
+    expect(await page.locator('.passkey-list code').count()).toBe(0)
+    await page.locator('#passkeys .message', { hasText: 'Passkey created: you are signed in.' }).waitFor()
     await page.screenshot({ path: join(shots, 'passkey-signed-in.png'), fullPage: true })
     await signOut(page)
+    // Neither the old error nor "you are signed in" outlives the session.
+    expect(await page.locator('#passkeys .message').textContent()).toBe('')
+    expect(await shownErrors(page)).toEqual([])
+    // One error at a time: the page's own passkey error replaces the component's, and back.
+    await page.locator('latchkey-signin input[name=username]').fill('demo')
+    await page.locator('latchkey-signin input[name=password]').fill('wrong')
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
+    await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
+    await page.locator('input[name=passkey-email]').fill(email)
+    await page.locator('button', { hasText: 'Create a passkey' }).click()
+    await page.locator('#passkeys .message.error', { hasText: 'already belongs to an account' }).waitFor()
+    expect(await shownErrors(page)).toHaveLength(1)
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
+    await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
+    expect(await shownErrors(page)).toEqual(['Sign in failed. Check the details you provided are correct.'])
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Passkey' }).click()
     await signedInAs(page, email)
+    await refreshWithinAMinute(page)
     await signOut(page)
     await context.close()
   })
@@ -202,6 +261,7 @@ describe('the demo site', () => {
     await page.goto(origin + '/drop-in.html')
     // The optional second script brings passkeys to the same elements.
     await expect.poll(() => page.locator('latchkey-signin button[part~="passkey"]').count()).toBe(1)
+    expect(await page.locator('latchkey-signin button[part~="passkey"]').isVisible()).toBe(true)
     expect(await page.evaluate(() => typeof (window as unknown as { Latchkey: { client: { passkey?: unknown } } }).Latchkey.client.passkey)).toBe('object')
     await withCredentials(page)
     await page.locator('latchkey-user', { hasText: 'Demo User' }).waitFor()
@@ -210,6 +270,20 @@ describe('the demo site', () => {
     await signedInAs(page, 'demo@example.com')
     await signOut(page)
     await page.context().close()
+  })
+
+  test('at 375 px wide no page scrolls sideways, and every image loads', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } })
+    const page = await context.newPage()
+    for (const path of ['/', '/drop-in.html', '/outbox']) {
+      await page.goto(origin + path)
+      await page.waitForLoadState('networkidle')
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375)
+      expect(await brokenImages(page), path).toEqual([])
+    }
+    await page.goto(origin + '/')
+    await page.screenshot({ path: join(shots, 'narrow.png'), fullPage: true })
+    await context.close()
   })
 
   test('Ctrl-C stops every part and keeps the data', async () => {

@@ -1,5 +1,5 @@
 /**
- * Builds the browser files (the four `vite build` modes) when dist is missing or older than
+ * Builds the browser files (every `vite build` mode) when dist is missing or older than
  * their sources. Test files run in parallel, so a lock directory makes one build at a time.
  */
 import { mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs'
@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 const root = join(import.meta.dirname, '../..')
-const outputs = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js'].map((f) => join(root, 'dist', f))
+const outputs = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js', 'latchkey-sw-import.js', 'latchkey-sw-module.js'].map((f) => join(root, 'dist', f))
 const sources = ['src/client', 'src/components', 'sw', 'src/core/session-rule.ts', 'vite.config.ts'].map((p) => join(root, p))
 
 function newest(path: string): number {
@@ -43,7 +43,7 @@ export async function ensureBuilt(): Promise<void> {
   try {
     if (upToDate()) return
     const { build } = await import('vite')
-    for (const mode of ['production', 'iife', 'iife-passkey', 'sw']) {
+    for (const mode of ['production', 'iife', 'iife-passkey', 'sw', 'sw-lib']) {
       await build({ root, configFile: join(root, 'vite.config.ts'), mode, logLevel: 'warn' })
     }
   } finally {

@@ -1,6 +1,6 @@
 /** Sign-in and sign-out through the components, in Chromium, against the real server. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, BrowserContext } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startAppServer, type AppServer } from '../support/app-server.js'
 import { launchBrowser } from '../support/browser.js'
 import { ensureBuilt } from './ensure-built.js'
@@ -22,6 +22,13 @@ async function fresh(): Promise<BrowserContext> {
   return browser.newContext()
 }
 
+/** Every <img> in the sign-in element, and those that have not loaded (complete with no width). */
+const imagesLoaded = (page: Page) =>
+  page.locator('latchkey-signin').evaluate((el) => {
+    const images = [...el.shadowRoot!.querySelectorAll('img')]
+    return { total: images.length, broken: images.filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.src) }
+  })
+
 describe('<latchkey-signin>', () => {
   test('renders a labelled button per provider with brand colour and logo, an email form, a credentials form and a passkey button', async () => {
     const context = await fresh()
@@ -29,7 +36,10 @@ describe('<latchkey-signin>', () => {
     const acme = page.locator('latchkey-signin button[data-provider="acme"]')
     await expect.poll(() => acme.textContent()).toBe('Sign in with Acme')
     expect(await acme.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 20, 30)')
+    // The configured logo loads; a provider without one gets its letter mark, not an image.
+    await expect.poll(() => imagesLoaded(page)).toEqual({ total: 1, broken: [] })
     expect(await page.locator('latchkey-signin button[data-provider="acme"] img[part="logo"]').getAttribute('src')).toBe('/acme.svg')
+    expect(await page.locator('latchkey-signin button[data-provider="legacy"] [part~="mark"]').textContent()).toBe('L')
     // Deprecated bg/text are still honoured.
     const legacy = page.locator('latchkey-signin button[data-provider="legacy"]')
     expect(await legacy.evaluate((b) => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color])).toEqual(['rgb(200, 0, 0)', 'rgb(255, 255, 0)'])
@@ -44,6 +54,17 @@ describe('<latchkey-signin>', () => {
     await passkey.focus()
     await page.keyboard.press('Enter')
     expect(await event).toBe('passkey')
+    await context.close()
+  })
+
+  test('a logo that does not load gives way to the letter mark: no broken image is ever shown', async () => {
+    const context = await fresh()
+    await context.route('**/acme.svg', (route) => route.fulfill({ status: 404, body: 'not found' }))
+    const page = await openPage(context, server.url + '/')
+    const acme = page.locator('latchkey-signin button[data-provider="acme"]')
+    await acme.locator('[part~="mark"]').waitFor()
+    expect(await acme.locator('[part~="mark"]').textContent()).toBe('A')
+    expect(await imagesLoaded(page)).toEqual({ total: 0, broken: [] })
     await context.close()
   })
 
@@ -118,7 +139,7 @@ describe('<latchkey-signin>', () => {
     await expect.poll(() => statusOf(page)).toBe('unauthenticated')
     // A stand-in for the passkey module: its "ceremony" signs in behind the SDK's back.
     await page.evaluate(() => {
-      window.client.passkey = {
+      const standIn: Pick<NonNullable<typeof window.client.passkey>, 'signIn'> = {
         async signIn(options) {
           ;(window as any).passkeyOptions = options
           const csrfToken = await window.client.getCsrfToken()
@@ -126,6 +147,7 @@ describe('<latchkey-signin>', () => {
           return { url: location.href }
         },
       }
+      window.client.passkey = standIn as NonNullable<typeof window.client.passkey>
     })
     await page.locator('latchkey-signin button[part~="passkey"]').click()
     await expect.poll(() => userName(page).textContent()).toBe('key')
@@ -170,6 +192,25 @@ describe('<latchkey-signin>', () => {
       return other.getProviders().catch((e: any) => ({ name: e.name, code: e.code }))
     })
     expect(offline).toEqual({ name: 'AuthClientError', code: 'NetworkError' })
+    await context.close()
+  })
+
+  test('signIn(redirect: false) answers for every provider, also as it navigates: an OAuth start that fails, no provider (the sign-in page)', async () => {
+    const context = await fresh()
+    const page = await openPage(context, server.url + '/')
+    // Each answer is reported to the test as it arrives, before the navigation it comes with.
+    const answers: unknown[] = []
+    await page.exposeFunction('report', (answer: unknown) => void answers.push(answer))
+    // "legacy" has no token endpoint: the server cannot start its sign-in and sends the page to its error page.
+    await page.evaluate(() => void window.client.signIn('legacy', { redirect: false }).then((r) => (window as any).report(r)))
+    await expect.poll(() => answers.length).toBe(1)
+    expect(answers[0]).toEqual({ ok: false, error: 'Configuration', status: 500, url: null })
+    await page.waitForURL(/\?error=Configuration/)
+    await page.waitForFunction(() => window.ready === true)
+
+    await page.evaluate(() => void window.client.signIn(undefined, { redirect: false }).then((r) => (window as any).report(r)))
+    await expect.poll(() => answers.length).toBe(2)
+    expect(answers[1]).toMatchObject({ ok: true, error: undefined, url: expect.stringContaining('/auth/signin?callbackUrl=') })
     await context.close()
   })
 })

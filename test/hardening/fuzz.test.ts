@@ -105,7 +105,7 @@ function generator(seed: number) {
   }
 }
 
-const writes = ['createUser', 'updateUser', 'deleteUser', 'linkAccount', 'unlinkAccount', 'createSession', 'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken', 'createAuthenticator', 'updateAuthenticatorCounter', 'deleteAuthenticator'] as const
+const writes = ['createUser', 'updateUser', 'deleteUser', 'linkAccount', 'unlinkAccount', 'createSession', 'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken', 'createAuthenticator', 'updateAuthenticatorCounter', 'deleteAuthenticator', 'deleteSessionsByUserId'] as const
 
 describe('fuzz: every route, malformed and random input', () => {
   it(`${cases} seeded cases: no 5xx, no stack trace, no secret, no stray write`, async () => {

@@ -12,26 +12,27 @@ import { resolveConfig } from '../../src/server/config.js'
 import { createContext } from '../../src/server/context.js'
 import { Latchkey } from '../../src/server/index.js'
 import { completeSignIn } from '../../src/server/sign-in.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import type { Adapter, OAuth2Config, SendVerificationRequestParams } from '../../src/core/types.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
+import { needsService } from '../support/needs-service.js'
 import { lastLink, testSecret } from '../support/server.js'
 
 const stores: Array<{ name: string; open: () => Promise<Adapter> }> = [{ name: 'memory', open: async () => MemoryAdapter() }]
 const schemas: IsolatedSchema[] = []
-if (process.env.DATABASE_URL) {
+const url = needsService('DATABASE_URL', 'PostgreSQL race suite (memory ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/hardening/races.test.ts')
+if (url) {
   stores.push({
     name: 'postgresql',
     open: async () => {
-      const schema = await createIsolatedSchema(process.env.DATABASE_URL!)
+      const schema = await createIsolatedSchema(url)
       schemas.push(schema)
       const pool = schema.pgPool(20)
       await migrate(PostgresAdapter(pool).db)
       return PostgresAdapter(pool)
     },
   })
-} else {
-  console.warn('\n*** DATABASE_URL is not set: the race tests did NOT run against PostgreSQL, only against memory ***\n')
 }
 afterAll(() => Promise.all(schemas.map((s) => s.drop())))
 
@@ -78,7 +79,7 @@ for (const store of stores) {
         const signOut = () =>
           handler(new Request('http://localhost:3000/auth/signout', { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrfToken }) }))
         await Promise.all([read(), read(), signOut(), read(), read(), signOut(), read()])
-        expect(await adapter.getSessionAndUser!(token)).toBeNull()
+        expect(await adapter.getSessionAndUser!(await storedSessionToken(token))).toBeNull()
         expect(await read()).toBeNull()
       }
     })

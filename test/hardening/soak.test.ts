@@ -6,26 +6,11 @@
  */
 import { describe, expect, test } from 'vitest'
 import { soak } from '../../bench/soak.js'
+import { needsService } from '../support/needs-service.js'
 
-const url = process.env.DATABASE_URL
+const url = needsService('DATABASE_URL', 'soak (two servers, one killed mid-run)', 'postgres://postgres@127.0.0.1:5432/test', 'test/hardening/soak.test.ts')
 
-if (!url) {
-  console.warn(
-    [
-      '',
-      '#'.repeat(78),
-      '#  DATABASE_URL is not set: the soak (two servers, one killed mid-run) did NOT run.',
-      '#  To run it:',
-      '#    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx vitest run test/hardening/soak.test.ts',
-      '#'.repeat(78),
-      '',
-    ].join('\n'),
-  )
-  // Vitest fails a file without tests; this one names the gap instead of hiding it.
-  test('soak did NOT run: DATABASE_URL is not set', () => {
-    expect(process.env.DATABASE_URL ?? '').toBe('')
-  })
-} else {
+if (url) {
   describe('soak: two server processes on PostgreSQL, one killed and restarted mid-run', () => {
     test('30 users for 15 s: nothing lost or resurrected, no unexpected errors, heap flat', async () => {
       const result = await soak({ databaseUrl: url, users: 30, seconds: 15, concurrency: 10, restartDelaySeconds: 2, maxHeapGrowthMB: 8 })

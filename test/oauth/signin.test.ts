@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AuthConfig, OAuthConfig } from '../../src/core/types.js'
 import { clearDiscoveryCache } from '../../src/server/oauth/discovery.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import {
   alice,
@@ -157,7 +158,7 @@ describe('OpenID Connect', () => {
     expect(after['latchkey.state']).toBeUndefined()
     expect(after['latchkey.nonce']).toBeUndefined()
     const session = await sessionOf(browser, app)
-    expect(session?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: 'https://example.com/alice.png' })
+    expect(session?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: `${idp.origin}/avatars/alice.svg` })
 
     expect(store.counts).toEqual({ createUser: 1, linkAccount: 1, createSession: 1 })
     const account = store.accounts[0]
@@ -278,7 +279,7 @@ describe('OAuth 2', () => {
     expect(authorization.searchParams.get('code_challenge')).toBeTruthy()
     const done = await deliver(browser, await atIdp(browser, authorization, alice))
     expect(done.error).toBeUndefined()
-    expect((await sessionOf(browser, app))?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: 'https://example.com/alice.png' })
+    expect((await sessionOf(browser, app))?.user).toMatchObject({ email: 'alice@example.com', name: 'Alice Example', image: `${idp.origin}/avatars/alice.svg` })
     expect(store.accounts[0]).toMatchObject({ type: 'oauth', provider: 'idp-oauth', providerAccountId: 'alice' })
   })
 })
@@ -295,6 +296,17 @@ describe('accounts', () => {
     const [first, second] = store.accounts
     expect(second.userId).toBe(first.userId)
     expect(await store.base.getUserByAccount({ provider: 'idp-oauth', providerAccountId: 'bob' })).toMatchObject({ email: 'alice@example.com' })
+  })
+
+  it('an OAuth sign-in over a session the browser holds deletes that session', async () => {
+    const browser = new Browser()
+    expect((await signIn(browser, app, 'idp', alice)).error).toBeUndefined()
+    const replaced = browser.get(app.url, 'latchkey.session-token')!
+    expect((await signIn(browser, app, 'idp-oauth', bob, '?prompt=login')).error).toBeUndefined()
+    const current = browser.get(app.url, 'latchkey.session-token')!
+    expect(current).not.toBe(replaced)
+    expect(await store.base.getSessionAndUser(await storedSessionToken(replaced))).toBeNull()
+    expect((await store.base.getSessionAndUser(await storedSessionToken(current)))?.user.email).toBe('alice@example.com')
   })
 
   it('refuses a new provider whose email belongs to another user (OAuthAccountNotLinked)', async () => {

@@ -30,7 +30,8 @@ describe('built-in OAuth / OIDC providers', () => {
       expect(config.name).toBe(sample.name)
       expect(config.type).toBe(sample.type)
       expect(config.style?.brandColor).toMatch(/^#[0-9a-f]{6}$/i)
-      expect(config.style?.logo).toBe(`/${id}.svg`)
+      // No logo ships with latchkey: a default path would be a broken image on every app.
+      expect(config.style?.logo).toBeUndefined()
       expect('jwks_endpoint' in config).toBe(true)
       if (config.jwks_endpoint !== undefined) expect(config.jwks_endpoint).toMatch(/^https:\/\//)
       expect(config.options).toMatchObject({ clientSecret: 'client-secret' })
@@ -70,7 +71,7 @@ describe('built-in OAuth / OIDC providers', () => {
         wellKnown: 'https://idp.test/.well-known/openid-configuration',
         issuer: 'https://idp.test',
         checks: ['none'],
-        style: { brandColor: '#123456' },
+        style: { logo: 'https://cdn.example/mine.svg' },
         client: { token_endpoint_auth_method: 'none' },
         allowDangerousEmailAccountLinking: true,
         profile,
@@ -84,8 +85,8 @@ describe('built-in OAuth / OIDC providers', () => {
       expect(config.wellKnown).toBe('https://idp.test/.well-known/openid-configuration')
       expect(config.issuer).toBe('https://idp.test')
       expect(config.checks).toEqual(['none'])
-      // Style merges key by key: the brand color is the user's, the logo stays.
-      expect(config.style).toEqual({ brandColor: '#123456', logo: `/${id}.svg` })
+      // Style merges key by key: the logo is the user's, the brand colour stays.
+      expect(config.style).toEqual({ brandColor: build(id).style!.brandColor, logo: 'https://cdn.example/mine.svg' })
       expect(config.client?.token_endpoint_auth_method).toBe('none')
       expect(config.allowDangerousEmailAccountLinking).toBe(true)
       expect(config.profile).toBe(profile)

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fromPg, fromPGlite, migrate } from '../../src/adapters/postgres/index.js'
 import { postgresRateLimitStore, type PostgresRateLimitStore } from '../../src/server/rate-limit/index.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
-import { missingServiceBanner } from './banner.js'
+import { needsService } from '../support/needs-service.js'
 import { runStoreContract } from './store-contract.js'
 
 describe('PGlite', () => {
@@ -40,10 +40,8 @@ describe('PGlite', () => {
   })
 })
 
-const url = process.env.DATABASE_URL
-if (!url) {
-  missingServiceBanner('DATABASE_URL', 'PostgreSQL server rate-limit suite', 'postgres://postgres@127.0.0.1:5432/test')
-} else {
+const url = needsService('DATABASE_URL', 'PostgreSQL server rate-limit suite', 'postgres://postgres@127.0.0.1:5432/test', 'test/rate-limit')
+if (url) {
   describe('PostgreSQL server', () => {
     let schema: IsolatedSchema
     let store: PostgresRateLimitStore

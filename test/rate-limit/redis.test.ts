@@ -3,13 +3,11 @@ import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { redisRateLimitStore, type RedisRateLimitStore } from '../../src/server/rate-limit/index.js'
-import { missingServiceBanner } from './banner.js'
+import { needsService } from '../support/needs-service.js'
 import { runStoreContract } from './store-contract.js'
 
-const url = process.env.REDIS_URL
-if (!url) {
-  missingServiceBanner('REDIS_URL', 'Redis rate-limit suite', 'redis://127.0.0.1:6379')
-} else {
+const url = needsService('REDIS_URL', 'Redis rate-limit suite', 'redis://127.0.0.1:6379', 'test/rate-limit')
+if (url) {
   describe('Redis', () => {
     const prefix = `latchkey-test:${randomUUID()}:`
     let client: Redis

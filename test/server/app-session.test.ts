@@ -11,11 +11,13 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromPGlite, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, Session } from '../../src/core/types.js'
 import { parseTiming } from '../../src/core/session-rule.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import Credentials from '../../src/providers/credentials.js'
 import { Latchkey, requireSession, toNodeHandler, withSession, type RequestWithSession } from '../../src/server/index.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
 import { testSecret } from '../support/server.js'
+import { needsService } from '../support/needs-service.js'
 
 const day = 86400
 const closers: Array<() => Promise<unknown>> = []
@@ -36,19 +38,18 @@ const stores: Record<string, () => Promise<Adapter>> = {
       return PostgresAdapter(db)
     })()),
 }
-if (process.env.DATABASE_URL) {
+const url = needsService('DATABASE_URL', 'app-session suite on PostgreSQL (memory and PGlite ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/server/app-session.test.ts')
+if (url) {
   stores.PostgreSQL = async () =>
     (
       await (postgres ??= (async () => {
-        const schema = await createIsolatedSchema(process.env.DATABASE_URL!)
+        const schema = await createIsolatedSchema(url)
         closers.push(() => schema.drop())
         const pool = schema.pgPool(4)
         await migrate(PostgresAdapter(pool).db)
         return { adapter: PostgresAdapter(pool), schema }
       })())
     ).adapter
-} else {
-  console.warn('\n*** DATABASE_URL is not set: the app-session tests did NOT run against PostgreSQL ***\n')
 }
 
 interface App {
@@ -156,7 +157,7 @@ describe.each(cases)('the app\'s own route (%s)', (_name, binding, store) => {
     expect(((await res.json()) as Session).expires).toBe(new Date(clock.now + 30 * day * 1000).toISOString())
     if (adapter) {
       const cookie = [...jar.cookies].find(([name]) => name.includes('session-token'))![1]
-      const found = await adapter.getSessionAndUser!(cookie)
+      const found = await adapter.getSessionAndUser!(await storedSessionToken(cookie))
       expect(found?.session.expires.getTime()).toBe(clock.now + 30 * day * 1000)
     }
     // The extension stuck: the next read is not due and writes nothing.
@@ -176,7 +177,7 @@ describe.each(cases)('the app\'s own route (%s)', (_name, binding, store) => {
     expect(session?.plan).toBe('pro')
     if (adapter) {
       const token = [...jar.cookies].find(([name]) => name.includes('session-token'))![1]
-      expect((await adapter.getSessionAndUser!(token))?.session.expires.toISOString()).toBe(before)
+      expect((await adapter.getSessionAndUser!(await storedSessionToken(token)))?.session.expires.toISOString()).toBe(before)
     }
   })
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { parseTiming, timingHeader } from '../../src/core/session-rule.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import { Jar } from '../support/jar.js'
 import { testServer } from '../support/server.js'
 
@@ -29,7 +31,7 @@ for (const strategy of ['database', 'jwt'] as const) {
       expect(parseTiming(res.headers.get(timingHeader))).toEqual({ expires, due: clock.now + day })
       if (strategy === 'database') {
         const token = jar.cookies.get('latchkey.session-token')!
-        expect((await adapter.getSessionAndUser(token))!.session.expires.getTime()).toBe(expires)
+        expect((await adapter.getSessionAndUser(await storedSessionToken(token)))!.session.expires.getTime()).toBe(expires)
       }
       expect((await jar.session()).expires).toBe(new Date(expires).toISOString())
     })
@@ -46,21 +48,34 @@ for (const strategy of ['database', 'jwt'] as const) {
         const res = await jar.get('/auth/session')
         const body = await res.json()
         expect(body.user.email).toBe('ada@example.com')
-        const header = parseTiming(res.headers.get(timingHeader))
-        if (header) {
+        const header = parseTiming(res.headers.get(timingHeader))!
+        if (cookieExpiry(res) !== null) {
           extensions.push(h)
           expect(header.expires).toBe(clock.now + 30 * day)
           expect(cookieExpiry(res)).toBe(header.expires)
           expect(body.expires).toBe(new Date(header.expires).toISOString())
           if (strategy === 'database') {
             const token = jar.cookies.get('latchkey.session-token')!
-            expect((await adapter.getSessionAndUser(token))!.session.expires.getTime()).toBe(header.expires)
+            expect((await adapter.getSessionAndUser(await storedSessionToken(token)))!.session.expires.getTime()).toBe(header.expires)
           }
         } else {
           expect(res.headers.getSetCookie()).toEqual([])
+          // A read that does not extend still tells the timing of the session as it stands.
+          expect(header).toEqual({ expires: Date.parse(body.expires), due: Date.parse(body.expires) - 29 * day })
         }
       }
       expect(extensions).toEqual([24, 48, 72])
+    })
+
+    it('every read tells the timing, so a sign-in the worker did not see (a navigation) is timed like any other', async () => {
+      const { handler, clock } = testServer({ strategy })
+      const jar = new Jar(handler)
+      const created = await signIn(jar)
+      const atSignIn = parseTiming(created.headers.get(timingHeader))
+      clock.now += 1000
+      const read = await jar.get('/auth/session')
+      expect(read.headers.getSetCookie()).toEqual([])
+      expect(parseTiming(read.headers.get(timingHeader))).toEqual(atSignIn)
     })
 
     it('an access after expiry removes the session and clears the cookie', async () => {
@@ -74,7 +89,7 @@ for (const strategy of ['database', 'jwt'] as const) {
       expect(res.headers.get(timingHeader)).toBe('none')
       expect(res.headers.getSetCookie().some((c) => /^latchkey\.session-token=;.*Max-Age=0/.test(c))).toBe(true)
       expect(jar.cookies.has('latchkey.session-token')).toBe(false)
-      if (strategy === 'database') expect(await adapter.getSessionAndUser(token)).toBeNull()
+      if (strategy === 'database') expect(await adapter.getSessionAndUser(await storedSessionToken(token))).toBeNull()
     })
 
     it('every sign-in makes a new session token', async () => {
@@ -95,7 +110,7 @@ for (const strategy of ['database', 'jwt'] as const) {
       expect(res.status).toBe(302)
       expect(res.headers.get(timingHeader)).toBe('none')
       expect(await jar.session()).toBeNull()
-      if (strategy === 'database') expect(await adapter.getSessionAndUser(token)).toBeNull()
+      if (strategy === 'database') expect(await adapter.getSessionAndUser(await storedSessionToken(token))).toBeNull()
     })
   })
 }
@@ -110,5 +125,21 @@ describe('updateAge 0', () => {
       const res = await jar.get('/auth/session')
       expect(parseTiming(res.headers.get(timingHeader))?.expires).toBe(clock.now + 3600_000)
     }
+  })
+})
+
+describe('a sign-in over a session the browser holds', () => {
+  it('still signs in when deleting the replaced session fails (an adapter that throws on a missing row), and logs it', async () => {
+    const base = MemoryAdapter()
+    const adapter = { ...base, deleteSession: async () => Promise.reject(new Error('Record to delete does not exist')) }
+    const { handler, logs } = testServer({ adapter })
+    const jar = new Jar(handler)
+    await signIn(jar)
+    const replaced = jar.cookies.get('latchkey.session-token')
+    const res = await signIn(jar)
+    expect(res.headers.get('location')).not.toMatch(/error=/)
+    expect(jar.cookies.get('latchkey.session-token')).not.toBe(replaced)
+    expect((await jar.session()).user.email).toBe('ada@example.com')
+    expect(logs).toEqual([expect.stringMatching(/^error AdapterError: Deleting the session this sign-in replaced failed.*Record to delete does not exist/)])
   })
 })

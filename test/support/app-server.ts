@@ -4,23 +4,24 @@
  * provider (any username, password "secret"), an email provider whose links land in `outbox`,
  * and a few button-only providers. The server's clock is `Date.now() + offset`; its `Date`
  * header follows that clock, as a real server's does. GET /auth/session requests are counted.
+ * An app's own service worker with an offline page stands beside them (`appWorker`).
  */
 import { createServer } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { timingHeader } from '../../src/core/session-rule.js'
 import type { AuthConfig } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
+import { requireSession } from '../../src/server/app/require-session.js'
 import { toNodeHandler } from '../../src/server/node.js'
 
 export interface SessionRequest {
   /** Server clock, ms. */
   at: number
-  /** The access extended (or cleared) the session: it carried the Latchkey-Session header. */
+  /** The access extended (or cleared) the session: it set the cookie. */
   extended: boolean
 }
 
@@ -31,6 +32,10 @@ export interface AppServer {
   /** Moves the server's clock forward. */
   advance(ms: number): void
   now(): number
+  /** Holds every GET /auth/session until the returned function is called. */
+  holdSessions(): () => void
+  /** Ends every session of `user-<username>` in the store, as a sign-out on another device does. */
+  endSessions(username: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -44,14 +49,36 @@ export interface AppServerOptions {
    * instead of latchkey: no Latchkey-Session header, to show the SDK does not rely on it.
    */
   authjs?: boolean
+  /** More scripts to serve, by path (a worker the test built). */
+  scripts?: Record<string, string>
 }
 
 const dist = join(import.meta.dirname, '../../dist')
-const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml' }
+const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml', '.json': 'application/json' }
 
 const logo = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#fff"/></svg>`
 
-/** The ESM test page: `?nosw` runs the client without a service worker. */
+/**
+ * An app's own service worker, as a PWA has: it caches an offline page and shows it when a page
+ * load fails. `?latchkey` includes latchkey's worker, through importScripts (classic) or import
+ * (the module worker, app-sw.mjs), before its own fetch listener.
+ */
+const appWorker = (module: boolean, latchkey: boolean) => `${
+  !latchkey ? '' : module ? "import { installLatchkey } from '/latchkey-sw-module.js'\ninstallLatchkey({ basePath: '/auth' })" : "importScripts('/latchkey-sw-import.js')\nLatchkeyWorker.installLatchkey({ basePath: '/auth' })"
+}
+self.addEventListener('install', (event) => event.waitUntil(caches.open('app').then((cache) => cache.add('/offline.html')).then(() => self.skipWaiting())))
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
+self.addEventListener('fetch', (event) => {
+  if (event.request.mode !== 'navigate') return
+  event.respondWith(fetch(event.request).catch(() => caches.match('/offline.html')))
+})
+`
+const offlinePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>offline</title><h1>The app's offline page</h1></html>`
+
+/**
+ * The ESM test page: `?nosw` runs the client without a service worker; `?appsw=<script>` registers
+ * the app's own worker first and leaves latchkey's unregistered unless `&sw=<script>` asks.
+ */
 const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey test</title>
 <latchkey-signin></latchkey-signin>
 <latchkey-user></latchkey-user>
@@ -59,7 +86,9 @@ const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>
 import { createAuthClient } from '/latchkey.js'
 import { defineElements } from '/latchkey-components.js'
 const params = new URLSearchParams(location.search)
-const client = createAuthClient({ basePath: params.get('base') ?? '/auth', serviceWorker: params.has('nosw') ? false : '/latchkey-sw.js' })
+const appsw = params.get('appsw')
+if (appsw) await navigator.serviceWorker.register(appsw, { type: appsw.includes('.mjs') ? 'module' : 'classic' })
+const client = createAuthClient({ basePath: params.get('base') ?? '/auth', serviceWorker: params.has('nosw') ? false : params.get('sw') ?? (appsw ? true : '/latchkey-sw.js') })
 window.client = client
 window.createAuthClient = createAuthClient
 window.changes = []
@@ -72,9 +101,9 @@ defineElements(client)
 window.ready = true
 </script></html>`
 
-/** The drop-in page: one script tag, no build step. */
-const dropInPage = (worker: boolean, passkey: boolean) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
-<script src="/latchkey.iife.js" data-base-path="/auth"${worker ? '' : ' data-service-worker="false"'}></script>${passkey ? '\n<script src="/latchkey-passkey.iife.js"></script>' : ''}
+/** The drop-in page: one script tag, no build step. `worker`: the data-service-worker attribute, if any. */
+const dropInPage = (worker: string | undefined, passkey: boolean) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
+<script src="/latchkey.iife.js" data-base-path="/auth"${worker === undefined ? '' : ` data-service-worker="${worker}"`}></script>${passkey ? '\n<script src="/latchkey-passkey.iife.js"></script>' : ''}
 <latchkey-signin></latchkey-signin>
 <latchkey-user></latchkey-user>
 </html>`
@@ -84,9 +113,11 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const now = () => Date.now() + offset
   const outbox: AppServer['outbox'] = []
   const sessionRequests: SessionRequest[] = []
+  let held: Promise<void> | undefined
+  const adapter = MemoryAdapter()
   const config: AuthConfig = {
     secret: 'latchkey-e2e-secret-0123456789abcdef',
-    adapter: MemoryAdapter(),
+    adapter,
     session: { strategy: 'database', maxAge: options.maxAge ?? 3600, updateAge: options.updateAge ?? 600 },
     now,
     pages: { signIn: '/', error: '/' },
@@ -109,7 +140,10 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     ],
   }
   const base = options.authjs ? '/api/auth' : '/auth'
-  const auth = toNodeHandler(options.authjs ? await authjsHandler(options) : Latchkey(config))
+  const latchkey = Latchkey(config)
+  const auth = toNodeHandler(options.authjs ? await authjsHandler(options) : latchkey)
+  // The app's own API: who is signed in, behind requireSession.
+  const signedIn = requireSession(latchkey)
 
   const server = createServer(async (req, res) => {
     const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://x')
@@ -117,17 +151,23 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     res.setHeader('date', new Date(now()).toUTCString())
     if (path === base || path.startsWith(base + '/')) {
       if (req.method === 'GET' && path === base + '/session') {
+        await held
         const at = now()
         const writeHead = res.writeHead.bind(res)
         res.writeHead = ((status: number, headers?: Record<string, unknown>) => {
-          sessionRequests.push({ at, extended: !!headers && timingHeader.toLowerCase() in headers })
+          sessionRequests.push({ at, extended: !!headers && 'set-cookie' in headers })
           return writeHead(status, headers as any)
         }) as typeof res.writeHead
       }
       return auth(req, res)
     }
+    if (path === '/api/me') return signedIn(req, res, () => send(res, 200, JSON.stringify({ email: signedIn.session(req).user.email }), '.json'))
     if (path === '/acme.svg') return send(res, 200, logo, '.svg')
-    if (path === '/drop-in.html') return send(res, 200, dropInPage(!searchParams.has('nosw'), searchParams.has('passkey')), '.html')
+    const script = options.scripts?.[path]
+    if (script !== undefined) return send(res, 200, script, '.js')
+    if (path === '/app-sw.js' || path === '/app-sw.mjs') return send(res, 200, appWorker(path.endsWith('.mjs'), searchParams.has('latchkey')), '.js')
+    if (path === '/offline.html') return send(res, 200, offlinePage, '.html')
+    if (path === '/drop-in.html') return send(res, 200, dropInPage(searchParams.has('nosw') ? 'false' : searchParams.has('default') ? undefined : '/latchkey-sw.js', searchParams.has('passkey')), '.html')
     if (extname(path) === '.js') {
       const file = normalize(join(dist, path))
       if (!file.startsWith(dist)) return send(res, 404, 'not found', '.html')
@@ -148,6 +188,15 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     sessionRequests,
     advance: (ms) => void (offset += ms),
     now,
+    endSessions: async (username) => void (await adapter.deleteSessionsByUserId!(`user-${username}`)),
+    holdSessions() {
+      let release!: () => void
+      held = new Promise<void>((resolve) => (release = resolve))
+      return () => {
+        held = undefined
+        release()
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -37,6 +37,7 @@ test('two servers, one database: register on one, sign in across both, and a cha
   const two = passkeyApp({}, adapter)
   const c = new Ceremony(tab.page, one.handler, running.origin)
   const email = 'pg-user@example.com'
+  const before = Date.now()
   const options = await c.options('register', { email })
   const created = await c.sign('register', options.body.options)
   const reg = await c.post('register', created, two.handler)
@@ -44,6 +45,9 @@ test('two servers, one database: register on one, sign in across both, and a cha
   const user = (await adapter.getUserByEmail!(email))!
   const [stored] = await adapter.listAuthenticatorsByUserId!(user.id)
   expect(stored).toMatchObject({ credentialID: created.id, counter: expect.any(Number), transports: 'internal' })
+  // When it was registered is kept (migration 3), for the owner's list of passkeys.
+  expect(stored!.createdAt!.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
+  expect(stored!.createdAt!.getTime()).toBeLessThanOrEqual(Date.now())
 
   const s = new Ceremony(tab.page, one.handler, running.origin)
   const auth = await s.options('authenticate')

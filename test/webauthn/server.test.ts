@@ -2,6 +2,9 @@
  * The WebAuthn routes at the HTTP level: a real Chromium virtual authenticator signs, the test
  * holds the responses and sends them (again, elsewhere, out of order) to the handler.
  */
+import { UnstorageAdapter } from '@auth/unstorage-adapter'
+import { createStorage } from 'unstorage'
+import memoryDriver from 'unstorage/drivers/memory'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
@@ -9,6 +12,7 @@ import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
 import WebAuthn from '../../src/providers/webauthn.js'
 import type { Handler } from '../../src/server/index.js'
+import { storedSessionToken } from '../../src/server/session-token.js'
 import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { launchBrowser } from '../support/browser.js'
@@ -137,6 +141,36 @@ describe('authentication', () => {
     expect((await byEmail.post('authenticate', signed)).status).toBe(200)
     expect((await byEmail.session()).user.email).toBe(email)
     expect((await app.adapter.getAuthenticator(credentialId))!.counter).toBeGreaterThan(stored.counter)
+  })
+
+  test('signing in with a passkey over a session the browser holds deletes that session', async () => {
+    const { c } = await newUser()
+    const replaced = c.jar.cookies.get('latchkey.session-token')!
+    const options = await c.options('authenticate')
+    const res = await c.post('authenticate', await c.sign('authenticate', options.body.options))
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const current = c.jar.cookies.get('latchkey.session-token')!
+    expect(current).not.toBe(replaced)
+    expect(await app.adapter.getSessionAndUser(await storedSessionToken(replaced))).toBeNull()
+    expect(await app.adapter.getSessionAndUser(await storedSessionToken(current))).not.toBeNull()
+  })
+
+  test('over an adapter that picks its own user ids (@auth/unstorage-adapter): the passkey belongs to the user it made, and signs in', async () => {
+    const other = passkeyApp({}, UnstorageAdapter(createStorage({ driver: memoryDriver() })))
+    await tab.swapAuthenticator()
+    const email = freshEmail()
+    const reg = await ceremony(other.handler).run('register', { email })
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200)
+    const user = (await other.adapter.getUserByEmail!(email))!
+    expect(await other.adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(1)
+    expect(await other.adapter.getAccount!(reg.data.id, 'passkey')).toMatchObject({ userId: user.id })
+    const again = ceremony(other.handler)
+    const options = await again.options('authenticate')
+    const res = await again.post('authenticate', await again.sign('authenticate', options.body.options))
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect((await again.session()).user).toMatchObject({ id: user.id, email })
+    // Passkeys over an adapter without these cannot clean up at an address's first proof: it says so at start.
+    expect(other.logs.filter((line) => !/lacks deleteAuthenticator, deleteSessionsByUserId/.test(line))).toEqual([])
   })
 
   test('an unknown email gets discoverable options (no hint whether it has an account)', async () => {
@@ -304,12 +338,15 @@ describe('managing passkeys', () => {
   }
 
   test('list and remove; the last passkey stays when nothing else can sign in; another user\'s is not found', async () => {
+    const before = Date.now()
     const { c, credentialId } = await newUser()
     await tab.swapAuthenticator()
     const second = await c.run('register')
     const list = await (await c.jar.get('/auth/passkeys')).json()
     expect(list.passkeys.map((p: { id: string }) => p.id).sort()).toEqual([credentialId, second.data.id].sort())
     expect(list.passkeys[0]).toMatchObject({ deviceType: 'singleDevice', backedUp: false, transports: ['internal'] })
+    // Each says when it was registered, so its owner can tell them apart.
+    for (const p of list.passkeys) expect(Date.parse(p.createdAt)).toBeGreaterThanOrEqual(before)
 
     const stranger = await newUser()
     expect((await remove(stranger.c, credentialId)).status).toBe(404)
@@ -327,13 +364,17 @@ describe('managing passkeys', () => {
     expect(await app.adapter.getAuthenticator(second.data.id)).not.toBeNull()
   })
 
-  test('the last passkey can go when an email provider can still sign the user in', async () => {
+  test('the last passkey can go when an email provider can still sign the user in, once the address is proven', async () => {
     const withEmail = app.variant({ providers: [Passkey(), Email({ sendVerificationRequest: () => {} })] })
-    const { c, credentialId } = await newUser()
+    const { c, email, credentialId } = await newUser()
     const res = await c.jar.request('/auth/passkeys', { method: 'POST' }).catch(() => null)
     expect(res?.status).toBe(403)
     const other = new Ceremony(tab.page, withEmail, running.origin)
     for (const [k, v] of c.jar.cookies) other.jar.cookies.set(k, v)
+    const unproven = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
+    expect(unproven.status).toBe(409)
+    expect(unproven.headers.get('latchkey-webauthn-error')).toBe('last-credential')
+    await app.adapter.updateUser({ id: (await app.adapter.getUserByEmail(email))!.id, emailVerified: new Date() })
     const removed = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
     expect(removed.status).toBe(200)
     expect((await removed.json()).passkeys).toEqual([])

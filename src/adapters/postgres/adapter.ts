@@ -267,6 +267,10 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       return row ? toSession(row) : null
     },
 
+    async deleteSessionsByUserId(userId) {
+      await rows(`DELETE FROM sessions WHERE user_id = $1::text`, [userId])
+    },
+
     // ------------------------------------------------------------ verification tokens
 
     async createVerificationToken(verificationToken) {
@@ -313,12 +317,13 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
         requireString(method, 'credentialDeviceType', authenticator.credentialDeviceType),
         requireBoolean(method, 'credentialBackedUp', authenticator.credentialBackedUp),
         requireStringOrNull(method, 'transports', authenticator.transports ?? null),
+        requireDateOrNull(method, 'createdAt', authenticator.createdAt ?? null),
       ]
       const [row] = await write(
         () =>
           rows<AuthenticatorRow>(
             `INSERT INTO authenticators (${AUTHENTICATOR_COLUMNS})
-             VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::boolean, $8::text)
+             VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::boolean, $8::text, $9::timestamptz)
              RETURNING ${AUTHENTICATOR_COLUMNS}`,
             params,
           ),

@@ -11,7 +11,7 @@ export const ACCOUNT_COLUMNS =
 export const SESSION_COLUMNS = 'session_token, user_id, expires'
 export const TOKEN_COLUMNS = 'identifier, token, expires'
 export const AUTHENTICATOR_COLUMNS =
-  'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports'
+  'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports, created_at'
 
 export interface UserRow {
   id: string
@@ -57,6 +57,7 @@ export interface AuthenticatorRow {
   credential_device_type: string
   credential_backed_up: boolean
   transports: string | null
+  created_at: Date | string | null
 }
 
 function toDate(value: Date | string): Date {
@@ -91,6 +92,8 @@ export function toAuthenticator(row: AuthenticatorRow): AdapterAuthenticator {
     credentialDeviceType: row.credential_device_type,
     credentialBackedUp: row.credential_backed_up,
     transports: row.transports,
+    // Absent, not null, where it was never kept: the record then reads back as it was written.
+    ...(row.created_at !== null && { createdAt: toDate(row.created_at) }),
   }
 }
 

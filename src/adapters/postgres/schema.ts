@@ -11,7 +11,9 @@
  * - relying on advisory locks for correctness: `migrate` takes one when the engine has it, but the
  *   version table's primary key alone keeps two migrators from applying the same step, and
  *   `migrate` retries on a conflict;
- * - types beyond text, boolean, bigint, double precision, timestamptz and jsonb.
+ * - types beyond text, boolean, bigint, double precision, timestamptz and jsonb;
+ * - functions beyond PostgreSQL 11's built-ins (migration 4 uses sha256, encode and convert_to;
+ *   CockroachDB's sha256 answers hex text, not bytes, so that step is not verified there).
  * Column names are snake_case without quotes; names are unqualified so `search_path` picks the
  * schema (tests isolate each run in its own schema that way).
  */
@@ -95,6 +97,22 @@ export const migrations: Migration[] = [
         reset_at bigint NOT NULL
       )`,
       `CREATE INDEX rate_limits_reset_at_idx ON rate_limits (reset_at)`,
+    ],
+  },
+  {
+    version: 3,
+    name: 'passkey creation time',
+    // Null for the passkeys registered before it: their time was never kept.
+    statements: [`ALTER TABLE authenticators ADD COLUMN created_at timestamptz`],
+  },
+  {
+    version: 4,
+    name: 'hashed session tokens',
+    statements: [
+      // The server now stores a session cookie's SHA-256 (hex) instead of the cookie itself (see
+      // src/server/session-token.ts): hash the rows written in clear, exactly as the server does,
+      // so every session open at the upgrade stays signed in. sha256(bytea) is PostgreSQL 11+.
+      `UPDATE sessions SET session_token = encode(sha256(convert_to(session_token, 'UTF8')), 'hex')`,
     ],
   },
 ]

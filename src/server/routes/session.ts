@@ -1,7 +1,7 @@
 /** GET /session reads the session; POST /session updates it through the callbacks. */
 import { readBody } from '../body.js'
 import type { Session } from '../../core/types.js'
-import type { Context } from '../context.js'
+import { announceSession, type Context } from '../context.js'
 import { verifyCsrf } from '../csrf.js'
 import { json, type Reply } from '../respond.js'
 import { readSession, updateSession } from '../session.js'
@@ -13,6 +13,10 @@ export async function getSession(ctx: Context): Promise<Reply> {
     // Not signed out: the device must prove it holds the session key (POST /dbsc/refresh).
     return json(ctx, { error: 'SessionRefreshRequired', message: 'This session is bound to a device: refresh it with a proof' }, 403)
   }
+  // Every read tells the timing, not only the one that extends: a sign-in the worker could not
+  // see (an OAuth or email-link navigation) must give the same next refresh as any other.
+  const expires = session ? Date.parse(session.expires) : NaN
+  if (Number.isFinite(expires)) announceSession(ctx, expires)
   return json(ctx, session)
 }
 

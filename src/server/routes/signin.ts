@@ -1,6 +1,7 @@
 /** GET /signin shows the sign-in page; POST /signin/:provider starts a sign-in. */
 import { AuthError } from '../../core/errors.js'
 import { readRedirectingBody, stringField } from '../body.js'
+import { noteConfirm } from '../confirm.js'
 import { setCookie, type Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
 import { emailIdentifier, sendEmailLink } from '../email.js'
@@ -28,6 +29,7 @@ export async function postSignIn(ctx: Context, providerId: string | undefined): 
   const body = await readRedirectingBody(ctx)
   const provider = findProvider(ctx, providerId)
   await verifyCsrf(ctx, body.csrfToken)
+  await noteConfirm(ctx, body, provider.type !== 'credentials')
   const callbackUrl = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))
   setCookie(ctx, ctx.names.callbackUrl, callbackUrl)
   switch (provider.type) {

@@ -6,7 +6,6 @@
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server'
 import type { AdapterAccount, AdapterAuthenticator, WebAuthnConfig } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
-import { toBase64Url } from '../../core/encoding.js'
 import { useAdapter } from '../adapter-methods.js'
 import type { Context } from '../context.js'
 import { completeSignIn } from '../sign-in.js'
@@ -18,7 +17,6 @@ import { toCredential, transportsOf } from './records.js'
 import { expectations, relyingParty } from './relying-party.js'
 import { emailParam, signedInUser } from './user.js'
 
-const encoder = new TextEncoder()
 
 /** GET /webauthn-options/:provider?action=authenticate[&email=]: the request options, and the challenge cookie. */
 export async function authenticationOptions(ctx: Context, provider: WebAuthnConfig) {
@@ -51,11 +49,9 @@ export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfi
   if (state.userId && authenticator.userId !== state.userId) {
     throw new WebAuthnRefusal('verification', 'Expected a passkey of the account the email names, got one of another account', { status: 401 })
   }
-  // A discoverable credential names its user; it must be the user the credential is stored for.
-  const handle = response.response?.userHandle
-  if (handle && handle !== toBase64Url(encoder.encode(authenticator.userId))) {
-    throw new WebAuthnRefusal('verification', 'The passkey names a different user than the one it is registered to', { status: 401 })
-  }
+  // The user is the stored credential's, not the user handle the authenticator sends back: the
+  // handle is not signed, and for a new user it is the id latchkey proposed, which an adapter may
+  // replace with its own (a serial, a new UUID).
   let verified
   try {
     verified = await verifyAuthenticationResponse({

@@ -13,6 +13,7 @@ import { verifyCsrf } from '../csrf.js'
 import { json, type Reply } from '../respond.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { toPasskeyInfo } from './records.js'
+import { removePasskeyRecords } from './remove.js'
 import { requireSignedIn } from './user.js'
 
 export function getPasskeys(ctx: Context): Promise<Reply> {
@@ -45,30 +46,20 @@ async function removePasskey(ctx: Context, user: AdapterUser, id: string): Promi
     throw new WebAuthnRefusal('unknown-credential', 'Expected the id of one of your passkeys; none of yours has this id', { status: 404 })
   }
   const others = (await adapter.listAuthenticatorsByUserId(user.id)).filter((a) => a.credentialID !== id)
-  if (!others.length && !otherWayToSignIn(ctx)) {
-    throw new WebAuthnRefusal('last-credential', 'This is your last passkey and no other way to sign in remains; add another passkey first', { status: 409 })
+  if (!others.length && !otherWayToSignIn(ctx, user)) {
+    throw new WebAuthnRefusal('last-credential', 'This is your last passkey and no other way to sign in remains; add another passkey, or prove your address with an email link, first', { status: 409 })
   }
-  await adapter.deleteAuthenticator(id)
-  await unlinkAccounts(ctx, target)
+  await removePasskeyRecords(ctx, target)
   return others
 }
 
 /**
  * Whether the user could still sign in without any passkey. The contract has no method that lists
- * a user's accounts, so OAuth links cannot be counted; an email provider can always send a link to
- * the user's address. Anything else keeps the last passkey (the safe side).
+ * a user's accounts, so OAuth links cannot be counted; an email provider can send a link to the
+ * user's address, once that address is proven (an unproven one may not be theirs, and shedding the
+ * passkey would let such a user link other accounts: see first-proof.ts). Anything else keeps the
+ * last passkey (the safe side).
  */
-function otherWayToSignIn(ctx: Context): boolean {
-  return [...ctx.config.providers.values()].some((p) => p.type === 'email')
-}
-
-/** Drops the `webauthn` account rows of the removed credential, when the adapter can unlink. */
-async function unlinkAccounts(ctx: Context, authenticator: AdapterAuthenticator): Promise<void> {
-  const adapter = ctx.config.adapter!
-  if (!adapter.unlinkAccount || !adapter.getAccount) return
-  for (const p of ctx.config.providers.values()) {
-    if (p.type !== 'webauthn') continue
-    const account = await adapter.getAccount(authenticator.providerAccountId, p.id)
-    if (account && account.userId === authenticator.userId) await adapter.unlinkAccount({ provider: p.id, providerAccountId: authenticator.providerAccountId })
-  }
+function otherWayToSignIn(ctx: Context, user: AdapterUser): boolean {
+  return Boolean(user.emailVerified) && [...ctx.config.providers.values()].some((p) => p.type === 'email')
 }

@@ -24,5 +24,6 @@ export function toPasskeyInfo(authenticator: AdapterAuthenticator): PasskeyInfo 
     backedUp: authenticator.credentialBackedUp,
     transports: transportsOf(authenticator) ?? [],
     counter: authenticator.counter,
+    createdAt: authenticator.createdAt ? authenticator.createdAt.toISOString() : null,
   }
 }

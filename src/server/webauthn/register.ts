@@ -108,12 +108,15 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
     credentialDeviceType: info.credentialDeviceType,
     credentialBackedUp: info.credentialBackedUp,
     transports: info.credential.transports?.join(',') ?? null,
+    createdAt: new Date(ctx.now),
   }
   const created: Created = { user: null, account: false, authenticator: false }
   try {
     if (!user) {
       user = await adapter.createUser({ id: state.userId!, email: state.email!, emailVerified: null, name: state.name ?? null, image: null })
       created.user = user
+      // The user is the one the adapter answers: some choose their own id (a serial, a new UUID).
+      account.userId = authenticator.userId = user.id
     }
     await adapter.linkAccount(account)
     created.account = true
