@@ -6,8 +6,8 @@
  * Call `migrate` first (openEmbedded and openDatabase do).
  */
 import { randomUUID } from 'node:crypto'
-import type { AdapterAccount } from '../../core/types.js'
-import { AdapterError } from '../errors.js'
+import type { AdapterAccount, DeviceBinding } from '../../core/types.js'
+import { AdapterError, describeValue } from '../errors.js'
 import type { CompleteAdapter } from '../types.js'
 import {
   requireBoolean,
@@ -234,7 +234,7 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     async getSessionAndUser(sessionToken) {
       // One round trip: the session and its user in a join.
       const [row] = await rows<SessionRow & UserRow>(
-        `SELECT s.session_token, s.user_id, s.expires, u.id, u.email, u.email_verified, u.name, u.image
+        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, u.id, u.email, u.email_verified, u.name, u.image
          FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.session_token = $1::text`,
         [sessionToken],
@@ -247,13 +247,15 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       const sessionToken = requireString(method, 'sessionToken', session.sessionToken)
       const expires = session.expires === undefined ? null : requireDate(method, 'expires', session.expires)
       const userId = session.userId === undefined ? null : requireString(method, 'userId', session.userId)
+      const binding = session.deviceBinding == null ? null : JSON.stringify(requireBinding(method, session.deviceBinding))
       const [row] = await write(
         () =>
           rows<SessionRow>(
-            `UPDATE sessions SET expires = COALESCE($2::timestamptz, expires), user_id = COALESCE($3::text, user_id)
+            `UPDATE sessions SET expires = COALESCE($2::timestamptz, expires), user_id = COALESCE($3::text, user_id),
+               device_binding = COALESCE($4::jsonb, device_binding)
              WHERE session_token = $1::text
              RETURNING ${SESSION_COLUMNS}`,
-            [sessionToken, expires, userId],
+            [sessionToken, expires, userId, binding],
           ),
         { foreignKey: unknownUser(method, userId ?? '') },
       )
@@ -372,4 +374,13 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       return row ? toAuthenticator(row) : null
     },
   }
+}
+
+/** A device binding as the server makes it: an id and a public JWK. */
+function requireBinding(method: string, value: unknown): DeviceBinding {
+  const binding = value as DeviceBinding
+  if (typeof binding?.id !== 'string' || !binding.jwk || typeof binding.jwk !== 'object') {
+    throw new AdapterError('INVALID_INPUT', `${method}: expected deviceBinding to be { id: string, jwk: object }, got ${describeValue(value)}`)
+  }
+  return { id: binding.id, jwk: binding.jwk }
 }

@@ -2,13 +2,13 @@
  * Conversions between the contract's records and table rows. Drivers differ in how they return
  * bigint (string, bigint or number) and jsonb (parsed or text), so every read goes through here.
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from '../../core/types.js'
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, DeviceBinding, VerificationToken } from '../../core/types.js'
 import { AdapterError, describeValue } from '../errors.js'
 
 export const USER_COLUMNS = 'id, email, email_verified, name, image'
 export const ACCOUNT_COLUMNS =
   'user_id, type, provider, provider_account_id, access_token, refresh_token, id_token, scope, token_type, expires_in, expires_at, extra'
-export const SESSION_COLUMNS = 'session_token, user_id, expires'
+export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding'
 export const TOKEN_COLUMNS = 'identifier, token, expires'
 export const AUTHENTICATOR_COLUMNS =
   'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports, created_at'
@@ -40,6 +40,7 @@ export interface SessionRow {
   session_token: string
   user_id: string
   expires: Date | string
+  device_binding?: DeviceBinding | string | null
 }
 
 export interface TokenRow {
@@ -75,7 +76,9 @@ export function toUser(row: UserRow): AdapterUser {
 }
 
 export function toSession(row: SessionRow): AdapterSession {
-  return { sessionToken: row.session_token, userId: row.user_id, expires: toDate(row.expires) }
+  const session: AdapterSession = { sessionToken: row.session_token, userId: row.user_id, expires: toDate(row.expires) }
+  if (row.device_binding) session.deviceBinding = typeof row.device_binding === 'string' ? (JSON.parse(row.device_binding) as DeviceBinding) : row.device_binding
+  return session
 }
 
 export function toVerificationToken(row: TokenRow): VerificationToken {

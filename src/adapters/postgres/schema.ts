@@ -115,6 +115,12 @@ export const migrations: Migration[] = [
       `UPDATE sessions SET session_token = encode(sha256(convert_to(session_token, 'UTF8')), 'hex')`,
     ],
   },
+  {
+    version: 5,
+    name: 'device-bound sessions',
+    // The device's public key and the DBSC session id of a bound session (src/server/dbsc/).
+    statements: [`ALTER TABLE sessions ADD COLUMN device_binding jsonb`],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */
