@@ -18,6 +18,7 @@
  * per account only (every simulated user comes from 127.0.0.1; the per-account limits stay on,
  * and each user keeps under them), and a heap report on stdin.
  */
+import { createHash } from 'node:crypto'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createInterface } from 'node:readline'
@@ -501,20 +502,22 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     const { rows } = await pool.query<{ session_token: string; user_id: string }>('SELECT session_token, user_id FROM sessions')
     const { rows: userRows } = await pool.query<{ count: string }>("SELECT count(*) FROM users WHERE id LIKE 'soak-user-%'")
     await pool.end()
+    // The table holds each cookie's SHA-256 (src/server/session-token.ts), never the cookie.
+    const stored = (cookie: string) => createHash('sha256').update(cookie).digest('hex')
     const byToken = new Map(rows.map((row) => [row.session_token, row.user_id]))
     const held = new Set<string>()
     for (const user of users) {
       const token = heldAtEnd.get(user)
       if (user.signedIn !== Boolean(token)) stats.unexpected(`${user.username}: signed ${user.signedIn ? 'in' : 'out'} by the answers, but the cookie jar ${token ? 'holds' : 'lacks'} a session`)
       if (!user.signedIn || !token) continue
-      held.add(token)
-      const owner = byToken.get(token)
+      held.add(stored(token))
+      const owner = byToken.get(stored(token))
       if (owner === undefined) {
         stats.lost++
         stats.unexpected(`${user.username}: its session is not in the sessions table (lost)`)
       } else if (owner !== `soak-user-${user.n}`) stats.unexpected(`${user.username}: its session row belongs to ${owner}`)
       for (const ended of user.ended) {
-        if (byToken.has(ended)) {
+        if (byToken.has(stored(ended))) {
           stats.resurrected++
           stats.unexpected(`${user.username}: a session it signed out is back in the sessions table`)
         }

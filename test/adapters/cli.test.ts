@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { run, type CliIo } from '../../bin/latchkey.js'
+import { LATEST_VERSION, migrations } from '../../src/adapters/postgres/schema.js'
 
 function capture(env: Record<string, string | undefined> = {}) {
   const out: string[] = []
@@ -51,10 +52,10 @@ describe('latchkey CLI', () => {
     folders.push(dir)
     const first = capture()
     expect(await run(['migrate', '--dir', dir], first.io)).toBe(0)
-    expect(first.out).toEqual([`Database: ${dir}`, 'Applied migration 1: initial schema', 'Applied migration 2: rate limits', 'Applied migration 3: passkey creation time', 'Applied migration 4: hashed session tokens', 'Schema migrated from version 0 to 4.'])
+    expect(first.out).toEqual([`Database: ${dir}`, ...migrations.map((m) => `Applied migration ${m.version}: ${m.name}`), `Schema migrated from version 0 to ${LATEST_VERSION}.`])
     const second = capture()
     expect(await run(['migrate', `--dir=${dir}`], second.io)).toBe(0)
-    expect(second.out).toEqual([`Database: ${dir}`, 'Schema already at version 4; nothing to do.'])
+    expect(second.out).toEqual([`Database: ${dir}`, `Schema already at version ${LATEST_VERSION}; nothing to do.`])
   }, 120_000) // two cold starts of PGlite on disk
 
   test('migrate with a URL that is not PostgreSQL fails with exit code 1 and no password in the message', async () => {

@@ -32,7 +32,8 @@ export interface PackedProject {
  * The environment without what npm puts there for a script (`npm test` sets npm_config_local_prefix
  * to this repo, which would point a nested `npm install` at the repo's own node_modules).
  */
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+// Nor the test run's own database: the installed CLI must find its defaults as a new project would.
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'DATABASE_URL'))
 
 async function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   try {
