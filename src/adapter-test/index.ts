@@ -406,6 +406,20 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await adapter.deleteSessionsByUserId(owner.id)
       })
 
+      test('updateSession keeps a deviceBinding (device-bound sessions), and an expiry update keeps it', async () => {
+        const owner = await user()
+        const sessionToken = `session-${unique()}`
+        await adapter.createSession({ sessionToken, userId: owner.id, expires: later(1) })
+        expect((await adapter.getSessionAndUser(sessionToken))?.session.deviceBinding ?? null).toBeNull()
+        const deviceBinding = { id: `binding-${unique()}`, jwk: { kty: 'EC', crv: 'P-256', x: 'x-coordinate', y: 'y-coordinate' } }
+        await adapter.updateSession({ sessionToken, deviceBinding })
+        expect((await adapter.getSessionAndUser(sessionToken))?.session.deviceBinding).toEqual(deviceBinding)
+        await adapter.updateSession({ sessionToken, expires: later(2) })
+        const after = await adapter.getSessionAndUser(sessionToken)
+        expect(after?.session.deviceBinding).toEqual(deviceBinding)
+        expect(after?.session.expires.getTime()).toBe(later(2).getTime())
+      })
+
       test('deleteSession of an unknown token does not throw', async () => {
         const result = await adapter.deleteSession(`session-${unique()}`)
         expect(result ?? null).toBeNull()

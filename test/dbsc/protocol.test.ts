@@ -4,7 +4,11 @@
  * the short cookie, its lapse, refresh with a proof, and every refusal, on a fake clock.
  */
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
-import { describe, expect, it } from 'vitest'
+import { PGlite } from '@electric-sql/pglite'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { fromPGlite, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
+import type { Adapter } from '../../src/core/types.js'
 import { Latchkey } from '../../src/server/index.js'
 import { storedSessionToken } from '../../src/server/session-token.js'
 import { Jar } from '../support/jar.js'
@@ -64,11 +68,31 @@ async function refresh(jar: Jar, device: Device, id: string): Promise<Response> 
   return jar.request('/auth/dbsc/refresh', { method: 'POST', headers: { 'sec-secure-session-id': sf(id), 'secure-session-response': sf(await proof(device, challenge, false)) } })
 }
 
-const bound = () => testServer({ session: { deviceBound: { cookieMaxAge: 600 } } })
+let pglite: Promise<Adapter> | undefined
+/** The memory adapter, or our SQL adapter over one shared PGlite. */
+const stores: Record<string, () => Promise<Adapter>> = {
+  memory: async () => MemoryAdapter(),
+  PGlite: () =>
+    (pglite ??= (async () => {
+      const db = fromPGlite(await PGlite.create())
+      await migrate(db)
+      return PostgresAdapter(db)
+    })()),
+}
+
+let bound: () => ReturnType<typeof testServer>
+let store: Adapter
+
+
+describe.each(Object.keys(stores))('on %s', (storeName) => {
+beforeAll(async () => {
+  store = await stores[storeName]()
+  bound = () => testServer({ adapter: store, session: { deviceBound: { cookieMaxAge: 600 } } })
+})
 
 describe('registration', () => {
   it('a sign-in offers it; the proof binds the session and answers the session instructions and a short cookie', async () => {
-    const { handler, adapter } = bound()
+    const { handler } = bound()
     const jar = new Jar(handler)
     const device = await newDevice()
     const instructions = await boundSession(jar, device)
@@ -79,7 +103,7 @@ describe('registration', () => {
     })
     expect(jar.cookies.has('latchkey.bound')).toBe(true)
     const token = jar.cookies.get('latchkey.session-token')!
-    const stored = await adapter.getSessionAndUser(await storedSessionToken(token))
+    const stored = await store.getSessionAndUser!(await storedSessionToken(token))
     expect(stored?.session.deviceBinding).toEqual({ id: instructions.session_identifier, jwk: { kty: 'EC', crv: 'P-256', x: device.jwk.x, y: device.jwk.y } })
     expect((await jar.session()).user.email).toBe('ada@example.com')
   })
@@ -182,16 +206,30 @@ describe('the short cookie and refresh', () => {
   })
 })
 
+})
+
 describe('configuration and bad input', () => {
   it('needs the database strategy, and a cookie lifetime of at least 10 s', () => {
     expect(() => Latchkey({ secret: testSecret, providers: [], session: { deviceBound: true } })).toThrow(/database session strategy/)
     expect(() => testServer({ session: { deviceBound: { cookieMaxAge: 5 } } })).toThrow(/cookieMaxAge >= 10/)
   })
 
+  it('refuses to bind over a store that drops the binding, and the session stays unbound', async () => {
+    const adapter = MemoryAdapter()
+    const update = adapter.updateSession!.bind(adapter)
+    adapter.updateSession = ({ deviceBinding: _dropped, ...rest }) => update(rest)
+    const { handler } = testServer({ adapter, session: { deviceBound: true } })
+    const jar = new Jar(handler)
+    const { path, challenge } = registrationOf(await signedIn(jar))
+    const res = await jar.request(path, { method: 'POST', headers: { 'secure-session-response': sf(await proof(await newDevice(), challenge, true)) } })
+    expect(res.status).toBe(500)
+    expect(jar.cookies.has('latchkey.bound')).toBe(false)
+  })
+
   it('without deviceBound the routes do not exist; refresh needs Sec-Secure-Session-Id; register needs a proof header', async () => {
     const plain = new Jar(testServer().handler)
     expect((await plain.request('/auth/dbsc/register', { method: 'POST' })).status).toBe(404)
-    const { handler } = bound()
+    const { handler } = testServer({ session: { deviceBound: true } })
     const jar = new Jar(handler)
     await signedIn(jar)
     expect((await jar.request('/auth/dbsc/refresh', { method: 'POST' })).status).toBe(400)
@@ -201,7 +239,7 @@ describe('configuration and bad input', () => {
   })
 
   it('the worker asks for a registration challenge when the browser did not register', async () => {
-    const { handler } = bound()
+    const { handler } = testServer({ session: { deviceBound: true } })
     const jar = new Jar(handler)
     await signedIn(jar)
     const res = await jar.get('/auth/dbsc/challenge')

@@ -42,8 +42,14 @@ async function register(ctx: Context, cookieMaxAge: number): Promise<Reply> {
   const { jti, jwk } = await verifyRegistrationProof(proof)
   if (!(await consumeDbscChallenge(ctx, 'register', cookie, jti))) throw refused('the proof signs a challenge this session was not given, or one already used')
   const binding: DeviceBinding = { id: randomToken(16), jwk }
-  const updated = await useAdapter(ctx.config, ['updateSession'], 'device-bound sessions').updateSession({ sessionToken: record.sessionToken, deviceBinding: binding })
+  const adapter = useAdapter(ctx.config, ['updateSession', 'getSessionAndUser'], 'device-bound sessions')
+  const updated = await adapter.updateSession({ sessionToken: record.sessionToken, deviceBinding: binding })
   if (updated === null) throw refused('the session ended meanwhile')
+  // A store that drops the field would leave the session unbound while the browser thinks it is bound.
+  const kept = updated?.deviceBinding ?? (await adapter.getSessionAndUser(record.sessionToken))?.session.deviceBinding
+  if (kept?.id !== binding.id) {
+    throw new AuthError('Configuration', "The adapter did not keep the session's deviceBinding: device-bound sessions need an adapter that stores it, as latchkey's do", { status: 500 })
+  }
   const until = await setBoundCookie(ctx, binding.id, cookieMaxAge)
   announce(ctx, record.expires.getTime(), until)
   return json(ctx, instructions(ctx, binding.id))
