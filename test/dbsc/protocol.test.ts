@@ -4,14 +4,13 @@
  * the short cookie, its lapse, refresh with a proof, and every refusal, on a fake clock.
  */
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
-import { PGlite } from '@electric-sql/pglite'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { fromPGlite, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter } from '../../src/core/types.js'
 import { Latchkey } from '../../src/server/index.js'
 import { storedSessionToken } from '../../src/server/session-token.js'
 import { Jar } from '../support/jar.js'
+import { pgliteAdapter } from '../support/pglite.js'
 import { testSecret, testServer } from '../support/server.js'
 
 interface Device {
@@ -68,17 +67,8 @@ async function refresh(jar: Jar, device: Device, id: string): Promise<Response> 
   return jar.request('/auth/dbsc/refresh', { method: 'POST', headers: { 'sec-secure-session-id': sf(id), 'secure-session-response': sf(await proof(device, challenge, false)) } })
 }
 
-let pglite: Promise<Adapter> | undefined
-/** The memory adapter, or our SQL adapter over one shared PGlite. */
-const stores: Record<string, () => Promise<Adapter>> = {
-  memory: async () => MemoryAdapter(),
-  PGlite: () =>
-    (pglite ??= (async () => {
-      const db = fromPGlite(await PGlite.create())
-      await migrate(db)
-      return PostgresAdapter(db)
-    })()),
-}
+/** The memory adapter, or our SQL adapter over the file's PGlite. */
+const stores: Record<string, () => Promise<Adapter>> = { memory: async () => MemoryAdapter(), PGlite: pgliteAdapter }
 
 let bound: () => ReturnType<typeof testServer>
 let store: Adapter

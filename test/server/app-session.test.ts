@@ -3,12 +3,11 @@
  * (node) and `withSession` (fetch-style), over HTTP, for both strategies, on memory, PGlite and
  * PostgreSQL (DATABASE_URL).
  */
-import { PGlite } from '@electric-sql/pglite'
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { fromPGlite, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
+import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, Session } from '../../src/core/types.js'
 import { parseTiming } from '../../src/core/session-rule.js'
 import { storedSessionToken } from '../../src/server/session-token.js'
@@ -16,6 +15,7 @@ import Credentials from '../../src/providers/credentials.js'
 import { Latchkey, requireSession, toNodeHandler, withSession, type RequestWithSession } from '../../src/server/index.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
+import { pgliteAdapter } from '../support/pglite.js'
 import { testSecret } from '../support/server.js'
 import { needsService } from '../support/needs-service.js'
 
@@ -25,18 +25,11 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close()
 })
 
-let pglite: Promise<Adapter> | undefined
 let postgres: Promise<{ adapter: Adapter; schema: IsolatedSchema }> | undefined
 
 const stores: Record<string, () => Promise<Adapter>> = {
   memory: async () => MemoryAdapter(),
-  PGlite: () =>
-    (pglite ??= (async () => {
-      const db = fromPGlite(await PGlite.create())
-      await migrate(db)
-      closers.push(() => db.end?.() ?? Promise.resolve())
-      return PostgresAdapter(db)
-    })()),
+  PGlite: pgliteAdapter,
 }
 const url = needsService('DATABASE_URL', 'app-session suite on PostgreSQL (memory and PGlite ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/server/app-session.test.ts')
 if (url) {
