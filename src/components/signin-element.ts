@@ -27,7 +27,9 @@ function logo(p: AppProvider): HTMLElement {
  * URL in words. One error at a time: a `latchkey-error` from elsewhere on the page replaces this
  * one. "Check your email" shows under the email form, followed by the `email-sent` slot (a link to
  * the mailbox, say). Hidden while signed in, which clears the error, the message and the password.
- * Attributes: `callback-url`, `credentials-fields`, `redirect`.
+ * Attributes: `callback-url`, `credentials-fields`, `redirect`, and `confirm`: "confirm it's you",
+ * shown only while signed in, signing the same user in again (a fresh session) and firing
+ * `latchkey-confirmed`; a sign-in as anyone else is refused and changes nothing.
  */
 export function signInElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeySignIn extends LatchkeyElement {
@@ -72,6 +74,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       try {
         const result = (await action()) as SignInResult | undefined
         if (result?.error) this.showError(result.error)
+        else if (result?.ok && this.confirming) {
+          for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
+          this.dispatchEvent(new CustomEvent('latchkey-confirmed', { bubbles: true, composed: true }))
+        }
         else if (result && done) {
           // Under the form it answers, not at the end of the list.
           this.sent.textContent = done
@@ -84,9 +90,14 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         button.disabled = false
       }
     }
+    /** "Confirm it's you": every sign-in here must be the signed-in user's, and makes the session fresh. */
+    private get confirming(): boolean {
+      return this.hasAttribute('confirm')
+    }
     private build(providers: AppProvider[]) {
       const callbackUrl = this.getAttribute('callback-url') ?? location.href.replace(/[?&]error=[^&]*/, '')
       const redirect = this.hasAttribute('redirect')
+      const confirm = this.confirming ? { confirm: true } : {}
       const label = (p: AppProvider) => `Sign in with ${p.name}`
       // With a passkey provider and the passkey client, the name fields offer passkeys in the autofill.
       const passkey = this.client.passkey ? providers.find((p) => p.type === 'webauthn') : undefined
@@ -99,7 +110,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             part: 'form email-form', 'aria-label': label(p),
             onsubmit: (e: Event) => {
               e.preventDefault()
-              this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect }), `Check your email: a sign-in link was sent to ${input.value}.`)
+              this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), `Check your email: a sign-in link was sent to ${input.value}.`)
             },
           }, h('label', { part: 'label' }, 'Email', input), submit)
         }
@@ -112,7 +123,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             onsubmit: (e: Event) => {
               e.preventDefault()
               const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
-              this.run(submit, () => this.client.signIn(p.id, { ...fields, callbackUrl, redirect }))
+              this.run(submit, () => this.client.signIn(p.id, { ...fields, callbackUrl, redirect, ...confirm }))
             },
           }, ...inputs.map((input, i) => h('label', { part: 'label' }, title(names[i]), input)), submit)
         }
@@ -125,23 +136,24 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           '--latchkey-brand-text': style.text,
           onclick: () =>
             this.run(button, () => {
-              if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl })
+              if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl, ...confirm })
               // client.signIn runs client.passkey.signIn() and then refreshes the session; the
               // button's ceremony cancels the waiting autofill, which starts again once it ends.
-              if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect }).finally(() => this.autofill(p, callbackUrl, redirect))
+              if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect, ...confirm }).finally(() => this.autofill(p, callbackUrl, redirect))
               this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
               return Promise.resolve()
             }),
         }, p.type !== 'webauthn' && logo(p), h('span', {}, label(p)))
         return button
       })
-      this.body = h('div', { class: 'stack', part: 'container' }, this.error, ...items)
+      const heading = this.confirming ? [h('p', { class: 'message', part: 'heading' }, "Confirm it's you: sign in again to continue.")] : []
+      this.body = h('div', { class: 'stack', part: 'container' }, ...heading, this.error, ...items)
       this.render()
       if (passkey) this.autofill(passkey, callbackUrl, redirect)
     }
     /** Waits for the user to pick a passkey from the autofill; quietly ends where there is none. */
     private autofill(p: AppProvider, callbackUrl: string, redirect: boolean) {
-      if (this.waiting || this.client.status === 'authenticated') return
+      if (this.waiting || this.client.status === 'authenticated' || this.confirming) return
       this.waiting = this.client
         .signIn(p.id, { conditional: true, callbackUrl, redirect })
         .then(
@@ -155,12 +167,13 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private outlet = h('slot')
     protected render() {
       const signedIn = this.client.status === 'authenticated'
-      if (signedIn) {
+      if (signedIn && !this.confirming) {
         // Nothing from before the sign-in is left for the next person to see after a sign-out.
         this.clear()
         for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
       }
-      if (this.body) this.body.hidden = signedIn
+      // Confirming is for the signed-in user: that form shows while signed in, and not otherwise.
+      if (this.body) this.body.hidden = this.confirming ? !signedIn : signedIn
       this.outlet.name = signedIn ? 'signed-in' : 'signed-out'
       this.paint(this.body ?? this.error, this.outlet)
     }

@@ -16,6 +16,7 @@ import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { requireSession } from '../../src/server/app/require-session.js'
+import { requireFreshSession } from '../../src/server/app/require-fresh-session.js'
 import { toNodeHandler } from '../../src/server/node.js'
 
 export interface SessionRequest {
@@ -144,6 +145,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const auth = toNodeHandler(options.authjs ? await authjsHandler(options) : latchkey)
   // The app's own API: who is signed in, behind requireSession.
   const signedIn = requireSession(latchkey)
+  // An action that needs a recent sign-in (session.freshAge, an hour by default).
+  const recent = requireFreshSession(latchkey)
 
   const server = createServer(async (req, res) => {
     const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://x')
@@ -162,6 +165,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       return auth(req, res)
     }
     if (path === '/api/me') return signedIn(req, res, () => send(res, 200, JSON.stringify({ email: signedIn.session(req).user.email }), '.json'))
+    if (path === '/api/fresh') return recent(req, res, () => send(res, 200, JSON.stringify({ email: recent.session(req).user.email }), '.json'))
     if (path === '/acme.svg') return send(res, 200, logo, '.svg')
     const script = options.scripts?.[path]
     if (script !== undefined) return send(res, 200, script, '.js')

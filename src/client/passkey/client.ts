@@ -41,6 +41,8 @@ export interface SignInOptions {
   email?: string
   callbackUrl?: string
   provider?: string
+  /** "Confirm it's you": sign the signed-in user in again (a fresh session), or nobody. */
+  confirm?: boolean
 }
 
 export interface PasskeyResult {
@@ -70,10 +72,11 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
     return reply
   }
 
-  async function finish(provider: string, action: 'register' | 'authenticate', data: unknown, callbackUrl: string | undefined, signal: AbortSignal) {
+  async function finish(provider: string, action: 'register' | 'authenticate', data: unknown, callbackUrl: string | undefined, signal: AbortSignal, confirm?: boolean) {
     if (signal.aborted) throw cancelled()
     const body: Record<string, unknown> = { action, data, csrfToken: await config.getCsrfToken() }
     if (callbackUrl) body.callbackUrl = callbackUrl
+    if (confirm) body.confirm = true
     if (signal.aborted) throw cancelled()
     const reply = await serialized(() => postJson<{ url: string }>(`${base}/callback/${provider}`, body))
     return { url: reply.url }
@@ -117,7 +120,7 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
         // The library's own look for the input uses document.querySelector, which cannot see into
         // shadow roots such as <latchkey-signin>'s; the browser finds the input itself.
         const data = await startAuthentication({ optionsJSON: reply.options, useBrowserAutofill: opts.conditional === true, verifyBrowserAutofillInput: false })
-        return finish(provider, 'authenticate', data, opts.callbackUrl, signal)
+        return finish(provider, 'authenticate', data, opts.callbackUrl, signal, opts.confirm)
       }, opts.conditional === true)
     },
 

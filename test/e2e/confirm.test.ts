@@ -1,0 +1,59 @@
+/**
+ * "Confirm it's you" in Chromium: a stale session gets 403 SessionNotFresh from an app route
+ * guarded by requireFreshSession; `<latchkey-signin confirm>` signs the same user in again and
+ * the route answers; a sign-in as anyone else there is refused and changes nothing.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { startAppServer, type AppServer } from '../support/app-server.js'
+import { launchBrowser } from '../support/browser.js'
+import { ensureBuilt } from './ensure-built.js'
+import { openPage, signInWithForm, statusOf } from './helpers.js'
+
+let browser: Browser
+let server: AppServer
+
+beforeAll(async () => {
+  await ensureBuilt()
+  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge: 7 * 86400, updateAge: 86400 })])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+test('a stale session confirms with the same user; another user is refused', async () => {
+  const context = await browser.newContext()
+  const page = await openPage(context, server.url + '/')
+  await signInWithForm(page, 'conf')
+  await expect.poll(() => statusOf(page)).toBe('authenticated')
+  const fresh = () => page.evaluate(async () => (await fetch('/api/fresh')).status)
+  expect(await fresh()).toBe(200)
+  server.advance(3600_000 + 1000)
+  expect(await fresh()).toBe(403)
+
+  await page.evaluate(() => {
+    document.body.insertAdjacentHTML('beforeend', '<latchkey-signin confirm id="confirm"></latchkey-signin>')
+    ;(window as unknown as { confirmed: number }).confirmed = 0
+    document.addEventListener('latchkey-confirmed', () => (window as unknown as { confirmed: number }).confirmed++)
+  })
+  const form = page.locator('#confirm form[part~="credentials-form"]')
+  await expect.poll(() => form.isVisible()).toBe(true)
+  await expect.poll(() => page.locator('#confirm [part="heading"]').textContent()).toMatch(/Confirm it's you/)
+
+  await form.locator('input[name="username"]').fill('intruder')
+  await form.locator('input[name="password"]').fill('secret')
+  await form.locator('button[type="submit"]').click()
+  await expect.poll(() => page.locator('#confirm [part="error"]').isVisible()).toBe(true)
+  expect(await page.evaluate(() => window.client.session?.user?.email)).toBe('conf@example.com')
+  expect(await fresh()).toBe(403)
+
+  await form.locator('input[name="username"]').fill('conf')
+  await form.locator('input[name="password"]').fill('secret')
+  await form.locator('button[type="submit"]').click()
+  await expect.poll(() => page.evaluate(() => (window as unknown as { confirmed: number }).confirmed)).toBe(1)
+  expect(await fresh()).toBe(200)
+  expect(await page.evaluate(() => window.client.session?.user?.email)).toBe('conf@example.com')
+  expect(await form.locator('input[name="password"]').inputValue()).toBe('')
+  await context.close()
+})
