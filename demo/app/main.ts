@@ -9,6 +9,7 @@ import { defineElements } from 'latchkey/components'
 import { createPasskeyClient } from 'latchkey/passkey'
 import { watchEngine } from './engine-peek.js'
 import { createEventLog } from './event-log.js'
+import { mountNotes } from './notes.js'
 import { mountPasskeys } from './passkeys.js'
 import { createSessionPanel } from './session-panel.js'
 import { renderWhere } from './where.js'
@@ -26,6 +27,7 @@ watchEngine(client.basePath + '/session', (state) => {
   panel.show(state)
 })
 mountPasskeys(document.getElementById('passkeys')!, client, passkey)
+mountNotes(document.getElementById('notes-panel')!, client)
 renderWhere(document.getElementById('where')!)
 
 const status = () => {

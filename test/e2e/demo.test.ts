@@ -256,6 +256,30 @@ describe('the demo site', () => {
     await a.context().close()
   })
 
+  test("notes: the app's own API behind requireSession, in two tabs", async () => {
+    const a = await tab()
+    const b = await tab(a.context())
+    const status = (page: Page) => page.locator('#notes .notes-status')
+    const notes = (page: Page) => page.locator('#notes .notes-list li').allTextContents()
+    await expect.poll(() => status(a).textContent()).toBe('Sign in to see your notes.')
+    expect(await a.evaluate(async () => (await fetch('/api/notes')).status)).toBe(401)
+    await withCredentials(a)
+    await signedInAs(b, 'demo@example.com')
+    const note = `a note at ${Date.now()}`
+    await a.locator('#notes input[name=text]').fill(note)
+    await a.locator('#notes button[type=submit]').click()
+    await expect.poll(() => notes(a)).toContain(note)
+    await b.reload()
+    await expect.poll(() => notes(b)).toContain(note)
+    // A sign-out in one tab empties the list in every tab.
+    await signOut(b)
+    for (const page of [a, b]) {
+      await expect.poll(() => notes(page)).toEqual([])
+      await expect.poll(() => status(page).textContent()).toBe('Sign in to see your notes.')
+    }
+    await a.context().close()
+  })
+
   test('drop-in page: one script tag, the same sign-in and session', async () => {
     const page = await tab()
     await page.goto(origin + '/drop-in.html')
