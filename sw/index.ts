@@ -11,6 +11,7 @@ import { expose } from 'comlink'
 import { createEngine } from '../src/client/session-engine.js'
 import type { SessionState } from '../src/client/types.js'
 import { timingHeader } from '../src/core/session-rule.js'
+import { deviceBinding } from './device-binding.js'
 import type { WorkerScope, FetchEvent } from './scope.js'
 
 export interface LatchkeyWorkerOptions {
@@ -34,16 +35,24 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
   // outside it (the redirect to the app) starts after it did, so that is when to read again.
   let afterAuthNavigation = false
 
+  const hasTabs = async () => (await scope.clients.matchAll({ type: 'window' })).length > 0
+  const device = deviceBinding(base, scope.location.origin, hasTabs)
+
   /** A timer per due instant: when it comes and a tab is still open, the session is extended. */
   const schedule = (state: SessionState) => {
     clearTimeout(timer)
-    if (!state.session) return
+    if (!state.session) {
+      if (!state.stale) void device.signedOut().catch(() => {})
+      return
+    }
+    // A new sign-in is a new session to bind; signedInAt tells them apart where the store keeps it.
+    device.signedIn(typeof state.session.signedInAt === 'string' ? state.session.signedInAt : `user:${state.session.user?.id ?? ''}`)
     timer = setTimeout(async () => {
-      if ((await scope.clients.matchAll({ type: 'window' })).length) await engine.get().catch(() => {})
+      if (await hasTabs()) await engine.get().catch(() => {})
     }, Math.min(Math.max(state.due - Date.now(), 1000), 2 ** 31 - 1))
   }
 
-  const engine = createEngine(sessionUrl, schedule)
+  const engine = createEngine(sessionUrl, schedule, device.fetch)
   const api = { get: (after?: number) => engine.get(after) }
 
   scope.addEventListener('message', (event) => {
@@ -79,7 +88,7 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
       // fetch() and XHR only: scripts, styles and images say nothing about the session.
       if (request.destination !== '' || !apiPaths.some((prefix) => url.pathname.startsWith(prefix))) return
       event.respondWith(
-        fetch(request).then((response) => {
+        device.fetch(request).then((response) => {
           if (response.status === 401 || response.headers.has(timingHeader)) event.waitUntil(appAnswered(request.method, response).catch(() => {}))
           return response
         }),
@@ -88,7 +97,7 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
     }
     event.respondWith(
       (async () => {
-        const response = await fetch(request)
+        const response = await device.fetch(request)
         try {
           await engine.observe(url.pathname.slice(base.length), request.method, response)
         } catch {

@@ -43,7 +43,8 @@ export interface Engine extends SessionEngine {
   expire(gap?: number): Promise<void>
 }
 
-export function createEngine(sessionUrl: string, onChange?: (state: SessionState) => void): Engine {
+/** `fetcher`: the worker's, which answers a device-bound session's refresh challenge. */
+export function createEngine(sessionUrl: string, onChange?: (state: SessionState) => void, fetcher: typeof fetch = fetch): Engine {
   const db = openDB('latchkey', 1, { upgrade: (d) => d.createObjectStore('sessions') })
   const channel = new BroadcastChannel(channelName(sessionUrl))
   const locks = (globalThis.navigator as Navigator | undefined)?.locks
@@ -85,7 +86,7 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     let response: Response
     let session: Session | null
     try {
-      response = await fetch(sessionUrl, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json' } })
+      response = await fetcher(sessionUrl, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json' } })
       if (!response.ok) throw new Error(String(response.status))
       session = await response.json()
     } catch (e) {

@@ -131,7 +131,13 @@ describe('the short cookie and refresh', () => {
 
     const renewed = await refresh(jar, device, id)
     expect(renewed.status).toBe(200)
-    expect(renewed.headers.get('latchkey-session')).toMatch(new RegExp(`bound=${clock.now + 600_000}$`))
+    // latchkey's worker may not set a Sec- header: it names the session in Latchkey-Session-Id.
+    clock.now += 600_000
+    const asked = await jar.request('/auth/dbsc/refresh', { method: 'POST', headers: { 'latchkey-session-id': sf(id) } })
+    const { challenge } = challengeOf(asked)
+    const byWorker = await jar.request('/auth/dbsc/refresh', { method: 'POST', headers: { 'latchkey-session-id': sf(id), 'secure-session-response': sf(await proof(device, challenge, false)) } })
+    expect(byWorker.status).toBe(200)
+    expect(byWorker.headers.get('latchkey-session')).toMatch(new RegExp(`bound=${clock.now + 600_000}$`))
     expect((await jar.session()).user.email).toBe('ada@example.com')
   })
 

@@ -52,6 +52,8 @@ export interface AppServerOptions {
   authjs?: boolean
   /** More scripts to serve, by path (a worker the test built). */
   scripts?: Record<string, string>
+  /** Device-bound sessions (DBSC), with this short cookie's lifetime in seconds. */
+  deviceBound?: number
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -119,7 +121,12 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const config: AuthConfig = {
     secret: 'latchkey-e2e-secret-0123456789abcdef',
     adapter,
-    session: { strategy: 'database', maxAge: options.maxAge ?? 3600, updateAge: options.updateAge ?? 600 },
+    session: {
+      strategy: 'database',
+      maxAge: options.maxAge ?? 3600,
+      updateAge: options.updateAge ?? 600,
+      deviceBound: options.deviceBound ? { cookieMaxAge: options.deviceBound } : false,
+    },
     now,
     pages: { signIn: '/', error: '/' },
     // An update may set `theme`; it lives in the answer to that update (database sessions keep no extra data).

@@ -56,9 +56,11 @@ async function register(ctx: Context, cookieMaxAge: number): Promise<Reply> {
 }
 
 async function refresh(ctx: Context, cookieMaxAge: number): Promise<Reply> {
-  // The header is one a cross-site page cannot send without a preflight, which is refused.
-  const id = parseSfString(ctx.incoming.header('sec-secure-session-id'))
-  if (!id) throw new AuthError('InvalidRequest', 'Expected the session id in a Sec-Secure-Session-Id header (a structured-field string)')
+  // A browser sends Sec-Secure-Session-Id, which no script may set; latchkey's worker, which may
+  // not set a Sec- header, sends Latchkey-Session-Id. Either needs a CORS preflight cross-site,
+  // which is refused, so no other site can start a refresh.
+  const id = parseSfString(ctx.incoming.header('sec-secure-session-id') ?? ctx.incoming.header('latchkey-session-id'))
+  if (!id) throw new AuthError('InvalidRequest', 'Expected the session id in a Sec-Secure-Session-Id (or Latchkey-Session-Id) header, a structured-field string')
   const { record, cookie } = await signedInRecord(ctx)
   const binding = record.deviceBinding
   if (!binding || binding.id !== id) throw refused('no session bound to a device under this id is signed in here')

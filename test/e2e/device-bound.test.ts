@@ -1,0 +1,64 @@
+/**
+ * Device-bound sessions through latchkey's worker, in Chromium (which does not bind sessions
+ * itself here): the worker registers a key it cannot export, the app's API call after the short
+ * cookie lapsed still succeeds through one refresh, and a copy of the cookies (without the key)
+ * in another browser context works only until its short cookie lapses.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { startAppServer, type AppServer } from '../support/app-server.js'
+import { launchBrowser } from '../support/browser.js'
+import { ensureBuilt } from './ensure-built.js'
+import { openPage, signInWithForm, statusOf } from './helpers.js'
+
+const cookieMaxAge = 600
+
+let browser: Browser
+let server: AppServer
+
+beforeAll(async () => {
+  await ensureBuilt()
+  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge: 7 * 86400, updateAge: 86400, deviceBound: cookieMaxAge })])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+const me = (page: Page) => page.evaluate(async () => {
+  const res = await fetch('/api/me')
+  return { status: res.status, body: res.status === 200 ? ((await res.json()) as { email: string }) : null }
+})
+const boundCookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'latchkey.bound')?.value
+
+test('the worker binds the session; a lapsed short cookie is renewed by the key; a copied jar stops with its short cookie', async () => {
+  const owner = await browser.newContext()
+  const page = await openPage(owner, server.url + '/')
+  await signInWithForm(page, 'device')
+  await expect.poll(() => statusOf(page)).toBe('authenticated')
+  // The worker registered its key: the server set the short bound cookie.
+  await expect.poll(() => boundCookie(owner), { timeout: 15_000 }).toBeTruthy()
+  const first = await boundCookie(owner)
+  // The key is in the worker's IndexedDB and cannot be exported.
+  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/latchkey-sw\.js/)
+
+  // The short cookie lapses on the server's clock: the app's API call still succeeds, through one refresh.
+  server.advance((cookieMaxAge + 1) * 1000)
+  expect(await me(page)).toEqual({ status: 200, body: { email: 'device@example.com' } })
+  expect(await boundCookie(owner)).not.toBe(first)
+
+  // A thief copies every cookie (not the key) into another browser.
+  const thief = await browser.newContext()
+  await thief.addCookies(await owner.cookies())
+  const stolen = await openPage(thief, server.url + '/', { controlled: false })
+  expect((await me(stolen)).status).toBe(200)
+  server.advance((cookieMaxAge + 1) * 1000)
+  expect((await me(stolen)).status).toBe(401)
+  expect(await stolen.evaluate(async () => (await fetch('/auth/session')).status)).toBe(403)
+  // Without the key no refresh succeeds, even asked directly.
+  expect(await stolen.evaluate(async () => (await fetch('/auth/dbsc/challenge')).status)).toBe(409)
+
+  // The owner's browser goes on.
+  expect(await me(page)).toEqual({ status: 200, body: { email: 'device@example.com' } })
+  await Promise.all([owner.close(), thief.close()])
+})
