@@ -7,6 +7,7 @@ const all: Record<string, () => Promise<void>> = {
   // client-size prints as it loads.
   'client-size': () => import('./client-size.js').then(() => {}),
   tabs: () => import('./tabs.js').then((m) => m.run()),
+  'device-bound': () => import('./device-bound.js').then((m) => m.run()),
   session: () => import('./session.js').then((m) => m.run()),
   adapters: () => import('./adapters.js').then((m) => m.run()),
   'server-speed': () => import('./server-speed.js').then((m) => m.run()),

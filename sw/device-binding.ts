@@ -19,8 +19,8 @@ interface StoredKey {
 
 /** How long after a session appears the browser's own DBSC may register before the worker does. */
 const nativeGrace = 2_000
-/** Renew this long before the bound cookie lapses. */
-const renewEarly = 60_000
+/** Renew when this share of the bound cookie's life is left (a minute of the default ten). */
+const renewLeft = 0.1
 const challengeHeader = 'secure-session-challenge'
 
 export interface DeviceBinding {
@@ -52,7 +52,7 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
     clearTimeout(timer)
     timer = setTimeout(async () => {
       if (await hasTabs()) await refresh().catch(() => false)
-    }, Math.max(Number(bound[1]) - serverNow - renewEarly, 1_000))
+    }, Math.max((Number(bound[1]) - serverNow) * (1 - renewLeft), 1_000))
   }
 
   /** Signs the server's refresh challenge with the stored key; true when a new bound cookie came. */

@@ -43,8 +43,16 @@ export async function ensureBuilt(): Promise<void> {
   try {
     if (upToDate()) return
     const { build } = await import('vite')
-    for (const mode of ['production', 'iife', 'iife-passkey', 'sw', 'sw-lib']) {
-      await build({ root, configFile: join(root, 'vite.config.ts'), mode, logLevel: 'warn' })
+    // Vite sets NODE_ENV=production in this process when it is unset; the servers started after
+    // the build (benchmarks) would then take themselves for production ones.
+    const nodeEnv = process.env.NODE_ENV
+    try {
+      for (const mode of ['production', 'iife', 'iife-passkey', 'sw', 'sw-lib']) {
+        await build({ root, configFile: join(root, 'vite.config.ts'), mode, logLevel: 'warn' })
+      }
+    } finally {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV
+      else process.env.NODE_ENV = nodeEnv
     }
   } finally {
     rmdirSync(lock)

@@ -35,6 +35,8 @@ export interface AppServer {
   now(): number
   /** Holds every GET /auth/session until the returned function is called. */
   holdSessions(): () => void
+  /** Requests by `METHOD /path` (and ` (proof)` for one carrying a DBSC proof), counted from the start. */
+  requests: Map<string, number>
   /** Ends every session of `user-<username>` in the store, as a sign-out on another device does. */
   endSessions(username: string): Promise<void>
   close(): Promise<void>
@@ -116,6 +118,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const now = () => Date.now() + offset
   const outbox: AppServer['outbox'] = []
   const sessionRequests: SessionRequest[] = []
+  const requests = new Map<string, number>()
   let held: Promise<void> | undefined
   const adapter = MemoryAdapter()
   const config: AuthConfig = {
@@ -157,6 +160,9 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
 
   const server = createServer(async (req, res) => {
     const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://x')
+    // A DBSC proof is counted apart: a renewal is one proof (after one request for the challenge).
+    const key = `${req.method} ${path}${req.headers['secure-session-response'] ? ' (proof)' : ''}`
+    requests.set(key, (requests.get(key) ?? 0) + 1)
     // A real server stamps Date with its own clock; the worker reads the skew from it.
     res.setHeader('date', new Date(now()).toUTCString())
     if (path === base || path.startsWith(base + '/')) {
@@ -197,6 +203,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     url: `http://localhost:${port}`,
     outbox,
     sessionRequests,
+    requests,
     advance: (ms) => void (offset += ms),
     now,
     endSessions: async (username) => void (await adapter.deleteSessionsByUserId!(`user-${username}`)),
