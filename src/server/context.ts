@@ -27,17 +27,12 @@ export type Context = RequestContext
 export function createContext(request: Request, config: ResolvedConfig): Context {
   const incoming = new WebIncoming(request)
   const origin = publicOrigin(config.originRule, incoming)
-  if (origin === null) throw untrustedHost()
+  if (origin === null) throw new AuthError('UntrustedHost', untrustedHostMessage)
   return contextFor(incoming, config, origin)
-}
-
-export function untrustedHost(): AuthError {
-  return new AuthError('UntrustedHost', untrustedHostMessage)
 }
 
 export const untrustedHostMessage =
   "The request's Host is not this app's origin. Set `origin` (or AUTH_URL) to the app's public origin, or `trustHost: true` on a platform that sets Host itself."
-
 
 /** A class, not an object of closures: one allocation per request. */
 export class WebIncoming implements Incoming {
