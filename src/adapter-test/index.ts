@@ -20,7 +20,7 @@ export interface AdapterTestOptions {
   cleanup?: () => Promise<void>
 }
 
-/** The 18 methods of the contract plus latchkey's `deleteAuthenticator` and `deleteSessionsByUserId`. */
+/** The 18 methods of the contract plus latchkey's `deleteAuthenticator`, `deleteSessionsByUserId` and `listSessionsByUserId`. */
 export const adapterMethods = [
   'createUser',
   'getUser',
@@ -43,6 +43,7 @@ export const adapterMethods = [
   'updateAuthenticatorCounter',
   'deleteAuthenticator',
   'deleteSessionsByUserId',
+  'listSessionsByUserId',
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 const unique = () => randomUUID().replaceAll('-', '').slice(0, 16)
@@ -89,7 +90,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       }
     }
 
-    test('implements the 18 contract methods, deleteAuthenticator and deleteSessionsByUserId', () => {
+    test("implements the 18 contract methods and latchkey's three additions", () => {
       const missing = adapterMethods.filter((method) => typeof adapter[method] !== 'function')
       expect(missing).toEqual([])
     })
@@ -414,10 +415,27 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const deviceBinding = { id: `binding-${unique()}`, jwk: { kty: 'EC', crv: 'P-256', x: 'x-coordinate', y: 'y-coordinate' } }
         await adapter.updateSession({ sessionToken, deviceBinding })
         expect((await adapter.getSessionAndUser(sessionToken))?.session.deviceBinding).toEqual(deviceBinding)
-        await adapter.updateSession({ sessionToken, expires: later(2) })
+        const expires = later(2)
+        await adapter.updateSession({ sessionToken, expires })
         const after = await adapter.getSessionAndUser(sessionToken)
         expect(after?.session.deviceBinding).toEqual(deviceBinding)
-        expect(after?.session.expires.getTime()).toBe(later(2).getTime())
+        expect(after?.session.expires.getTime()).toBe(expires.getTime())
+      })
+
+      test('listSessionsByUserId lists every session of that user, with the sign-in time and user agent it was made with', async () => {
+        const [owner, other] = [await user(), await user()]
+        const createdAt = later(-1)
+        const mine = [`session-${unique()}`, `session-${unique()}`]
+        await adapter.createSession({ sessionToken: mine[0], userId: owner.id, expires: later(1), createdAt, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0' })
+        await adapter.createSession({ sessionToken: mine[1], userId: owner.id, expires: later(2) })
+        await adapter.createSession({ sessionToken: `session-${unique()}`, userId: other.id, expires: later(1) })
+        const listed = await adapter.listSessionsByUserId(owner.id)
+        expect(listed.map((s) => s.sessionToken).sort()).toEqual([...mine].sort())
+        const first = listed.find((s) => s.sessionToken === mine[0])!
+        expect(first.createdAt?.getTime()).toBe(createdAt.getTime())
+        expect(first.userAgent).toBe('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0')
+        expect((await adapter.getSessionAndUser(mine[0]))?.session).toMatchObject({ createdAt, userAgent: first.userAgent })
+        expect(await adapter.listSessionsByUserId(`user-${unique()}`)).toEqual([])
       })
 
       test('deleteSession of an unknown token does not throw', async () => {

@@ -179,6 +179,7 @@ export function MemoryAdapter(): MemoryAdapter {
       }
       const stored: AdapterSession = { sessionToken, userId: user.id, expires: new Date(expires) }
       if (session.createdAt !== undefined) stored.createdAt = new Date(requireDate('createSession', 'createdAt', session.createdAt))
+      if (session.userAgent != null) stored.userAgent = requireString('createSession', 'userAgent', session.userAgent)
       sessions.set(sessionToken, stored)
       return copy(stored)
     },
@@ -212,6 +213,10 @@ export function MemoryAdapter(): MemoryAdapter {
 
     async deleteSessionsByUserId(userId) {
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+    },
+
+    async listSessionsByUserId(userId) {
+      return [...sessions.values()].filter((session) => session.userId === userId).map(copy)
     },
 
     // ------------------------------------------------------------ verification tokens

@@ -1,4 +1,4 @@
 import type { Adapter } from '../core/types.js'
 
-/** An adapter that implements every method of the contract, plus latchkey's `deleteAuthenticator` and `deleteSessionsByUserId`. */
+/** An adapter that implements every method of the contract, plus latchkey's `deleteAuthenticator`, `deleteSessionsByUserId` and `listSessionsByUserId`. */
 export type CompleteAdapter = Required<Adapter>

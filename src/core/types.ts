@@ -380,6 +380,8 @@ export interface AdapterSession {
   expires: Date
   /** latchkey's addition: when the sign-in that made the session happened (fresh-session checks). */
   createdAt?: Date
+  /** latchkey's addition: the User-Agent of the sign-in, for the user's list of devices. */
+  userAgent?: string | null
   /** latchkey's addition: the device key a bound session was registered with (DBSC), or null. */
   deviceBinding?: DeviceBinding | null
 }
@@ -441,7 +443,7 @@ export interface Adapter {
   /** Not invoked by the service. */
   unlinkAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> | Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>
-  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date }): Awaitable<AdapterSession>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date; userAgent?: string | null }): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
@@ -458,6 +460,8 @@ export interface Adapter {
   deleteAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
   /** latchkey's addition: ends every session of the user (when an address is first proven). */
   deleteSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<void>
+  /** latchkey's addition: every session of the user (expired ones may be included), for the user's list of devices. */
+  listSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<AdapterSession[]>
 }
 
 // ---------------------------------------------------------------- configuration

@@ -153,7 +153,13 @@ export async function createSession(
     const adapter = useAdapter(ctx.config, ['createSession', 'deleteSession'], 'database sessions')
     const cookie = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
     // createdAt is latchkey's addition to the record: the sign-in instant, for fresh-session checks.
-    await adapter.createSession({ sessionToken: await storedSessionToken(cookie), userId: user.id as string, expires: new Date(expires), createdAt: new Date(ctx.now) })
+    await adapter.createSession({
+      sessionToken: await storedSessionToken(cookie),
+      userId: user.id as string,
+      expires: new Date(expires),
+      createdAt: new Date(ctx.now),
+      userAgent: ctx.incoming.header('user-agent')?.slice(0, 512) || null,
+    })
     const replaced = ctx.cookies.get(ctx.names.sessionToken)
     setSessionCookie(ctx, cookie, expires)
     if (replaced && replaced !== cookie) await deleteReplacedSession(ctx, adapter, replaced)

@@ -216,12 +216,15 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       const sessionToken = requireString(method, 'sessionToken', session.sessionToken)
       const userId = requireString(method, 'userId', session.userId)
       const expires = requireDate(method, 'expires', session.expires)
+      const createdAt = session.createdAt === undefined ? null : requireDate(method, 'createdAt', session.createdAt)
+      const userAgent = session.userAgent == null ? null : requireString(method, 'userAgent', session.userAgent)
       const [row] = await write(
         () =>
           rows<SessionRow>(
-            `INSERT INTO sessions (session_token, user_id, expires) VALUES ($1::text, $2::text, $3::timestamptz)
+            `INSERT INTO sessions (session_token, user_id, expires, created_at, user_agent)
+             VALUES ($1::text, $2::text, $3::timestamptz, $4::timestamptz, $5::text)
              RETURNING ${SESSION_COLUMNS}`,
-            [sessionToken, userId, expires],
+            [sessionToken, userId, expires, createdAt, userAgent],
           ),
         {
           unique: () => new AdapterError('DUPLICATE_SESSION', `${method}: expected a new session token, but this one is already in use`),
@@ -234,7 +237,7 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     async getSessionAndUser(sessionToken) {
       // One round trip: the session and its user in a join.
       const [row] = await rows<SessionRow & UserRow>(
-        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, u.id, u.email, u.email_verified, u.name, u.image
+        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, u.id, u.email, u.email_verified, u.name, u.image
          FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.session_token = $1::text`,
         [sessionToken],
@@ -271,6 +274,11 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
 
     async deleteSessionsByUserId(userId) {
       await rows(`DELETE FROM sessions WHERE user_id = $1::text`, [userId])
+    },
+
+    async listSessionsByUserId(userId) {
+      const found = await rows<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = $1::text ORDER BY created_at DESC NULLS LAST`, [userId])
+      return found.map(toSession)
     },
 
     // ------------------------------------------------------------ verification tokens

@@ -8,7 +8,7 @@ import { AdapterError, describeValue } from '../errors.js'
 export const USER_COLUMNS = 'id, email, email_verified, name, image'
 export const ACCOUNT_COLUMNS =
   'user_id, type, provider, provider_account_id, access_token, refresh_token, id_token, scope, token_type, expires_in, expires_at, extra'
-export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding'
+export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding, created_at, user_agent'
 export const TOKEN_COLUMNS = 'identifier, token, expires'
 export const AUTHENTICATOR_COLUMNS =
   'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports, created_at'
@@ -41,6 +41,8 @@ export interface SessionRow {
   user_id: string
   expires: Date | string
   device_binding?: DeviceBinding | string | null
+  created_at?: Date | string | null
+  user_agent?: string | null
 }
 
 export interface TokenRow {
@@ -78,6 +80,8 @@ export function toUser(row: UserRow): AdapterUser {
 export function toSession(row: SessionRow): AdapterSession {
   const session: AdapterSession = { sessionToken: row.session_token, userId: row.user_id, expires: toDate(row.expires) }
   if (row.device_binding) session.deviceBinding = typeof row.device_binding === 'string' ? (JSON.parse(row.device_binding) as DeviceBinding) : row.device_binding
+  if (row.created_at) session.createdAt = toDate(row.created_at)
+  if (row.user_agent) session.userAgent = row.user_agent
   return session
 }
 

@@ -121,6 +121,12 @@ export const migrations: Migration[] = [
     // The device's public key and the DBSC session id of a bound session (src/server/dbsc/).
     statements: [`ALTER TABLE sessions ADD COLUMN device_binding jsonb`],
   },
+  {
+    version: 6,
+    name: 'session sign-in time and device',
+    // Null for the sessions made before it: their sign-in time and browser were never kept.
+    statements: [`ALTER TABLE sessions ADD COLUMN created_at timestamptz`, `ALTER TABLE sessions ADD COLUMN user_agent text`],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */
