@@ -66,6 +66,29 @@ export interface AuthClient {
    * `signIn('passkey')` then runs its ceremony.
    */
   passkey?: PasskeyClient
+  /**
+   * The signed-in user's sessions, one per device (database strategy). Ending another needs a
+   * recent sign-in (`SessionNotFresh` otherwise); ending this one signs out here, in every tab.
+   * Signing out everywhere: `revokeOthers()`, then `signOut()`.
+   */
+  sessions: {
+    list(): Promise<SessionInfo[]>
+    revoke(id: string): Promise<SessionInfo[]>
+    revokeOthers(): Promise<SessionInfo[]>
+  }
+}
+
+/** One of the user's sessions, as GET /sessions lists it. */
+export interface SessionInfo {
+  id: string
+  /** ISO date of the sign-in; null where the store did not keep it. */
+  createdAt: string | null
+  /** ISO date of the last extension. */
+  lastSeenAt: string
+  /** For example "Chrome on Linux". */
+  device: string
+  /** This browser's session. */
+  current: boolean
 }
 
 const errorOf = (url: string | null) => (url ? (new URL(url, location.href).searchParams.get('error') ?? undefined) : undefined)
@@ -130,6 +153,13 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
   const settle = async (path: string, response: Response) => {
     if (!(await served())) await (await local()).observe(path, 'POST', response)
     await client.getSession()
+  }
+
+  const sessionsUrl = base + '/sessions'
+  const endSessions = async (fields: Record<string, string>) => {
+    const { data, response } = await post<{ sessions: SessionInfo[] }>(sessionsUrl, await client.getCsrfToken(), fields)
+    await settle('/sessions', response)
+    return data.sessions
   }
 
   const client: AuthClient = {
@@ -203,6 +233,11 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
     onSessionChange(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    sessions: {
+      list: async () => (await request<{ sessions: SessionInfo[] }>(sessionsUrl)).data.sessions,
+      revoke: (id) => endSessions({ action: 'revoke', id }),
+      revokeOthers: () => endSessions({ action: 'revoke-others' }),
     },
   }
   new BroadcastChannel(channelName(sessionUrl)).onmessage = (e) => apply(e.data)

@@ -1,9 +1,11 @@
 import type { AuthClient } from '../client/index.js'
 import { signInElement } from './signin-element.js'
 import { userElement } from './user-element.js'
+import { sessionsElement } from './sessions-element.js'
 
-/** Registers `<latchkey-signin>` and `<latchkey-user>` bound to `client` (once per page). */
+/** Registers `<latchkey-signin>`, `<latchkey-user>` and `<latchkey-sessions>` bound to `client` (once per page). */
 export function defineElements(client: AuthClient): void {
   if (!customElements.get('latchkey-signin')) customElements.define('latchkey-signin', signInElement(client))
   if (!customElements.get('latchkey-user')) customElements.define('latchkey-user', userElement(client))
+  if (!customElements.get('latchkey-sessions')) customElements.define('latchkey-sessions', sessionsElement(client))
 }

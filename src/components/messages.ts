@@ -11,6 +11,8 @@ const messages: Record<string, string> = {
   InvalidCheck: 'The sign-in could not be verified. Please try again.',
   RateLimited: 'Too many attempts. Wait a moment and try again.',
   SessionRequired: 'Please sign in to see this page.',
+  SessionNotFresh: "Confirm it's you: sign in again, then try once more.",
+  NotSupported: 'This server cannot list sessions.',
   Configuration: 'There is a problem with the server configuration. Please try again later.',
   NetworkError: 'Could not reach the server. Check your connection and try again.',
   ServerError: 'The server could not complete the request. Please try again later.',

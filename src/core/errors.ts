@@ -14,6 +14,7 @@ export type ErrorType =
   | 'MissingAdapterMethods'
   | 'MissingCSRF'
   | 'MissingSecret'
+  | 'NotSupported'
   | 'OAuthAccountNotLinked'
   | 'OAuthCallbackError'
   | 'OAuthSignInError'
@@ -34,6 +35,7 @@ const clientSafe = new Set<ErrorType>([
   'InvalidCheck',
   'InvalidRequest',
   'MissingCSRF',
+  'NotSupported',
   'OAuthAccountNotLinked',
   'OAuthCallbackError',
   'OAuthSignInError',

@@ -19,6 +19,7 @@ import { getSignOutPage, postSignOut } from './routes/signout.js'
 import { getWebAuthnOptions } from './webauthn/options-route.js'
 import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
 import { getDbsc, postDbsc } from './dbsc/routes.js'
+import { getSessions, postSessions } from './routes/sessions.js'
 
 type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>
 interface Action {
@@ -42,6 +43,7 @@ const actions: Record<string, Action> = {
   'webauthn-options': { GET: getWebAuthnOptions, provider: true },
   passkeys: { GET: getPasskeys, POST: postPasskeys },
   dbsc: { GET: getDbsc, POST: postDbsc, provider: true },
+  sessions: { GET: getSessions, POST: postSessions },
 }
 
 export type Handler = (request: Request) => Promise<Response>
