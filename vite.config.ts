@@ -1,6 +1,7 @@
 /**
  * Browser builds, library mode (Vite 8, rolldown). One mode each:
- *   vite build              dist/latchkey.js, dist/latchkey-components.js, dist/latchkey-passkey.js (ESM, lazy chunk in dist/chunks/)
+ *   vite build              dist/latchkey.js, dist/latchkey-components.js, dist/latchkey-passkey.js, and the bindings
+ *                           dist/latchkey-react.js, -vue.js, -svelte.js (ESM, lazy chunk in dist/chunks/)
  *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`)
  *   vite build --mode iife-passkey  dist/latchkey-passkey.iife.js (the drop-in's passkey part, onto `Latchkey`)
  *   vite build --mode sw    dist/latchkey-sw.js (latchkey's own service worker, one classic script)
@@ -21,7 +22,15 @@ export default defineConfig(({ mode }): UserConfig => {
         : mode === 'iife-passkey'
           ? { entry: 'src/components/drop-in-passkey.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey-passkey.iife.js' }
           : {
-            entry: { latchkey: 'src/client/index.ts', 'latchkey-components': 'src/components/index.ts', 'latchkey-passkey': 'src/client/passkey/index.ts' },
+            entry: {
+              latchkey: 'src/client/index.ts',
+              'latchkey-components': 'src/components/index.ts',
+              'latchkey-passkey': 'src/client/passkey/index.ts',
+              // The framework bindings: a few lines each over the client; the framework stays the app's.
+              'latchkey-react': 'src/bindings/react.ts',
+              'latchkey-vue': 'src/bindings/vue.ts',
+              'latchkey-svelte': 'src/bindings/svelte.ts',
+            },
             formats: ['es' as const],
             fileName: (_format: string, name: string) => `${name}.js`,
           }
@@ -37,6 +46,7 @@ export default defineConfig(({ mode }): UserConfig => {
       copyPublicDir: false,
       lib,
       rolldownOptions: {
+        external: ['react', 'vue', 'svelte/store'],
         // The passkey part adds to the drop-in's global rather than making its own.
         output: mode.startsWith('sw') || mode.startsWith('iife') ? { codeSplitting: false, extend: mode === 'iife-passkey' } : { chunkFileNames: 'chunks/[name]-[hash].js' },
       },

@@ -156,8 +156,8 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
   }
 
   const sessionsUrl = base + '/sessions'
-  const endSessions = async (fields: Record<string, string>) => {
-    const { data, response } = await post<{ sessions: SessionInfo[] }>(sessionsUrl, await client.getCsrfToken(), fields)
+  const endSessions = async (action: string, id = '') => {
+    const { data, response } = await post<{ sessions: SessionInfo[] }>(sessionsUrl, await client.getCsrfToken(), { action, id })
     await settle('/sessions', response)
     return data.sessions
   }
@@ -198,7 +198,7 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       const provider = (await client.getProviders())[providerId]
       if (!provider) throw new AuthClientError('UnknownProvider', `No provider "${providerId}" at ${base}/providers`)
       if (provider.type === 'webauthn') {
-        if (!client.passkey) throw new AuthClientError('UnknownProvider', 'Passkey sign-in needs the passkey module on client.passkey')
+        if (!client.passkey) throw new AuthClientError('UnknownProvider', 'Set client.passkey first')
         const { url } = await client.passkey.signIn({ ...fields, provider: providerId, callbackUrl })
         // Without a worker to see the ceremony's response pass, say that the session changed.
         await settle(`/callback/${providerId}`, new Response(null, { status: 204 }))
@@ -236,8 +236,8 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
     },
     sessions: {
       list: async () => (await request<{ sessions: SessionInfo[] }>(sessionsUrl)).data.sessions,
-      revoke: (id) => endSessions({ action: 'revoke', id }),
-      revokeOthers: () => endSessions({ action: 'revoke-others' }),
+      revoke: (id) => endSessions('revoke', id),
+      revokeOthers: () => endSessions('revoke-others'),
     },
   }
   new BroadcastChannel(channelName(sessionUrl)).onmessage = (e) => apply(e.data)

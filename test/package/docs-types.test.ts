@@ -56,7 +56,7 @@ const problems: string[] = []
 beforeAll(async () => {
   app = await installPacked()
   // The packages the snippets import besides latchkey, as the app would have installed them.
-  await app.link('@types/node', 'ioredis', 'pg', '@types/pg', 'postgres', 'nodemailer', '@types/nodemailer', '@electric-sql/pglite', 'express', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/http-errors', '@types/connect', 'hono', 'workbox-precaching', 'workbox-routing', 'workbox-strategies', 'workbox-core')
+  await app.link('@types/node', 'ioredis', 'pg', '@types/pg', 'postgres', 'nodemailer', '@types/nodemailer', '@electric-sql/pglite', 'express', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/http-errors', '@types/connect', 'hono', 'workbox-precaching', 'workbox-routing', 'workbox-strategies', 'workbox-core', 'react', '@types/react', 'vue', '@vue/reactivity', '@vue/runtime-core', '@vue/runtime-dom', '@vue/shared', 'csstype', 'svelte')
   const sources: Array<[string, string]> = [['fixture.md', fixture]]
   for (const file of await markdownFiles()) sources.push([file, await readFile(join(repoRoot, file), 'utf8')])
   await mkdir(join(app.dir, 'blocks'))
@@ -89,7 +89,7 @@ async function compile(resolution: keyof typeof resolutions): Promise<string[]> 
       noEmit: true,
       allowJs: true,
       checkJs: true,
-      jsx: 'preserve',
+      jsx: 'react-jsx',
       skipLibCheck: true,
     },
     include: ['blocks'],

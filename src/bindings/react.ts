@@ -1,0 +1,48 @@
+/**
+ * latchkey/react: the session and providers as React hooks over an existing client. No provider
+ * component: the client is the store. On the server (SSR) the session reads as loading.
+ */
+import { useEffect, useState, useSyncExternalStore } from 'react'
+import type { AppProvider } from '../core/types.js'
+import type { AuthClient, AuthStatus, Session } from '../client/index.js'
+
+export interface UseSession {
+  data: Session | null
+  status: AuthStatus
+  /** POST /session through the `session`/`jwt` callbacks; every tab hears the result. */
+  update: (data?: unknown) => Promise<Session | null>
+}
+
+/** One subscribe function per client, so React does not resubscribe on every render. */
+const subscribers = new WeakMap<AuthClient, (onChange: () => void) => () => void>()
+const subscribeTo = (client: AuthClient | undefined) => {
+  if (!client) return none
+  let subscribe = subscribers.get(client)
+  if (!subscribe) subscribers.set(client, (subscribe = (onChange) => client.onSessionChange(onChange)))
+  return subscribe
+}
+const none = () => () => {}
+const signedOutUpdate = async () => null
+
+/**
+ * `{ data, status, update }`, re-rendered on every session change in any tab. Rendered on the
+ * server it is `loading` (and the hydration matches); on the server `client` may be undefined,
+ * since a client needs a browser: `typeof window === 'undefined' ? undefined : createAuthClient()`.
+ */
+export function useSession(client: AuthClient | undefined): UseSession {
+  const subscribe = subscribeTo(client)
+  const status = useSyncExternalStore(subscribe, () => client?.status ?? 'loading', () => 'loading' as const)
+  const data = useSyncExternalStore(subscribe, () => client?.session ?? null, () => null)
+  return { data, status, update: client?.update ?? signedOutUpdate }
+}
+
+/** The server's providers (`GET /providers`, asked once per client); null until they arrive. */
+export function useProviders(client: AuthClient | undefined): Record<string, AppProvider> | null {
+  const [providers, setProviders] = useState<Record<string, AppProvider> | null>(null)
+  useEffect(() => {
+    let live = true
+    client?.getProviders().then((p) => live && setProviders(p), () => {})
+    return () => void (live = false)
+  }, [client])
+  return providers
+}
