@@ -121,6 +121,12 @@ export const migrations: Migration[] = [
     // The device's public key and the DBSC session id of a bound session (src/server/dbsc/).
     statements: [`ALTER TABLE sessions ADD COLUMN device_binding jsonb`],
   },
+  {
+    version: 7,
+    name: 'account refresh errors',
+    // Set when the provider refused an account's refresh token (src/server/access-token.ts).
+    statements: [`ALTER TABLE accounts ADD COLUMN refresh_error text`],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */
