@@ -20,7 +20,7 @@ export interface AdapterTestOptions {
   cleanup?: () => Promise<void>
 }
 
-/** The 18 methods of the contract plus latchkey's `deleteAuthenticator`, `deleteSessionsByUserId` and `updateAccount`. */
+/** The 18 methods of the contract plus latchkey's `deleteAuthenticator`, `deleteSessionsByUserId`, `updateAccount` and `listAccountsByUserId`. */
 export const adapterMethods = [
   'createUser',
   'getUser',
@@ -44,6 +44,7 @@ export const adapterMethods = [
   'deleteAuthenticator',
   'deleteSessionsByUserId',
   'updateAccount',
+  'listAccountsByUserId',
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 const unique = () => randomUUID().replaceAll('-', '').slice(0, 16)
@@ -90,7 +91,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       }
     }
 
-    test('implements the 18 contract methods, deleteAuthenticator, deleteSessionsByUserId and updateAccount', () => {
+    test('implements the 18 contract methods, deleteAuthenticator, deleteSessionsByUserId, updateAccount and listAccountsByUserId', () => {
       const missing = adapterMethods.filter((method) => typeof adapter[method] !== 'function')
       expect(missing).toEqual([])
     })
@@ -336,6 +337,16 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       test('unlinkAccount of an unknown account does not throw', async () => {
         const result = await adapter.unlinkAccount({ provider: `provider-${unique()}`, providerAccountId: unique() })
         expect(result ?? null).toBeNull()
+      })
+
+      test('listAccountsByUserId lists the user\'s accounts only, and [] for an unknown user', async () => {
+        const owner = await user()
+        const other = await user()
+        const mine = [account(owner.id, { provider: 'a-provider', access_token: 't' }), account(owner.id, { provider: 'b-provider' })]
+        for (const a of [...mine, account(other.id)]) await adapter.linkAccount(a)
+        const listed = await adapter.listAccountsByUserId(owner.id)
+        expect([...listed].sort((x, y) => x.provider.localeCompare(y.provider))).toEqual(mine)
+        expect(await adapter.listAccountsByUserId(unique())).toEqual([])
       })
 
       test('updateAccount changes the given token fields, clears those given as null, keeps the rest', async () => {

@@ -169,6 +169,10 @@ export function MemoryAdapter(): MemoryAdapter {
       return account ? copy(account) : null
     },
 
+    async listAccountsByUserId(userId) {
+      return [...accounts.values()].filter((a) => a.userId === userId).map(copy)
+    },
+
     async updateAccount(input, options) {
       const { provider, providerAccountId, changes, ifRefreshToken } = checkAccountUpdate(input, options)
       const key = accountKey(provider, providerAccountId)

@@ -486,6 +486,8 @@ export interface Adapter {
    * compare-and-set: the change applies only while the stored refresh token is still that one,
    * so of two servers refreshing at once exactly one stores its tokens (the other gets null).
    */
+  /** latchkey's addition: the user's linked accounts, `[]` for an unknown user. */
+  listAccountsByUserId?(userId: AdapterAccount['userId']): Awaitable<AdapterAccount[]>
   updateAccount?(
     account: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & AccountChanges,
     options?: { ifRefreshToken?: string | null },
@@ -632,6 +634,11 @@ export interface AuthConfig<S extends Session = Session> {
   logger?: Partial<Logger>
   /** The clock, in milliseconds; tests move it. Default `Date.now`. */
   now?: () => number
+  /**
+   * `auth.getAccessToken`: a provider's access token that expires within `skew` seconds
+   * (default 60) is refreshed before it is handed out.
+   */
+  accessTokens?: { skew?: number }
 }
 
 // ---------------------------------------------------------------- helpers

@@ -1,6 +1,7 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
 import type { AuthConfig, Session } from '../core/types.js'
 import { createGetSession, type GetSession } from './app/get-session.js'
+import { createGetAccessToken, type GetAccessToken } from './app/get-access-token.js'
 import { isFresh, signedInAtOf } from './fresh.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
@@ -64,6 +65,8 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
    * `session.freshAge`), on the configured clock. A session without `signedInAt` is not fresh.
    */
   isFresh(session: Session, maxAgeSeconds?: number): boolean
+  /** A linked account's provider access token, refreshed when due (see src/server/access-token.ts). */
+  getAccessToken: GetAccessToken
 }
 
 /**
@@ -85,6 +88,7 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
   return Object.assign(handler, {
     [handleIncoming]: handle,
     getSession: createGetSession<S>(resolved),
+    getAccessToken: createGetAccessToken(resolved, config as AuthConfig),
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
   })
 }

@@ -210,6 +210,14 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       return row ? toAccount(row) : null
     },
 
+    async listAccountsByUserId(userId) {
+      const list = await rows<AccountRow>(
+        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1::text ORDER BY provider, provider_account_id`,
+        [userId],
+      )
+      return list.map(toAccount)
+    },
+
     async updateAccount(input, options) {
       const { provider, providerAccountId, changes, ifRefreshToken } = checkAccountUpdate(input, options)
       const params: unknown[] = [provider, providerAccountId, ifRefreshToken !== undefined, ifRefreshToken ?? null]
