@@ -169,6 +169,19 @@ describe('auth.getAccessToken', () => {
     expect((await account()).refresh_token).not.toMatch(/^latchkey-refreshing:/)
   })
 
+  it('a provider that cannot be reached is a network error that changes nothing, and a later call refreshes', async () => {
+    const { userId, account } = await signInAlice()
+    const before = await account()
+    clock = (before.expires_at! + 60) * 1000
+    // A closed port for the token endpoint; the rest still comes from discovery.
+    const base = config()
+    const unreachable = Latchkey({ ...base, providers: [{ ...(base.providers[0] as object), token: 'http://127.0.0.1:9/token' } as never] })
+    await expect(unreachable.getAccessToken({ userId, provider: 'idp' })).rejects.toMatchObject({ name: 'AccessTokenError', code: 'network' })
+    expect(await account()).toEqual(before)
+    expect((await Latchkey(base).getAccessToken({ userId, provider: 'idp' })) !== before.access_token).toBe(true)
+    expect(refreshes).toBe(1)
+  })
+
   it('an account without a refresh token, and a user without the account, are typed errors', async () => {
     const auth = Latchkey(config())
     const { userId, account } = await signInAlice()
