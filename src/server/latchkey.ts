@@ -20,6 +20,7 @@ import { getSignOutPage, postSignOut } from './routes/signout.js'
 import { getWebAuthnOptions } from './webauthn/options-route.js'
 import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
 import { getDbsc, postDbsc } from './dbsc/routes.js'
+import { getAccounts, postAccounts } from './accounts-route.js'
 
 type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>
 interface Action {
@@ -42,6 +43,7 @@ const actions: Record<string, Action> = {
   'verify-request': { GET: getVerifyRequestPage },
   'webauthn-options': { GET: getWebAuthnOptions, provider: true },
   passkeys: { GET: getPasskeys, POST: postPasskeys },
+  accounts: { GET: getAccounts, POST: postAccounts },
   dbsc: { GET: getDbsc, POST: postDbsc, provider: true },
 }
 

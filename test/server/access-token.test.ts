@@ -31,6 +31,7 @@ function config(): AuthConfig {
         name: 'Demo IdP',
         type: 'oidc',
         issuer: idp.issuer,
+        jwks_endpoint: undefined,
         clientId: 'latchkey-refresh',
         clientSecret: 'refresh-secret',
         // offline_access (with consent) is what makes oidc-provider issue a refresh token.
@@ -137,7 +138,8 @@ describe('auth.getAccessToken', () => {
     const auth = Latchkey(config())
     const { browser, userId, account } = await signInAlice()
     const before = await account()
-    const token = await idp.oidc.RefreshToken.find(before.refresh_token!)
+    const models = idp.oidc as unknown as { RefreshToken: { find(value: string): Promise<{ destroy(): Promise<void> } | undefined> } }
+    const token = await models.RefreshToken.find(before.refresh_token!)
     await token!.destroy()
     clock = (before.expires_at! + 60) * 1000
 
