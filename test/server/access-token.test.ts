@@ -10,6 +10,9 @@ import { AccessTokenError } from '../../src/server/access-token.js'
 import { alice, Browser, sessionOf, signIn, startApp, type App } from '../oauth/harness.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { pgliteAdapter } from '../support/pglite.js'
+import { needsService } from '../support/needs-service.js'
+import { createIsolatedSchema } from '../adapters/isolated-schema.js'
+import { fromPg, fromPostgresJs, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 
 const secret = 'access-token-test-secret-at-least-32-characters'
 let idp: Idp
@@ -19,10 +22,10 @@ let clock = Date.now()
 /** Refresh-token grants the IdP answered with tokens. */
 let refreshes = 0
 
-function config(): AuthConfig {
+function config(store: Adapter = adapter): AuthConfig {
   return {
     secret,
-    adapter,
+    adapter: store,
     now: () => clock,
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
     providers: [
@@ -195,3 +198,34 @@ describe('auth.getAccessToken', () => {
     expect(refreshes).toBe(0)
   })
 })
+
+const databaseUrl = needsService('DATABASE_URL', 'two-server refresh on PostgreSQL', 'postgres://postgres@127.0.0.1:5432/test', 'test/server/access-token.test.ts')
+
+if (databaseUrl) {
+  describe('auth.getAccessToken on a PostgreSQL server', () => {
+    it('ten concurrent callers on two servers, each with its own connection pool and driver, cause one refresh at the IdP', async () => {
+      const schema = await createIsolatedSchema(databaseUrl)
+      try {
+        const poolA = fromPg(schema.pgPool(5))
+        await migrate(poolA)
+        const serverA = PostgresAdapter(poolA)
+        const serverB = PostgresAdapter(fromPostgresJs(schema.postgresJs(5)))
+        adapter = serverA
+        app.use(config(serverA))
+        const { userId, account } = await signInAlice()
+        const before = await account()
+        clock = (before.expires_at! + 3600) * 1000
+        const one = Latchkey(config(serverA))
+        const two = Latchkey(config(serverB))
+        const tokens = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).getAccessToken({ userId, provider: 'idp' })))
+        expect(refreshes).toBe(1)
+        expect(new Set(tokens).size).toBe(1)
+        expect((await serverB.getAccount(before.providerAccountId, 'idp'))?.access_token).toBe(tokens[0])
+        expect((await userinfo(tokens[0]!)).status).toBe(200)
+      } finally {
+        adapter = await pgliteAdapter()
+        await schema.drop()
+      }
+    })
+  })
+}
