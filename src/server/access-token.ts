@@ -41,8 +41,8 @@ export const refusedMark = 'invalid_grant'
 
 /** A claimed refresh token: `<prefix><until ms>:<refresh token>`. */
 const leasePrefix = 'latchkey-refreshing:'
-/** Longer than oauth4webapi's request timeout (10 s), so a live holder never loses its lease. */
-const leaseMs = 15_000
+/** Longer than latchkey's provider request timeout (10 s), so a live holder never loses its lease. */
+const defaultLeaseMs = 15_000
 const pollMs = 50
 
 type Methods = 'listAccountsByUserId' | 'getAccount' | 'updateAccount'
@@ -51,6 +51,8 @@ type Store = Required<Pick<Adapter, Methods>>
 export interface AccessTokenOptions {
   /** Seconds before expiry from which a token is refreshed. */
   skew: number
+  /** How long a claim on the refresh token lasts, in milliseconds (tests shorten it). */
+  leaseMs?: number
 }
 
 export async function getAccessToken(config: ResolvedConfig, options: AccessTokenOptions, userId: string, providerId: string): Promise<string> {
@@ -67,6 +69,9 @@ export async function getAccessToken(config: ResolvedConfig, options: AccessToke
 /** The account's access token if it is good, else the one a refresh (ours or another caller's) brings. */
 async function tokenOf(config: ResolvedConfig, options: AccessTokenOptions, store: Store, provider: OAuthConfig<any>, first: AdapterAccount): Promise<string> {
   let account: AdapterAccount | null = first
+  const leaseMs = options.leaseMs ?? defaultLeaseMs
+  // Real time, not the configured clock: a frozen or skewed clock must not make a dead holder's lease last for ever.
+  const waitUntil = Date.now() + leaseMs
   for (;;) {
     if (!account) throw new AccessTokenError('no-account', `The account with provider "${provider.id}" was unlinked`)
     const now = config.now()
@@ -74,7 +79,7 @@ async function tokenOf(config: ResolvedConfig, options: AccessTokenOptions, stor
     const lease = leaseOf(stored)
     if (!lease && usable(account, now, options.skew)) return account.access_token!
     if (account.refresh_error !== undefined) throw refused(provider.id)
-    if (lease && lease.until > now) {
+    if (lease && lease.until > now && Date.now() < waitUntil) {
       // Another caller is refreshing: wait for what it stores.
       await new Promise((resolve) => setTimeout(resolve, pollMs))
       account = await store.getAccount(account.providerAccountId, provider.id)

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Adapter, AdapterAccount, AuthConfig } from '../../src/core/types.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { AccessTokenError } from '../../src/server/access-token.js'
+import { AccessTokenError, getAccessToken } from '../../src/server/access-token.js'
+import { resolveConfig } from '../../src/server/config.js'
 import { alice, Browser, sessionOf, signIn, startApp, type App } from '../oauth/harness.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { pgliteAdapter } from '../support/pglite.js'
@@ -185,6 +186,19 @@ describe('auth.getAccessToken', () => {
     expect(await account()).toEqual(before)
     expect((await Latchkey(base).getAccessToken({ userId, provider: 'idp' })) !== before.access_token).toBe(true)
     expect(refreshes).toBe(1)
+  })
+
+  it('a lease that never ends on the configured clock (a frozen clock) is taken over after the lease time in real time', async () => {
+    const leaseMs = 500
+    const { userId, account } = await signInAlice()
+    const before = await account()
+    clock = (before.expires_at! + 60) * 1000
+    await adapter.updateAccount!({ provider: 'idp', providerAccountId: before.providerAccountId, refresh_token: `latchkey-refreshing:${clock + 3_600_000}:${before.refresh_token}` })
+    const started = Date.now()
+    const fresh = await getAccessToken(resolveConfig(config()), { skew: 60, leaseMs }, userId, 'idp')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(leaseMs)
+    expect(refreshes).toBe(1)
+    expect((await userinfo(fresh)).status).toBe(200)
   })
 
   it('an account without a refresh token, and a user without the account, are typed errors', async () => {
