@@ -14,6 +14,7 @@ import { readBody, stringField } from './body.js'
 import type { Context } from './context.js'
 import { verifyCsrf } from './csrf.js'
 import { json, type Reply } from './respond.js'
+import { otherWayToSignIn } from './sign-in-ways.js'
 import { signedInUser } from './webauthn/user.js'
 
 export interface AccountInfo {
@@ -51,20 +52,11 @@ async function unlink(ctx: Context, user: AdapterUser, provider: string): Promis
   if (!target) {
     throw new AuthError('InvalidRequest', 'Expected the id of a provider you have an OAuth account with; you have none with this one', { status: 404 })
   }
-  const others = accounts.filter((a) => a !== target)
-  if (!(await canStillSignIn(ctx, user, others))) {
+  if (!(await otherWayToSignIn(ctx, user, target))) {
     throw new AuthError('InvalidRequest', 'This is your last way to sign in; link another account, add a passkey, or prove your address with an email link first', { status: 409 })
   }
   await adapter.unlinkAccount({ provider: target.provider, providerAccountId: target.providerAccountId })
-  return others
-}
-
-/** Another account, a passkey, or an email link to a proven address (see first-proof.ts for why proven). */
-async function canStillSignIn(ctx: Context, user: AdapterUser, others: AdapterAccount[]): Promise<boolean> {
-  if (others.some((a) => a.type === 'oauth' || a.type === 'oidc' || a.type === 'email')) return true
-  if (user.emailVerified && [...ctx.config.providers.values()].some((p) => p.type === 'email')) return true
-  const adapter = ctx.config.adapter
-  return Boolean(adapter?.listAuthenticatorsByUserId && (await adapter.listAuthenticatorsByUserId(user.id)).length)
+  return accounts.filter((a) => a !== target)
 }
 
 function infoOf(ctx: Context, account: AdapterAccount): AccountInfo {
