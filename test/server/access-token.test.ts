@@ -124,6 +124,14 @@ describe('auth.getAccessToken', () => {
     await expect(auth.getAccessToken(new Request(`${app.url}/api`), { provider: 'idp' })).rejects.toMatchObject({ name: 'AccessTokenError', code: 'no-account' })
   })
 
+  it('the request form works under the JWT strategy too (the user is the token\'s subject)', async () => {
+    const jwt = { ...config(), session: { strategy: 'jwt' as const } }
+    app.use(jwt)
+    const { browser, account } = await signInAlice()
+    const request = new Request(`${app.url}/api`, { headers: { cookie: browser.cookieHeader(new URL(app.url)) } })
+    expect(await Latchkey(jwt).getAccessToken(request, { provider: 'idp' })).toBe((await account()).access_token)
+  })
+
   it('ten concurrent callers on two latchkey instances sharing the database cause exactly one refresh at the IdP', async () => {
     const one = Latchkey(config())
     const two = Latchkey(config())
