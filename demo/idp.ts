@@ -12,6 +12,8 @@
  * - ID tokens carry email, email_verified, name and picture (an SVG of the initials the IdP serves
  *   at `/avatars/<sub>.svg`); RS256, key in `keys`;
  * - the `iss` authorization response parameter (RFC 9207) is always sent and advertised;
+ * - refresh tokens for clients whose grant_types include `refresh_token`, when the sign-in asks for
+ *   `offline_access` with `prompt=consent`; each refresh rotates the refresh token;
  * - clients are given by the caller: confidential (`client_secret`), public
  *   (`token_endpoint_auth_method: 'none'`, PKCE required), `response_mode=form_post` allowed.
  */
@@ -63,6 +65,8 @@ export interface Idp {
   users: DemoUser[]
   /** The signing key pair as JWKs (tests re-sign tokens with it). */
   keys: { private: JWK; public: JWK }
+  /** The oidc-provider instance: tests count its events (`grant.success`) and revoke its tokens. */
+  oidc: Provider
   close(): Promise<void>
 }
 
@@ -104,6 +108,8 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
     // Scope claims go into the ID token too, not only to userinfo.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
+    // Rotation makes a refresh token single-use, as at the providers that revoke a grant on reuse.
+    rotateRefreshToken: true,
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     ttl: {
       IdToken: options.idTokenTtl ?? 3600,
@@ -186,6 +192,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
     port,
     users,
     keys,
+    oidc: provider,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -20,7 +20,7 @@ export interface AdapterTestOptions {
   cleanup?: () => Promise<void>
 }
 
-/** The 18 methods of the contract plus latchkey's `deleteAuthenticator`, `deleteSessionsByUserId` and `listSessionsByUserId`. */
+/** The 18 methods of the contract plus latchkey's additions: `deleteAuthenticator`, `deleteSessionsByUserId`, `listSessionsByUserId`, `updateAccount` and `listAccountsByUserId`. */
 export const adapterMethods = [
   'createUser',
   'getUser',
@@ -44,6 +44,8 @@ export const adapterMethods = [
   'deleteAuthenticator',
   'deleteSessionsByUserId',
   'listSessionsByUserId',
+  'updateAccount',
+  'listAccountsByUserId',
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 const unique = () => randomUUID().replaceAll('-', '').slice(0, 16)
@@ -90,7 +92,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       }
     }
 
-    test("implements the 18 contract methods and latchkey's three additions", () => {
+    test("implements the 18 contract methods and latchkey's additions", () => {
       const missing = adapterMethods.filter((method) => typeof adapter[method] !== 'function')
       expect(missing).toEqual([])
     })
@@ -336,6 +338,75 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       test('unlinkAccount of an unknown account does not throw', async () => {
         const result = await adapter.unlinkAccount({ provider: `provider-${unique()}`, providerAccountId: unique() })
         expect(result ?? null).toBeNull()
+      })
+
+      test('listAccountsByUserId lists the user\'s accounts only, and [] for an unknown user', async () => {
+        const owner = await user()
+        const other = await user()
+        const mine = [account(owner.id, { provider: 'a-provider', access_token: 't' }), account(owner.id, { provider: 'b-provider' })]
+        for (const a of [...mine, account(other.id)]) await adapter.linkAccount(a)
+        const listed = await adapter.listAccountsByUserId(owner.id)
+        expect([...listed].sort((x, y) => x.provider.localeCompare(y.provider))).toEqual(mine)
+        expect(await adapter.listAccountsByUserId(unique())).toEqual([])
+      })
+
+      test('updateAccount changes the given token fields, clears those given as null, keeps the rest', async () => {
+        const owner = await user()
+        const input = account(owner.id, { access_token: 'a1', refresh_token: 'r1', scope: 'openid', expires_at: 100, session_state: 'kept' })
+        await adapter.linkAccount(input)
+        const key = { provider: input.provider, providerAccountId: input.providerAccountId }
+        const updated = await adapter.updateAccount({ ...key, access_token: 'a2', expires_at: 200.5, scope: null })
+        const { scope: _scope, ...rest } = input
+        const expected = { ...rest, access_token: 'a2', expires_at: 200.5 }
+        expect(updated).toEqual(expected)
+        expect(await adapter.getAccount(input.providerAccountId, input.provider)).toEqual(expected)
+        expect(await adapter.updateAccount({ provider: input.provider, providerAccountId: unique(), access_token: 'x' })).toBeNull()
+      })
+
+      test('updateAccount with ifRefreshToken changes the account only while it still holds that refresh token', async () => {
+        const owner = await user()
+        const input = account(owner.id, { access_token: 'a1', refresh_token: 'r1' })
+        await adapter.linkAccount(input)
+        const key = { provider: input.provider, providerAccountId: input.providerAccountId }
+        expect(await adapter.updateAccount({ ...key, access_token: 'lost' }, { ifRefreshToken: 'other' })).toBeNull()
+        expect(await adapter.updateAccount({ ...key, access_token: 'lost' }, { ifRefreshToken: null })).toBeNull()
+        expect((await adapter.getAccount(input.providerAccountId, input.provider))?.access_token).toBe('a1')
+        const won = await adapter.updateAccount({ ...key, access_token: 'a2', refresh_token: 'r2' }, { ifRefreshToken: 'r1' })
+        expect(won).toMatchObject({ access_token: 'a2', refresh_token: 'r2' })
+        expect(await adapter.updateAccount({ ...key, access_token: 'late' }, { ifRefreshToken: 'r1' })).toBeNull()
+        // null compares with an account that has no refresh token.
+        const bare = account(owner.id)
+        await adapter.linkAccount(bare)
+        expect(await adapter.updateAccount({ provider: bare.provider, providerAccountId: bare.providerAccountId, access_token: 'b' }, { ifRefreshToken: null })).toMatchObject({ access_token: 'b' })
+      })
+
+      test('updateAccount refuses fields other than token fields, and values of the wrong type, changing nothing', async () => {
+        const owner = await user()
+        const input = account(owner.id, { access_token: 'a1' })
+        await adapter.linkAccount(input)
+        const key = { provider: input.provider, providerAccountId: input.providerAccountId }
+        await expect(adapter.updateAccount({ ...key, userId: 'someone-else' } as never)).rejects.toThrow(/updateAccount: expected only token fields/)
+        await expect(adapter.updateAccount({ ...key, expires_at: 'soon' } as never)).rejects.toThrow(/expected expires_at to be a finite number or null/)
+        await expect(adapter.updateAccount({ ...key, access_token: 5 } as never)).rejects.toThrow(/expected access_token to be a string or null/)
+        expect(await adapter.getAccount(input.providerAccountId, input.provider)).toEqual(input)
+      })
+
+      test('an account marked refresh_error shows on its user\'s sessions as refreshError, and only while marked', async () => {
+        const owner = await user()
+        const other = await user()
+        const input = account(owner.id, { refresh_token: 'r1' })
+        await adapter.linkAccount(input)
+        const sessionToken = `session-${unique()}`
+        const otherToken = `session-${unique()}`
+        await adapter.createSession({ sessionToken, userId: owner.id, expires: later(1) })
+        await adapter.createSession({ sessionToken: otherToken, userId: other.id, expires: later(1) })
+        expect((await adapter.getSessionAndUser(sessionToken))?.session.refreshError).toBeUndefined()
+        const key = { provider: input.provider, providerAccountId: input.providerAccountId }
+        expect(await adapter.updateAccount({ ...key, refresh_error: 'invalid_grant' })).toMatchObject({ refresh_error: 'invalid_grant' })
+        expect((await adapter.getSessionAndUser(sessionToken))?.session.refreshError).toBe(true)
+        expect((await adapter.getSessionAndUser(otherToken))?.session.refreshError).toBeUndefined()
+        await adapter.updateAccount({ ...key, refresh_error: null })
+        expect((await adapter.getSessionAndUser(sessionToken))?.session.refreshError).toBeUndefined()
       })
     })
 
@@ -608,6 +679,19 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(fulfilled).toHaveLength(1)
         expect(results.filter((r) => r.status === 'rejected')).toHaveLength(19)
         expect((await adapter.getUserByEmail(email))?.id).toBe(fulfilled[0]!.value.id)
+      })
+
+      test('10 parallel updateAccount calls comparing on one refresh token: exactly one wins', async () => {
+        const owner = await user()
+        const input = account(owner.id, { refresh_token: 'r0' })
+        await adapter.linkAccount(input)
+        const key = { provider: input.provider, providerAccountId: input.providerAccountId }
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => adapter.updateAccount({ ...key, access_token: `a${i}`, refresh_token: `r${i + 1}` }, { ifRefreshToken: 'r0' })),
+        )
+        const winners = results.filter((r) => r !== null)
+        expect(winners).toHaveLength(1)
+        expect(await adapter.getAccount(input.providerAccountId, input.provider)).toEqual(winners[0])
       })
 
       test('parallel linkAccount calls for one (provider, providerAccountId): exactly one links', async () => {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from '../core/types.js'
+import { checkAccountUpdate } from './account-changes.js'
 import { AdapterError } from './errors.js'
 import type { CompleteAdapter } from './types.js'
 import {
@@ -168,6 +169,25 @@ export function MemoryAdapter(): MemoryAdapter {
       return account ? copy(account) : null
     },
 
+    async listAccountsByUserId(userId) {
+      return [...accounts.values()].filter((a) => a.userId === userId).map(copy)
+    },
+
+    async updateAccount(input, options) {
+      const { provider, providerAccountId, changes, ifRefreshToken } = checkAccountUpdate(input, options)
+      const key = accountKey(provider, providerAccountId)
+      const current = accounts.get(key)
+      if (!current) return null
+      if (ifRefreshToken !== undefined && (current.refresh_token ?? null) !== ifRefreshToken) return null
+      const next: Record<string, unknown> = { ...current }
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === null) delete next[field]
+        else next[field] = value
+      }
+      accounts.set(key, next as AdapterAccount)
+      return copy(next as AdapterAccount)
+    },
+
     // ------------------------------------------------------------ sessions
 
     async createSession(session) {
@@ -187,7 +207,9 @@ export function MemoryAdapter(): MemoryAdapter {
     async getSessionAndUser(sessionToken) {
       const session = sessions.get(sessionToken)
       const user = session && users.get(session.userId)
-      return session && user ? { session: copy(session), user: copy(user) } : null
+      if (!session || !user) return null
+      const marked = [...accounts.values()].some((a) => a.userId === user.id && a.refresh_error !== undefined)
+      return { session: marked ? { ...copy(session), refreshError: true } : copy(session), user: copy(user) }
     },
 
     async updateSession(changes) {

@@ -371,7 +371,24 @@ export interface AdapterAccount {
   expires_at?: number
   readonly session_state?: string
   readonly authorization_details?: AuthorizationDetails[]
+  /**
+   * latchkey's addition: set when refreshing the access token failed for good (the provider
+   * refused the refresh token); the user must sign in with this provider again. Cleared then.
+   */
+  readonly refresh_error?: string
   [extra: string]: unknown
+}
+
+/** The token fields `updateAccount` may change; `undefined` leaves a field, `null` clears it. */
+export interface AccountChanges {
+  access_token?: string | null
+  refresh_token?: string | null
+  id_token?: string | null
+  scope?: string | null
+  token_type?: string | null
+  expires_in?: number | null
+  expires_at?: number | null
+  refresh_error?: string | null
 }
 
 export interface AdapterSession {
@@ -384,6 +401,11 @@ export interface AdapterSession {
   userAgent?: string | null
   /** latchkey's addition: the device key a bound session was registered with (DBSC), or null. */
   deviceBinding?: DeviceBinding | null
+  /**
+   * latchkey's addition, read by `getSessionAndUser` only: true when one of the user's accounts
+   * carries `refresh_error`, so the session can say so without a second read.
+   */
+  refreshError?: boolean
 }
 
 /** A device-bound session's registration: its DBSC session id and the device's public key. */
@@ -462,6 +484,18 @@ export interface Adapter {
   deleteSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<void>
   /** latchkey's addition: every session of the user (expired ones may be included), for the user's list of devices. */
   listSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<AdapterSession[]>
+  /** latchkey's addition: the user's linked accounts, `[]` for an unknown user. */
+  listAccountsByUserId?(userId: AdapterAccount['userId']): Awaitable<AdapterAccount[]>
+  /**
+   * latchkey's addition: changes an account's token fields and returns the account, or null when
+   * no account matched. With `ifRefreshToken` (a string, or null for "none") it is a
+   * compare-and-set: the change applies only while the stored refresh token is still that one,
+   * so of two servers refreshing at once exactly one stores its tokens (the other gets null).
+   */
+  updateAccount?(
+    account: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & AccountChanges,
+    options?: { ifRefreshToken?: string | null },
+  ): Awaitable<AdapterAccount | null>
 }
 
 // ---------------------------------------------------------------- configuration
@@ -604,6 +638,11 @@ export interface AuthConfig<S extends Session = Session> {
   logger?: Partial<Logger>
   /** The clock, in milliseconds; tests move it. Default `Date.now`. */
   now?: () => number
+  /**
+   * `auth.getAccessToken`: a provider's access token that expires within `skew` seconds
+   * (default 60) is refreshed before it is handed out.
+   */
+  accessTokens?: { skew?: number }
 }
 
 // ---------------------------------------------------------------- helpers

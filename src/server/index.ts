@@ -1,6 +1,8 @@
 /** latchkey/server: the sign-in service. */
 export { Latchkey, type Handler, type LatchkeyHandler } from './latchkey.js'
 export type { GetSession, SessionOf, SessionResponse } from './app/get-session.js'
+export type { GetAccessToken } from './app/get-access-token.js'
+export { AccessTokenError, type AccessTokenErrorCode } from './access-token.js'
 export { requireSession, type RequestWithSession } from './app/require-session.js'
 export { withSession } from './app/with-session.js'
 export { requireFreshSession } from './app/require-fresh-session.js'

@@ -1,6 +1,7 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
 import type { AuthConfig, Session } from '../core/types.js'
 import { createGetSession, type GetSession } from './app/get-session.js'
+import { createGetAccessToken, type GetAccessToken } from './app/get-access-token.js'
 import { isFresh, signedInAtOf } from './fresh.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
@@ -20,6 +21,7 @@ import { getWebAuthnOptions } from './webauthn/options-route.js'
 import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
 import { getDbsc, postDbsc } from './dbsc/routes.js'
 import { getSessions, postSessions } from './routes/sessions.js'
+import { getAccounts, postAccounts } from './accounts-route.js'
 
 type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>
 interface Action {
@@ -42,6 +44,7 @@ const actions: Record<string, Action> = {
   'verify-request': { GET: getVerifyRequestPage },
   'webauthn-options': { GET: getWebAuthnOptions, provider: true },
   passkeys: { GET: getPasskeys, POST: postPasskeys },
+  accounts: { GET: getAccounts, POST: postAccounts },
   dbsc: { GET: getDbsc, POST: postDbsc, provider: true },
   sessions: { GET: getSessions, POST: postSessions },
 }
@@ -66,6 +69,8 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
    * `session.freshAge`), on the configured clock. A session without `signedInAt` is not fresh.
    */
   isFresh(session: Session, maxAgeSeconds?: number): boolean
+  /** A linked account's provider access token, refreshed when due (see src/server/access-token.ts). */
+  getAccessToken: GetAccessToken
 }
 
 /**
@@ -87,6 +92,7 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
   return Object.assign(handler, {
     [handleIncoming]: handle,
     getSession: createGetSession<S>(resolved),
+    getAccessToken: createGetAccessToken(resolved, config as AuthConfig),
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
   })
 }

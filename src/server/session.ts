@@ -81,6 +81,8 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
   const signedInAt = record.createdAt?.getTime()
   const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
   if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
+  // An account whose refresh the provider refused (access-token.ts): the app asks the user to sign in with it again.
+  if (record.refreshError) base.error = 'RefreshAccessTokenError'
   const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base
   return { session, user, record, signedInAt }
 }

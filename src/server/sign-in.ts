@@ -69,6 +69,7 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
     if (current && current.id !== owner.id) {
       throw new AuthError('OAuthAccountNotLinked', 'This account is already linked to another user', { status: 403 })
     }
+    await renewTokens(ctx, input.account)
     return { user: await markVerified(ctx, owner, input), isNewUser: false }
   }
 
@@ -132,6 +133,30 @@ async function link(ctx: Context, user: AdapterUser, input: SignInInput): Promis
   const account = { ...input.account!, userId: user.id }
   await adapter.linkAccount(account)
   await ctx.config.events.linkAccount?.({ user, account, profile: input.profile })
+}
+
+/**
+ * A sign-in with an account already linked: its new tokens replace the stored ones and clear a
+ * refusal mark (access-token.ts), so signing in again is how a user mends a refused refresh.
+ * Only OAuth accounts carry tokens, and only adapters with `updateAccount` can store them.
+ */
+async function renewTokens(ctx: Context, account: AdapterAccount): Promise<void> {
+  const adapter = ctx.config.adapter
+  if (!adapter?.updateAccount || (account.type !== 'oauth' && account.type !== 'oidc') || !account.access_token) return
+  const { access_token, refresh_token, id_token, scope, token_type, expires_in, expires_at } = account
+  await adapter.updateAccount({
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+    access_token,
+    // A provider that sends no new refresh token on a repeat sign-in keeps the old one valid.
+    ...(refresh_token !== undefined && { refresh_token }),
+    id_token: id_token ?? null,
+    scope: scope ?? null,
+    token_type: token_type ?? null,
+    expires_in: expires_in ?? null,
+    expires_at: expires_at ?? null,
+    refresh_error: null,
+  })
 }
 
 /** `emailVerified` becomes the date of the first email sign-in, and never changes after. */

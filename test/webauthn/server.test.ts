@@ -380,6 +380,22 @@ describe('managing passkeys', () => {
     expect((await removed.json()).passkeys).toEqual([])
   })
 
+  test('the last passkey can go when the user has an account with a configured OAuth provider, and not with an unconfigured one', async () => {
+    const github = { id: 'github', name: 'GitHub', type: 'oauth', clientId: 'c', clientSecret: 's', authorization: 'https://gh.example/a', token: 'https://gh.example/t', userinfo: 'https://gh.example/u', jwks_endpoint: undefined } as const
+    const withOAuth = app.variant({ providers: [Passkey(), github] })
+    const { c, email, credentialId } = await newUser()
+    const userId = (await app.adapter.getUserByEmail(email))!.id
+    await app.adapter.linkAccount({ userId, type: 'oauth', provider: 'gone', providerAccountId: `gone-${userId}` })
+    const other = new Ceremony(tab.page, withOAuth, running.origin)
+    for (const [k, v] of c.jar.cookies) other.jar.cookies.set(k, v)
+    const refused = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
+    expect(refused.status).toBe(409)
+    await app.adapter.linkAccount({ userId, type: 'oauth', provider: 'github', providerAccountId: `gh-${userId}` })
+    const removed = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
+    expect(removed.status).toBe(200)
+    expect((await removed.json()).passkeys).toEqual([])
+  })
+
   test('signed out: 401', async () => {
     const res = await ceremony().jar.get('/auth/passkeys')
     expect(res.status).toBe(401)

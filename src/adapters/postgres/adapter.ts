@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AdapterAccount, DeviceBinding } from '../../core/types.js'
+import { CHANGEABLE_NUMBERS, CHANGEABLE_TEXT, checkAccountUpdate } from '../account-changes.js'
 import { AdapterError, describeValue } from '../errors.js'
 import type { CompleteAdapter } from '../types.js'
 import {
@@ -176,8 +177,8 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
         () =>
           rows<AccountRow>(
             `INSERT INTO accounts (${ACCOUNT_COLUMNS})
-             VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
-                     $10::double precision, $11::double precision, $12::text::jsonb)
+             VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
+                     $11::double precision, $12::double precision, $13::text::jsonb)
              RETURNING ${ACCOUNT_COLUMNS}`,
             accountParams(account),
           ),
@@ -209,6 +210,22 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       return row ? toAccount(row) : null
     },
 
+    async listAccountsByUserId(userId) {
+      const list = await rows<AccountRow>(
+        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1::text ORDER BY provider, provider_account_id`,
+        [userId],
+      )
+      return list.map(toAccount)
+    },
+
+    async updateAccount(input, options) {
+      const { provider, providerAccountId, changes, ifRefreshToken } = checkAccountUpdate(input, options)
+      const params: unknown[] = [provider, providerAccountId, ifRefreshToken !== undefined, ifRefreshToken ?? null]
+      for (const field of CHANGEABLE_FIELDS) params.push(field in changes, changes[field] ?? null)
+      const [row] = await rows<AccountRow>(updateAccountSql, params)
+      return row ? toAccount(row) : null
+    },
+
     // ------------------------------------------------------------ sessions
 
     async createSession(session) {
@@ -237,7 +254,8 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     async getSessionAndUser(sessionToken) {
       // One round trip: the session and its user in a join.
       const [row] = await rows<SessionRow & UserRow>(
-        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, u.id, u.email, u.email_verified, u.name, u.image
+        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, u.id, u.email, u.email_verified, u.name, u.image,
+           EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = s.user_id AND a.refresh_error IS NOT NULL) AS refresh_error
          FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.session_token = $1::text`,
         [sessionToken],
@@ -383,6 +401,22 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     },
   }
 }
+
+const CHANGEABLE_FIELDS = [...CHANGEABLE_TEXT, ...CHANGEABLE_NUMBERS]
+
+/**
+ * One fixed statement for every `updateAccount`: each field has a flag (given or not) and a value,
+ * and $3/$4 make it a compare-and-set on the stored refresh token when asked. IS NOT DISTINCT
+ * FROM so that "no refresh token" (null) compares too.
+ */
+const updateAccountSql = `UPDATE accounts SET
+  ${CHANGEABLE_FIELDS.map((field, i) => {
+    const type = (CHANGEABLE_NUMBERS as readonly string[]).includes(field) ? 'double precision' : 'text'
+    return `${field} = CASE WHEN $${5 + 2 * i}::boolean THEN $${6 + 2 * i}::${type} ELSE ${field} END`
+  }).join(',\n  ')}
+WHERE provider = $1::text AND provider_account_id = $2::text
+  AND (NOT $3::boolean OR refresh_token IS NOT DISTINCT FROM $4::text)
+RETURNING ${ACCOUNT_COLUMNS}`
 
 /** A device binding as the server makes it: an id and a public JWK. */
 function requireBinding(method: string, value: unknown): DeviceBinding {

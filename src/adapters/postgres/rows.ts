@@ -7,7 +7,7 @@ import { AdapterError, describeValue } from '../errors.js'
 
 export const USER_COLUMNS = 'id, email, email_verified, name, image'
 export const ACCOUNT_COLUMNS =
-  'user_id, type, provider, provider_account_id, access_token, refresh_token, id_token, scope, token_type, expires_in, expires_at, extra'
+  'user_id, type, provider, provider_account_id, access_token, refresh_token, id_token, scope, token_type, refresh_error, expires_in, expires_at, extra'
 export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding, created_at, user_agent'
 export const TOKEN_COLUMNS = 'identifier, token, expires'
 export const AUTHENTICATOR_COLUMNS =
@@ -34,6 +34,7 @@ export interface AccountRow {
   expires_in: number | string | null
   expires_at: number | string | null
   extra: Record<string, unknown> | string | null
+  refresh_error: string | null
 }
 
 export interface SessionRow {
@@ -43,6 +44,8 @@ export interface SessionRow {
   device_binding?: DeviceBinding | string | null
   created_at?: Date | string | null
   user_agent?: string | null
+  /** getSessionAndUser only: whether one of the user's accounts is marked refresh_error. */
+  refresh_error?: boolean
 }
 
 export interface TokenRow {
@@ -82,6 +85,7 @@ export function toSession(row: SessionRow): AdapterSession {
   if (row.device_binding) session.deviceBinding = typeof row.device_binding === 'string' ? (JSON.parse(row.device_binding) as DeviceBinding) : row.device_binding
   if (row.created_at) session.createdAt = toDate(row.created_at)
   if (row.user_agent) session.userAgent = row.user_agent
+  if (row.refresh_error === true) session.refreshError = true
   return session
 }
 
@@ -105,7 +109,7 @@ export function toAuthenticator(row: AuthenticatorRow): AdapterAuthenticator {
 }
 
 /** Account fields with a column of their own; anything else goes to the `extra` jsonb column. */
-const STRING_FIELDS = ['access_token', 'refresh_token', 'id_token', 'scope', 'token_type'] as const
+const STRING_FIELDS = ['access_token', 'refresh_token', 'id_token', 'scope', 'token_type', 'refresh_error'] as const
 const NUMBER_FIELDS = ['expires_in', 'expires_at'] as const
 const IDENTITY_FIELDS = ['userId', 'type', 'provider', 'providerAccountId'] as const
 const COLUMN_FIELDS = new Set<string>([...STRING_FIELDS, ...NUMBER_FIELDS, ...IDENTITY_FIELDS])

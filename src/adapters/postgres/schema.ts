@@ -127,6 +127,12 @@ export const migrations: Migration[] = [
     // Null for the sessions made before it: their sign-in time and browser were never kept.
     statements: [`ALTER TABLE sessions ADD COLUMN created_at timestamptz`, `ALTER TABLE sessions ADD COLUMN user_agent text`],
   },
+  {
+    version: 7,
+    name: 'account refresh errors',
+    // Set when the provider refused an account's refresh token (src/server/access-token.ts).
+    statements: [`ALTER TABLE accounts ADD COLUMN refresh_error text`],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

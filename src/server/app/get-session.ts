@@ -35,7 +35,8 @@ export function createGetSession<S extends Session>(config: ResolvedConfig): Get
   }
 }
 
-function contextOf(request: Request | IncomingMessage, config: ResolvedConfig): Context | null {
+/** The context of a request to the app, or null when latchkey cannot read it. */
+export function contextOf(request: Request | IncomingMessage, config: ResolvedConfig): Context | null {
   let incoming: Incoming
   try {
     incoming = isWebRequest(request) ? new WebIncoming(request) : new NodeIncoming(request)

@@ -21,7 +21,7 @@ export interface OAuthClient {
  * The request's clock (`ctx.now`, which tests and `AuthConfig.now` move) becomes oauth4webapi's
  * `clockSkew`, so ID token times are judged by the same clock as everything else.
  */
-export function makeClient(ctx: Context, provider: OAuthConfig<any>): OAuthClient {
+export function makeClient(ctx: Pick<Context, 'now'>, provider: OAuthConfig<any>): OAuthClient {
   const overrides = { ...(provider.client ?? {}) }
   const clientId = (overrides.client_id as string | undefined) ?? provider.clientId
   if (!clientId) {

@@ -15,6 +15,7 @@ import { WebAuthnRefusal, withReason } from './errors.js'
 import { toPasskeyInfo } from './records.js'
 import { removePasskeyRecords } from './remove.js'
 import { requireSignedIn } from './user.js'
+import { otherWayToSignIn } from '../sign-in-ways.js'
 
 export function getPasskeys(ctx: Context): Promise<Reply> {
   return withReason(ctx, async () => {
@@ -46,20 +47,9 @@ async function removePasskey(ctx: Context, user: AdapterUser, id: string): Promi
     throw new WebAuthnRefusal('unknown-credential', 'Expected the id of one of your passkeys; none of yours has this id', { status: 404 })
   }
   const others = (await adapter.listAuthenticatorsByUserId(user.id)).filter((a) => a.credentialID !== id)
-  if (!others.length && !otherWayToSignIn(ctx, user)) {
-    throw new WebAuthnRefusal('last-credential', 'This is your last passkey and no other way to sign in remains; add another passkey, or prove your address with an email link, first', { status: 409 })
+  if (!others.length && !(await otherWayToSignIn(ctx, user, { credentialID: id }))) {
+    throw new WebAuthnRefusal('last-credential', 'This is your last passkey and no other way to sign in remains; add another passkey, link an account, or prove your address with an email link, first', { status: 409 })
   }
   await removePasskeyRecords(ctx, target)
   return others
-}
-
-/**
- * Whether the user could still sign in without any passkey. The contract has no method that lists
- * a user's accounts, so OAuth links cannot be counted; an email provider can send a link to the
- * user's address, once that address is proven (an unproven one may not be theirs, and shedding the
- * passkey would let such a user link other accounts: see first-proof.ts). Anything else keeps the
- * last passkey (the safe side).
- */
-function otherWayToSignIn(ctx: Context, user: AdapterUser): boolean {
-  return Boolean(user.emailVerified) && [...ctx.config.providers.values()].some((p) => p.type === 'email')
 }
