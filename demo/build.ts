@@ -9,7 +9,7 @@ import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises
 import { join, relative } from 'node:path'
 import type { InlineConfig } from 'vite'
 
-const sources = ['src/client', 'src/components', 'src/core', 'sw', 'demo/app', 'demo/vite.config.ts', 'vite.config.ts', 'package-lock.json']
+const sources = ['src/client', 'src/components', 'src/core', 'src/bindings', 'sw', 'demo/app', 'demo/vite.config.ts', 'vite.config.ts', 'package-lock.json']
 
 async function files(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined)

@@ -1,5 +1,6 @@
 /**
- * The demo app's Vite build: demo/app/index.html (the single-page app) plus the static files in
+ * The demo app's Vite build: demo/app/index.html (the single-page app), demo/app/react.html (its
+ * React page, on latchkey/react) plus the static files in
  * demo/app/public (the drop-in page, styles). The app imports `latchkey` as an app would after
  * `npm install latchkey`; here the names point at this repository's sources, so the demo needs no
  * build of the package and no registry.
@@ -18,6 +19,7 @@ export default defineConfig({
       { find: /^latchkey$/, replacement: src('client/index.ts') },
       { find: /^latchkey\/components$/, replacement: src('components/index.ts') },
       { find: /^latchkey\/passkey$/, replacement: src('client/passkey/index.ts') },
+      { find: /^latchkey\/react$/, replacement: src('bindings/react.ts') },
     ],
   },
   build: {
@@ -25,6 +27,10 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../.latchkey/build', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
-    rolldownOptions: { checks: { pluginTimings: false } },
+    rolldownOptions: {
+      checks: { pluginTimings: false },
+      // Two pages: the app, and the same session through latchkey/react.
+      input: { main: fileURLToPath(new URL('./app/index.html', import.meta.url)), react: fileURLToPath(new URL('./app/react.html', import.meta.url)) },
+    },
   },
 })

@@ -519,7 +519,17 @@ export interface SessionOptions {
    * cookie that only the device's key can renew. `true`, or `{ cookieMaxAge }` in seconds
    * (default 600). Off by default.
    */
-  deviceBound?: boolean | { cookieMaxAge?: number }
+  deviceBound?:
+    | boolean
+    | {
+        cookieMaxAge?: number
+        /**
+         * Users whose sessions must be bound: an unbound session of theirs is ended once a minute
+         * has passed since its sign-in (time enough to register), so a browser that binds nothing
+         * cannot keep one. Default: none, every unbound session works as without binding.
+         */
+        requireFor?: (user: AdapterUser) => boolean
+      }
 }
 
 /** What the app sees of a session (GET /session). */

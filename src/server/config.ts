@@ -1,6 +1,7 @@
 /** Turns an `AuthConfig` into the resolved, checked form that every request uses. */
 import type {
   Adapter,
+  AdapterUser,
   AuthConfig,
   CredentialsConfig,
   EmailConfig,
@@ -25,7 +26,7 @@ export interface ResolvedConfig {
   providers: Map<string, ResolvedProvider>
   session: Required<Omit<SessionOptions, 'generateSessionToken' | 'deviceBound'>> & Pick<SessionOptions, 'generateSessionToken'>
   /** Device-bound sessions, or null when off. */
-  deviceBound: { cookieMaxAge: number } | null
+  deviceBound: { cookieMaxAge: number; requireFor?: (user: AdapterUser) => boolean } | null
   adapter?: Adapter
   callbacks: NonNullable<AuthConfig['callbacks']>
   events: NonNullable<AuthConfig['events']>
@@ -119,10 +120,11 @@ function normaliseBasePath(path: string): string {
   return trimmed
 }
 
-function resolveDeviceBound(option: SessionOptions['deviceBound'], strategy: 'jwt' | 'database'): { cookieMaxAge: number } | null {
+function resolveDeviceBound(option: SessionOptions['deviceBound'], strategy: 'jwt' | 'database'): ResolvedConfig['deviceBound'] {
   if (!option) return null
   if (strategy !== 'database') throw new TypeError('latchkey: session.deviceBound needs the database session strategy (an adapter)')
-  const cookieMaxAge = (option === true ? undefined : option.cookieMaxAge) ?? 600
+  const given = option === true ? {} : option
+  const cookieMaxAge = given.cookieMaxAge ?? 600
   if (!(cookieMaxAge >= 10)) throw new TypeError(`latchkey: expected session.deviceBound.cookieMaxAge >= 10 seconds, got ${cookieMaxAge}`)
-  return { cookieMaxAge }
+  return { cookieMaxAge, requireFor: given.requireFor }
 }

@@ -28,6 +28,9 @@ export interface SessionRead {
   refresh?: string
 }
 
+/** How long after its sign-in a session may stay unbound where binding is required: time to register. */
+const registrationGraceMs = 60_000
+
 const sessionMethods: Array<'getSessionAndUser' | 'updateSession' | 'deleteSession'> = ['getSessionAndUser', 'updateSession', 'deleteSession']
 
 const noSession: Promise<SessionRead> = Promise.resolve(Object.freeze({ session: null }))
@@ -59,10 +62,17 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
     clearSessionCookie(ctx)
     return { session: null }
   }
-  const binding = ctx.config.deviceBound ? record.deviceBinding : null
+  const bound = ctx.config.deviceBound
+  const binding = bound ? record.deviceBinding : null
   if (binding && !(await hasBoundCookie(ctx, binding.id))) {
     // Bound to a device: without its short cookie, only the device's key can go on (POST /dbsc/refresh).
     return { session: null, record, refresh: binding.id }
+  }
+  if (bound?.requireFor && !binding && ctx.now - (record.createdAt?.getTime() ?? 0) > registrationGraceMs && bound.requireFor(user)) {
+    // This user's sessions must be bound, and this one was not in time: it ends.
+    await adapter.deleteSession(sessionToken)
+    clearSessionCookie(ctx)
+    return { session: null }
   }
   if (access === 'due' && extend) {
     const expires = new Date(nextExpiry(ctx.now, maxAge))

@@ -193,6 +193,22 @@ describe('the short cookie and refresh', () => {
     expect((await stolen.get('/auth/session')).status).toBe(403)
   })
 
+  it('for users who must bind, an unbound session ends a minute after its sign-in; a bound one goes on', async () => {
+    const { handler, clock } = testServer({ adapter: store, session: { deviceBound: { requireFor: (user) => user.email === 'ada@example.com' } } })
+    const unbound = new Jar(handler)
+    await signedIn(unbound)
+    clock.now += 59_000
+    expect((await unbound.session())?.user.email).toBe('ada@example.com')
+    const device = await newDevice()
+    const bound = new Jar(handler)
+    const { path, challenge } = registrationOf(await signedIn(bound))
+    expect((await bound.request(path, { method: 'POST', headers: { 'secure-session-response': sf(await proof(device, challenge, true)) } })).status).toBe(200)
+    clock.now += 2_000
+    expect(await unbound.session()).toBeNull()
+    expect(unbound.cookies.has('latchkey.session-token')).toBe(false)
+    expect((await bound.session())?.user.email).toBe('ada@example.com')
+  })
+
   it('a session that never registered works as without binding', async () => {
     const { handler, clock } = bound()
     const jar = new Jar(handler)

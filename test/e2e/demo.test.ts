@@ -280,6 +280,20 @@ describe('the demo site', () => {
     await a.context().close()
   })
 
+  test('React page: the same session through latchkey/react, re-rendered by a sign-in and a sign-out elsewhere', async () => {
+    const app = await tab()
+    const react = await app.context().newPage()
+    await react.goto(`${origin}/react.html`)
+    await expect.poll(() => react.locator('#react-status').textContent()).toBe('Signed out')
+    await expect.poll(() => react.locator('latchkey-signin form').count()).toBeGreaterThan(0)
+    await withCredentials(app)
+    await expect.poll(() => react.locator('#react-status').textContent()).toBe('Signed in as demo@example.com')
+    await expect.poll(() => react.locator('ul#react-notes').count()).toBe(1)
+    await signOut(app)
+    await expect.poll(() => react.locator('#react-status').textContent()).toBe('Signed out')
+    await app.context().close()
+  })
+
   test('drop-in page: one script tag, the same sign-in and session', async () => {
     const page = await tab()
     await page.goto(origin + '/drop-in.html')
