@@ -164,14 +164,12 @@ export async function createSession(
   if (ctx.config.session.strategy === 'database') {
     const adapter = useAdapter(ctx.config, ['createSession', 'deleteSession'], 'database sessions')
     const cookie = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
-    // createdAt is latchkey's addition to the record: the sign-in instant, for fresh-session checks.
-    await adapter.createSession({
-      sessionToken: await storedSessionToken(cookie),
-      userId: user.id as string,
-      expires: new Date(expires),
-      createdAt: new Date(ctx.now),
-      userAgent: ctx.incoming.header('user-agent')?.slice(0, 512) || null,
-    })
+    const record = { sessionToken: await storedSessionToken(cookie), userId: user.id as string, expires: new Date(expires) }
+    // latchkey's additions to the record (the sign-in instant for fresh-session checks, the
+    // browser for the list of devices) go only to an adapter that keeps them: one written for
+    // Auth.js may refuse fields it does not know (Prisma's does). There no session is fresh.
+    const keeps = typeof ctx.config.adapter?.listSessionsByUserId === 'function'
+    await adapter.createSession(keeps ? { ...record, createdAt: new Date(ctx.now), userAgent: ctx.incoming.header('user-agent')?.slice(0, 512) || null } : record)
     const replaced = ctx.cookies.get(ctx.names.sessionToken)
     setSessionCookie(ctx, cookie, expires)
     if (replaced && replaced !== cookie) await deleteReplacedSession(ctx, adapter, replaced)

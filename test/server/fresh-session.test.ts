@@ -90,6 +90,17 @@ describe('requireFreshSession over HTTP', () => {
     expect(await stale.json()).toEqual({ error: 'SessionNotFresh' })
   })
 
+  it("an adapter without latchkey's additions is given only the contract's session fields", async () => {
+    const adapter = MemoryAdapter()
+    delete (adapter as { listSessionsByUserId?: unknown }).listSessionsByUserId
+    const given: object[] = []
+    const create = adapter.createSession!.bind(adapter)
+    adapter.createSession = (session) => (given.push(session), create(session))
+    const { handler } = testServer({ adapter })
+    await signIn(new Jar(handler))
+    expect(given.map((s) => Object.keys(s).sort())).toEqual([['expires', 'sessionToken', 'userId']])
+  })
+
   it('a store that keeps no sign-in time is never fresh', async () => {
     const adapter = MemoryAdapter()
     const create = adapter.createSession!.bind(adapter)
