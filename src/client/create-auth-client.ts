@@ -8,7 +8,7 @@ import { post, request } from './request.js'
 import { channelName } from './channel-name.js'
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
-import type { AppProvider, AuthStatus, Session, SessionState } from './types.js'
+import type { AppProvider, AuthStatus, Session, SessionInfo, SessionState } from './types.js'
 import type { PasskeyClient } from './passkey/client.js'
 import { workerBridge } from './worker-bridge.js'
 
@@ -78,18 +78,6 @@ export interface AuthClient {
   }
 }
 
-/** One of the user's sessions, as GET /sessions lists it. */
-export interface SessionInfo {
-  id: string
-  /** ISO date of the sign-in; null where the store did not keep it. */
-  createdAt: string | null
-  /** ISO date of the last extension. */
-  lastSeenAt: string
-  /** For example "Chrome on Linux". */
-  device: string
-  /** This browser's session. */
-  current: boolean
-}
 
 const errorOf = (url: string | null) => (url ? (new URL(url, location.href).searchParams.get('error') ?? undefined) : undefined)
 

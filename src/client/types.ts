@@ -1,6 +1,6 @@
-import type { AppProvider, Session } from '../core/types.js'
+import type { AppProvider, Session, SessionInfo } from '../core/types.js'
 
-export type { AppProvider, Session }
+export type { AppProvider, Session, SessionInfo }
 
 /** What the session engine (worker or page) answers: the session and the local instant it is next due. */
 export interface SessionState {

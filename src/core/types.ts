@@ -408,6 +408,20 @@ export interface AdapterSession {
   refreshError?: boolean
 }
 
+/** One of the user's sessions, as GET /sessions lists it (and `client.sessions` answers). */
+export interface SessionInfo {
+  /** Opaque: an HMAC of the stored token, never the token or its hash. */
+  id: string
+  /** ISO date of the sign-in; null where the store did not keep it. */
+  createdAt: string | null
+  /** ISO date of the last extension (the in-step rule's granularity). */
+  lastSeenAt: string
+  /** For example "Chrome on Linux", from the sign-in's User-Agent. */
+  device: string
+  /** This browser's session. */
+  current: boolean
+}
+
 /** A device-bound session's registration: its DBSC session id and the device's public key. */
 export interface DeviceBinding {
   id: string

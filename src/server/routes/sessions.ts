@@ -4,7 +4,7 @@
  * 'revoke-others' }`). Ids are opaque: an HMAC of the stored token, never the token or its
  * hash. Ending another session needs a fresh one; ending this one is a sign-out.
  */
-import type { AdapterSession } from '../../core/types.js'
+import type { AdapterSession, SessionInfo } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import { useAdapter } from '../adapter-methods.js'
 import { readBody, stringField } from '../body.js'
@@ -16,15 +16,6 @@ import { isFresh, notFresh } from '../fresh.js'
 import { json, type Reply } from '../respond.js'
 import { destroySession, readSession } from '../session.js'
 
-export interface SessionInfo {
-  id: string
-  /** ISO date of the sign-in, or null where the store did not keep it. */
-  createdAt: string | null
-  /** ISO date of the last extension (the in-step rule's granularity). */
-  lastSeenAt: string
-  device: string
-  current: boolean
-}
 
 const methods: Array<'listSessionsByUserId' | 'deleteSession'> = ['listSessionsByUserId', 'deleteSession']
 
