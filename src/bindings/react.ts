@@ -2,7 +2,7 @@
  * latchkey/react: the session and providers as React hooks over an existing client. No provider
  * component: the client is the store. On the server (SSR) the session reads as loading.
  */
-import { useEffect, useState, useSyncExternalStore } from 'react'
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { AppProvider } from '../core/types.js'
 import type { AuthClient, AuthStatus, Session } from '../client/index.js'
 
@@ -30,10 +30,13 @@ const signedOutUpdate = async () => null
  * since a client needs a browser: `typeof window === 'undefined' ? undefined : createAuthClient()`.
  */
 export function useSession(client: AuthClient | undefined): UseSession {
-  const subscribe = subscribeTo(client)
-  const status = useSyncExternalStore(subscribe, () => client?.status ?? 'loading', () => 'loading' as const)
-  const data = useSyncExternalStore(subscribe, () => client?.session ?? null, () => null)
-  return { data, status, update: client?.update ?? signedOutUpdate }
+  // The snapshot is the engine's state object, the same until it changes: `client.session` is a
+  // new object on each read while stale, which React would take for a change on every render.
+  const state = useSyncExternalStore(subscribeTo(client), () => client?.state, () => undefined)
+  return useMemo(
+    () => ({ data: (state && client?.session) ?? null, status: state && client ? client.status : 'loading', update: client?.update ?? signedOutUpdate }),
+    [client, state],
+  )
 }
 
 /** The server's providers (`GET /providers`, asked once per client); null until they arrive. */

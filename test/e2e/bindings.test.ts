@@ -75,8 +75,18 @@ describe.each(apps)('latchkey/%s (examples/%s-vite)', (name) => {
     await context.route(`**/${name}.html`, (route) =>
       route.fulfill({ contentType: 'text/html', body: `<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="/app-${name}.js"></script>` }),
     )
+    // Every text #out shows, in order, from the first render on.
+    await context.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { seen: string[] }).seen = [])
+      new MutationObserver(() => {
+        const text = document.getElementById('out')?.textContent
+        if (text != null && text !== seen.at(-1)) seen.push(text)
+      }).observe(document, { childList: true, subtree: true, characterData: true })
+    })
     const [one, two] = [await open(context, name), await open(context, name)]
     for (const page of [one, two]) await expect.poll(() => shown(page)).toBe('unauthenticated:')
+    // The first render, before the client has read the session, says loading.
+    for (const page of [one, two]) expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['loading:', 'unauthenticated:'])
     // The React example renders <latchkey-signin> inside its tree while signed out.
     if (name === 'react') await expect.poll(() => two.locator('latchkey-signin form[part~="credentials-form"]').count()).toBe(1)
     const signedIn = await one.evaluate(async () => (await window.client.signIn('credentials', { username: 'fw', password: 'secret', redirect: false })).ok)
@@ -85,6 +95,7 @@ describe.each(apps)('latchkey/%s (examples/%s-vite)', (name) => {
     if (name === 'react') expect(await two.locator('latchkey-signin').count()).toBe(0)
     await one.evaluate(() => window.client.signOut({ redirect: false }))
     await expect.poll(() => shown(two)).toBe('unauthenticated:')
+    expect(await two.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['loading:', 'unauthenticated:', 'authenticated:fw@example.com', 'unauthenticated:'])
     await context.close()
   })
 })
