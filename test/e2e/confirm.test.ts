@@ -3,33 +3,19 @@
  * guarded by requireFreshSession; `<latchkey-signin confirm>` signs the same user in again and
  * the route answers; a sign-in as anyone else there is refused and changes nothing.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, statusOf } from './helpers.js'
+import { expect, test } from 'vitest'
+import { browserAndServer, openPage, signInWithForm, statusOf } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge: 7 * 86400, updateAge: 86400 })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer({ maxAge: 7 * 86400, updateAge: 86400 })
 
 test('a stale session confirms with the same user; another user is refused', async () => {
-  const context = await browser.newContext()
-  const page = await openPage(context, server.url + '/')
+  const context = await env.browser.newContext()
+  const page = await openPage(context, env.server.url + '/')
   await signInWithForm(page, 'conf')
   await expect.poll(() => statusOf(page)).toBe('authenticated')
   const fresh = () => page.evaluate(async () => (await fetch('/api/fresh')).status)
   expect(await fresh()).toBe(200)
-  server.advance(3600_000 + 1000)
+  env.server.advance(3600_000 + 1000)
   expect(await fresh()).toBe(403)
 
   await page.evaluate(() => {

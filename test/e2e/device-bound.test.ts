@@ -4,26 +4,13 @@
  * cookie lapsed still succeeds through one refresh, and a copy of the cookies (without the key)
  * in another browser context works only until its short cookie lapses.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, statusOf } from './helpers.js'
+import { browserAndServer, openPage, signInWithForm, statusOf } from './helpers.js'
 
 const cookieMaxAge = 600
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge: 7 * 86400, updateAge: 86400, deviceBound: cookieMaxAge })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer({ maxAge: 7 * 86400, updateAge: 86400, deviceBound: cookieMaxAge })
 
 const me = (page: Page) => page.evaluate(async () => {
   const res = await fetch('/api/me')
@@ -32,8 +19,8 @@ const me = (page: Page) => page.evaluate(async () => {
 const boundCookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'latchkey.bound')?.value
 
 test('the worker binds the session; a lapsed short cookie is renewed by the key; a copied jar stops with its short cookie', async () => {
-  const owner = await browser.newContext()
-  const page = await openPage(owner, server.url + '/')
+  const owner = await env.browser.newContext()
+  const page = await openPage(owner, env.server.url + '/')
   await signInWithForm(page, 'device')
   await expect.poll(() => statusOf(page)).toBe('authenticated')
   // The worker registered its key: the server set the short bound cookie.
@@ -43,16 +30,16 @@ test('the worker binds the session; a lapsed short cookie is renewed by the key;
   expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/latchkey-sw\.js/)
 
   // The short cookie lapses on the server's clock: the app's API call still succeeds, through one refresh.
-  server.advance((cookieMaxAge + 1) * 1000)
+  env.server.advance((cookieMaxAge + 1) * 1000)
   expect(await me(page)).toEqual({ status: 200, body: { email: 'device@example.com' } })
   expect(await boundCookie(owner)).not.toBe(first)
 
-  // A thief copies every cookie (not the key) into another browser.
-  const thief = await browser.newContext()
+  // A thief copies every cookie (not the key) into another env.browser.
+  const thief = await env.browser.newContext()
   await thief.addCookies(await owner.cookies())
-  const stolen = await openPage(thief, server.url + '/', { controlled: false })
+  const stolen = await openPage(thief, env.server.url + '/', { controlled: false })
   expect((await me(stolen)).status).toBe(200)
-  server.advance((cookieMaxAge + 1) * 1000)
+  env.server.advance((cookieMaxAge + 1) * 1000)
   expect((await me(stolen)).status).toBe(401)
   expect(await stolen.evaluate(async () => (await fetch('/auth/session')).status)).toBe(403)
   // Without the key no refresh succeeds, even asked directly.

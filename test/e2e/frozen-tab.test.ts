@@ -8,32 +8,19 @@
  * test also stops the holder's script with `Debugger.pause`: the same state for the lock, held
  * by a tab whose script does not run.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
 import { lockDeadline } from '../../src/client/session-engine.js'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, sleep, statusOf } from './helpers.js'
+import { browserAndServer, openPage, signInWithForm, sleep, statusOf } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer()])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer()
 
 const heldLocks = (page: Page) => page.evaluate(() => navigator.locks.query().then((s) => (s.held ?? []).map((l) => l.name)))
 
 test('a tab frozen (CDP Page.setWebLifecycleState) while it holds the refresh lock does not stall the other tabs', async () => {
-  const context = await browser.newContext()
-  const holder = await openPage(context, server.url + '/?nosw', { controlled: false })
-  const other = await openPage(context, server.url + '/?nosw', { controlled: false })
+  const context = await env.browser.newContext()
+  const holder = await openPage(context, env.server.url + '/?nosw', { controlled: false })
+  const other = await openPage(context, env.server.url + '/?nosw', { controlled: false })
   await signInWithForm(holder, 'frozen')
   await expect.poll(() => statusOf(other)).toBe('authenticated')
   // Forget the record, so the next ask refreshes under the lock.
@@ -47,9 +34,9 @@ test('a tab frozen (CDP Page.setWebLifecycleState) while it holds the refresh lo
   }))
 
   // The holder takes the lock and sends its request; the server keeps the answer back.
-  const release = server.holdSessions()
+  const release = env.server.holdSessions()
   await holder.evaluate(() => void window.client.getSession())
-  await expect.poll(() => heldLocks(other)).toEqual([`latchkey:${server.url}/auth/session`])
+  await expect.poll(() => heldLocks(other)).toEqual([`latchkey:${env.server.url}/auth/session`])
   const cdp = await context.newCDPSession(holder)
   await cdp.send('Page.setWebLifecycleState', { state: 'frozen' })
   await cdp.send('Debugger.enable')
@@ -57,7 +44,7 @@ test('a tab frozen (CDP Page.setWebLifecycleState) while it holds the refresh lo
   release()
   // Answered, but frozen: the holder cannot read the answer, and keeps the lock.
   await sleep(500)
-  expect(await heldLocks(other)).toEqual([`latchkey:${server.url}/auth/session`])
+  expect(await heldLocks(other)).toEqual([`latchkey:${env.server.url}/auth/session`])
 
   const started = Date.now()
   const session = await other.evaluate(() => window.client.getSession())

@@ -1,5 +1,9 @@
 /** Shared steps of the browser tests. */
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { startAppServer, type AppServer, type AppServerOptions } from '../support/app-server.js'
+import { launchBrowser } from '../support/browser.js'
+import { ensureBuilt } from './ensure-built.js'
 
 declare global {
   interface Window {
@@ -39,3 +43,21 @@ export async function signInWithForm(page: Page, username: string, password = 's
 export const userName = (page: Page) => page.locator('latchkey-user [part="name"]')
 export const statusOf = (page: Page) => page.evaluate(() => window.client.status)
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * The usual set-up of a browser test file: the browser files built, Chromium and the test app
+ * server started before the first test and closed after the last. Read `browser` and `server`
+ * from the answer inside tests.
+ */
+export function browserAndServer(options?: AppServerOptions): { browser: Browser; server: AppServer } {
+  const started = {} as { browser: Browser; server: AppServer }
+  beforeAll(async () => {
+    await ensureBuilt()
+    ;[started.browser, started.server] = await Promise.all([launchBrowser(), startAppServer(options)])
+  })
+  afterAll(async () => {
+    await started.browser?.close()
+    await started.server?.close()
+  })
+  return started
+}

@@ -3,33 +3,20 @@
  * lists both in `<latchkey-sessions>` and ends the other, whose every tab shows signed out by its
  * next due read; "end all other sessions" then a sign-out ends them everywhere.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, statusOf } from './helpers.js'
+import { expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { browserAndServer, openPage, signInWithForm, statusOf } from './helpers.js'
 
 const updateAge = 2 // seconds: the due window, so the bound is short
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge: 120, updateAge })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer({ maxAge: 120, updateAge })
 
 async function device(username: string, tabs: number): Promise<Page[]> {
-  const context = await browser.newContext()
-  const first = await openPage(context, server.url + '/')
+  const context = await env.browser.newContext()
+  const first = await openPage(context, env.server.url + '/')
   await signInWithForm(first, username)
   await expect.poll(() => statusOf(first)).toBe('authenticated')
   const pages = [first]
-  for (let i = 1; i < tabs; i++) pages.push(await openPage(context, server.url + '/'))
+  for (let i = 1; i < tabs; i++) pages.push(await openPage(context, env.server.url + '/'))
   for (const page of pages) await expect.poll(() => statusOf(page)).toBe('authenticated')
   return pages
 }
