@@ -7,7 +7,7 @@
  *   vite build --mode sw    dist/latchkey-sw.js (latchkey's own service worker, one classic script)
  *   vite build --mode sw-lib  dist/latchkey-sw-import.js (classic, for importScripts: global `LatchkeyWorker`)
  *                             and dist/latchkey-sw-module.js (ESM, `latchkey/sw`): the worker for an app's own worker to include
- * Dependencies (comlink, idb) are bundled so every file runs straight from a static server.
+ * Dependencies (idb) are bundled so every file runs straight from a static server.
  */
 import { defineConfig, type UserConfig } from 'vite'
 

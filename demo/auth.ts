@@ -31,6 +31,8 @@ export function createAuth(settings: Settings, adapter: Adapter, idpIssuer: stri
         issuer: idpIssuer,
         clientId: settings.idpClient.client_id,
         clientSecret: settings.idpClient.client_secret,
+        // A refresh token, so /api/idp-profile can call the IdP after the access token expires.
+        authorization: { params: { scope: 'openid profile email offline_access', prompt: 'consent' } },
         style: { brandColor: '#5b3cc4' },
       }),
       Credentials({

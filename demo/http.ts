@@ -1,6 +1,6 @@
 /**
  * The demo's web server: latchkey under /auth, the app's notes API at /api/notes (behind
- * requireSession), the outbox page, a little JSON about the demo for
+ * requireSession), a provider API call at /api/idp-profile (with the user's Demo IdP token), the outbox page, a little JSON about the demo for
  * the app, and the built browser files (the app at /, the drop-in page, /latchkey.iife.js, and
  * the session worker at /latchkey-sw.js so that its scope is the whole origin).
  */
@@ -10,6 +10,7 @@ import { extname, join, normalize, sep } from 'node:path'
 import { toNodeHandler, type LatchkeyHandler } from '../src/server/index.js'
 import type { Outbox } from './outbox.js'
 import { createNotesApi } from './notes.js'
+import { createProviderApi } from './provider-api.js'
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,6 +32,7 @@ export interface DemoInfo {
 export function createWebServer(options: { auth: LatchkeyHandler; buildDir: string; outbox: Outbox; info: () => DemoInfo }) {
   const auth = toNodeHandler(options.auth)
   const notes = createNotesApi(options.auth)
+  const idpProfile = createProviderApi(options.auth, () => options.info().idp.issuer)
   const send = (res: ServerResponse, status: number, body: string | Buffer, type: string, cache = 'no-cache') =>
     res.writeHead(status, { 'content-type': type, 'cache-control': cache }).end(body)
 
@@ -38,6 +40,7 @@ export function createWebServer(options: { auth: LatchkeyHandler; buildDir: stri
     const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://demo')
     if (path === '/auth' || path.startsWith('/auth/')) return auth(req, res)
     if (path === '/api/notes') return notes(req, res)
+    if (path === '/api/idp-profile') return idpProfile(req, res)
     if (path === '/outbox' && searchParams.has('count')) return send(res, 200, String(options.outbox.count()), 'text/plain')
     if (path === '/outbox') return send(res, 200, options.outbox.page(), types['.html'])
     if (path === '/demo.json') return send(res, 200, JSON.stringify(options.info()), types['.json'])

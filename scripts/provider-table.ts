@@ -1,6 +1,7 @@
 /**
- * Writes docs/providers.md: every built-in provider with its id, name, type and the options it
- * needs, read from the modules themselves (the configuration they build and their doc comment).
+ * Writes docs/providers.md: every built-in provider with its id, name, type, the options it
+ * needs and, where its doc comment has a `Tokens:` line, how its access and refresh tokens behave,
+ * read from the modules themselves (the configuration they build and their doc comment).
  *
  *   npx tsx scripts/provider-table.ts
  */
@@ -16,6 +17,7 @@ interface Row {
   type: string
   what: string
   needs: string
+  tokens: string
 }
 
 /** The doc comment right above `export default function`, as one line. */
@@ -29,11 +31,13 @@ function docComment(source: string): string {
     .join(' ')
 }
 
-/** Splits "X. Needs `a`, `b`; more." into the description and the needs clause. */
-function split(comment: string): { what: string; needs: string } {
+/** Splits "X. Needs `a`, `b`; more. Tokens: how they behave." into the description, the needs clause and the tokens note. */
+function split(full: string): { what: string; needs: string; tokens: string } {
+  const [comment, tokens = ''] = full.split(/\bTokens:\s*/)
   const at = comment.search(/\bNeeds\b/)
-  if (at < 0) return { what: comment, needs: '' }
-  return { what: comment.slice(0, at).trim().replace(/[.;,]$/, ''), needs: comment.slice(at + 'Needs'.length).trim().replace(/\.$/, '') }
+  const clean = (text: string) => text.trim().replace(/[.;,]$/, '')
+  if (at < 0) return { what: clean(comment), needs: '', tokens: clean(tokens) }
+  return { what: clean(comment.slice(0, at)), needs: clean(comment.slice(at + 'Needs'.length)), tokens: clean(tokens) }
 }
 
 function cell(text: string): string {
@@ -89,6 +93,20 @@ const auth = Latchkey({
 ## OAuth 2 and OpenID Connect (${oauth.length}: ${oidc} OpenID Connect, ${oauth.length - oidc} OAuth 2)
 
 ${table(oauth)}
+## Provider tokens
+
+\`auth.getAccessToken\` (see the README) refreshes an access token that carries an expiry
+(\`expires_at\`) when a refresh token was stored with it, and stores what the refresh answers (a
+rotated refresh token too). A token stored without \`expires_at\` is taken as one that does not
+expire. What the providers below do, as their documentation says at the time of writing; a
+provider not listed: read its documentation. OpenID Connect providers usually give a refresh token
+only for the \`offline_access\` scope (add it to \`authorization.params.scope\`, often with
+\`prompt: 'consent'\`).
+
+| id | tokens |
+|---|---|
+${oauth.filter((r) => r.tokens).map((r) => `| \`${r.id}\` | ${cell(r.tokens)} |`).join('\n')}
+
 ## Email (${email.length})
 
 Each sends the sign-in link (a plain-text and a simple HTML message). The HTTP ones take

@@ -9,6 +9,7 @@ import { defineElements } from 'latchkey/components'
 import { createPasskeyClient } from 'latchkey/passkey'
 import { watchEngine } from './engine-peek.js'
 import { createEventLog } from './event-log.js'
+import { mountIdpCall } from './idp-call.js'
 import { mountNotes } from './notes.js'
 import { mountPasskeys } from './passkeys.js'
 import { createSessionPanel } from './session-panel.js'
@@ -28,6 +29,7 @@ watchEngine(client.basePath + '/session', (state) => {
 })
 mountPasskeys(document.getElementById('passkeys')!, client, passkey)
 mountNotes(document.getElementById('notes-panel')!, client)
+mountIdpCall(document.getElementById('idp-call')!)
 renderWhere(document.getElementById('where')!)
 
 const status = () => {

@@ -8,7 +8,7 @@ import { post, request } from './request.js'
 import { channelName } from './channel-name.js'
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
-import type { AppProvider, AuthStatus, Session, SessionInfo, SessionState } from './types.js'
+import type { AccountInfo, AppProvider, AuthStatus, Session, SessionInfo, SessionState } from './types.js'
 import type { PasskeyClient } from './passkey/client.js'
 import { workerBridge } from './worker-bridge.js'
 
@@ -75,6 +75,16 @@ export interface AuthClient {
     list(): Promise<SessionInfo[]>
     revoke(id: string): Promise<SessionInfo[]>
     revokeOthers(): Promise<SessionInfo[]>
+  }
+  /**
+   * The signed-in user's linked accounts (never tokens). `link` is a sign-in with that provider
+   * while signed in: it navigates to the provider and back. Unlinking the last way to sign in is
+   * refused (`LastSignInMethod`).
+   */
+  accounts: {
+    list(): Promise<AccountInfo[]>
+    link(provider: string, options?: SignInOptions): Promise<SignInResult | undefined>
+    unlink(provider: string): Promise<AccountInfo[]>
   }
 }
 
@@ -143,12 +153,17 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
     await client.getSession()
   }
 
-  const sessionsUrl = base + '/sessions'
-  const endSessions = async (action: string, id = '') => {
-    const { data, response } = await post<{ sessions: SessionInfo[] }>(sessionsUrl, await client.getCsrfToken(), { action, id })
-    await settle('/sessions', response)
-    return data.sessions
-  }
+  /** A list the user manages (/sessions, /accounts): GET it, or POST an action and get what is left. */
+  const listed = <T>(path: string) => ({
+    list: async (): Promise<T[]> => (await request<Record<string, T[]>>(base + path)).data[path.slice(1)],
+    act: async (fields: Record<string, string>): Promise<T[]> => {
+      const { data, response } = await post<Record<string, T[]>>(base + path, await client.getCsrfToken(), fields)
+      await settle(path, response)
+      return data[path.slice(1)]
+    },
+  })
+  const sessions = listed<SessionInfo>('/sessions')
+  const accounts = listed<AccountInfo>('/accounts')
 
   const client: AuthClient = {
     basePath: base,
@@ -223,9 +238,14 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       return () => listeners.delete(listener)
     },
     sessions: {
-      list: async () => (await request<{ sessions: SessionInfo[] }>(sessionsUrl)).data.sessions,
-      revoke: (id) => endSessions('revoke', id),
-      revokeOthers: () => endSessions('revoke-others'),
+      list: sessions.list,
+      revoke: (id) => sessions.act({ action: 'revoke', id }),
+      revokeOthers: () => sessions.act({ action: 'revoke-others' }),
+    },
+    accounts: {
+      list: accounts.list,
+      link: (provider, options) => client.signIn(provider, options),
+      unlink: (provider) => accounts.act({ action: 'unlink', provider }),
     },
   }
   new BroadcastChannel(channelName(sessionUrl)).onmessage = (e) => apply(e.data)

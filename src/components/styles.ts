@@ -19,8 +19,9 @@ img{width:1.25em;height:1.25em}
 .message{margin:0}
 .user{display:flex;align-items:center;gap:.6em}
 .avatar{width:var(--latchkey-avatar-size,2rem);height:var(--latchkey-avatar-size,2rem);border-radius:50%}
-.sessions{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
+.sessions,.accounts{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .sessions li{display:grid;grid-template-columns:1fr auto;gap:.1rem .6rem;align-items:center}
 .sessions [part=when]{grid-column:1;font-size:.85em;opacity:.75}
 .sessions button{grid-row:1/3;grid-column:2}
+.accounts li{display:flex;align-items:center;justify-content:space-between;gap:.6rem}
 `

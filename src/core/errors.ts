@@ -11,6 +11,7 @@ export type ErrorType =
   | 'EmailSignin'
   | 'InvalidCheck'
   | 'InvalidRequest'
+  | 'LastSignInMethod'
   | 'MissingAdapterMethods'
   | 'MissingCSRF'
   | 'MissingSecret'
@@ -34,6 +35,7 @@ const clientSafe = new Set<ErrorType>([
   'EmailSignin',
   'InvalidCheck',
   'InvalidRequest',
+  'LastSignInMethod',
   'MissingCSRF',
   'NotSupported',
   'OAuthAccountNotLinked',

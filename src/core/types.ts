@@ -422,6 +422,16 @@ export interface SessionInfo {
   current: boolean
 }
 
+/** A linked account as the browser sees it (GET /accounts): never a token. */
+export interface AccountInfo {
+  provider: string
+  /** The configured provider's name, or its id when it is no longer configured. */
+  name: string
+  type: AdapterAccount['type']
+  /** The address, for an email account. */
+  email?: string
+}
+
 /** A device-bound session's registration: its DBSC session id and the device's public key. */
 export interface DeviceBinding {
   id: string

@@ -26,6 +26,7 @@ export interface AppleProfile {
 /**
  * Sign in with Apple. Needs `clientId` (the Services ID) and `clientSecret` (the ES256 client
  * secret JWT signed with the team's key). Apple answers with a form POST to the callback.
+ * Tokens: a refresh token at sign-in; Apple's access token serves only Apple's token endpoints, not an API.
  */
 export default function Apple(options: OIDCUserConfig<AppleProfile>): OIDCConfig<AppleProfile> {
   return mergeProvider<OIDCConfig<AppleProfile>>(

@@ -17,7 +17,10 @@ export interface AtlassianProfile {
   [key: string]: unknown
 }
 
-/** Atlassian (OAuth 2.0 3LO apps). Needs `clientId`, `clientSecret`; scopes `read:me read:account` by default. */
+/**
+ * Atlassian (OAuth 2.0 3LO apps). Needs `clientId`, `clientSecret`; scopes `read:me read:account` by default.
+ * Tokens: 1-hour access tokens; a refresh token with the `offline_access` scope; it rotates on each use.
+ */
 export default function Atlassian(options: OAuthUserConfig<AtlassianProfile>): OAuthConfig<AtlassianProfile> {
   return mergeProvider<OAuthConfig<AtlassianProfile>>(
     {

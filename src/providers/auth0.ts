@@ -11,7 +11,10 @@ export interface Auth0Profile extends StandardClaims {
   org_id?: string
 }
 
-/** Auth0 tenant. Needs `issuer` (`https://<tenant>.<region>.auth0.com` or a custom domain), `clientId`, `clientSecret`. */
+/**
+ * Auth0 tenant. Needs `issuer` (`https://<tenant>.<region>.auth0.com` or a custom domain), `clientId`, `clientSecret`.
+ * Tokens: a refresh token with the `offline_access` scope when the API allows offline access; rotation is a per-application setting.
+ */
 export default function Auth0(options: OIDCUserConfig<Auth0Profile>): OIDCConfig<Auth0Profile> {
   return mergeProvider<OIDCConfig<Auth0Profile>>(
     {

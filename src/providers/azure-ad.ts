@@ -8,6 +8,7 @@ export type AzureADProfile = MicrosoftEntraIDProfile
 /**
  * Azure Active Directory (now Microsoft Entra ID; prefer `microsoft-entra-id`). Needs `clientId`,
  * `clientSecret`; `tenantId` for a single tenant, default `common`.
+ * Tokens: access tokens of about an hour; a refresh token with the `offline_access` scope; it rotates on use.
  */
 export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { tenantId?: string }): OIDCConfig<AzureADProfile> {
   const { tenantId = 'common', ...rest } = options

@@ -16,7 +16,10 @@ export interface BoxProfile {
   [key: string]: unknown
 }
 
-/** Box. Needs `clientId`, `clientSecret`. */
+/**
+ * Box. Needs `clientId`, `clientSecret`.
+ * Tokens: 1-hour access tokens and a 60-day refresh token that rotates on each use.
+ */
 export default function Box(options: OAuthUserConfig<BoxProfile>): OAuthConfig<BoxProfile> {
   return mergeProvider<OAuthConfig<BoxProfile>>(
     {

@@ -9,7 +9,10 @@ export interface CognitoProfile extends StandardClaims {
   email_verified?: boolean
 }
 
-/** Amazon Cognito user pool. Needs `issuer` (`https://cognito-idp.<region>.amazonaws.com/<user-pool-id>`), `clientId`, `clientSecret`. */
+/**
+ * Amazon Cognito user pool. Needs `issuer` (`https://cognito-idp.<region>.amazonaws.com/<user-pool-id>`), `clientId`, `clientSecret`.
+ * Tokens: 1-hour access tokens and a refresh token (30 days by default); it does not rotate unless the pool turns rotation on.
+ */
 export default function Cognito(options: OIDCUserConfig<CognitoProfile>): OIDCConfig<CognitoProfile> {
   return mergeProvider<OIDCConfig<CognitoProfile>>(
     {

@@ -31,7 +31,10 @@ function avatarUrl(p: DiscordProfile): string {
   return `https://cdn.discordapp.com/embed/avatars/${index}.png`
 }
 
-/** Discord. Needs `clientId`, `clientSecret`; scopes `identify email`. */
+/**
+ * Discord. Needs `clientId`, `clientSecret`; scopes `identify email`.
+ * Tokens: access tokens of about a week and a refresh token that rotates on each use.
+ */
 export default function Discord(options: OAuthUserConfig<DiscordProfile>): OAuthConfig<DiscordProfile> {
   return mergeProvider<OAuthConfig<DiscordProfile>>(
     {

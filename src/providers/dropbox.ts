@@ -17,7 +17,10 @@ export interface DropboxProfile {
   [key: string]: unknown
 }
 
-/** Dropbox. Needs `clientId` (the app key), `clientSecret` (the app secret); scope `account_info.read`. */
+/**
+ * Dropbox. Needs `clientId` (the app key), `clientSecret` (the app secret); scope `account_info.read`.
+ * Tokens: 4-hour access tokens; a refresh token only with `authorization: { params: { token_access_type: 'offline' } }`.
+ */
 export default function Dropbox(options: OAuthUserConfig<DropboxProfile>): OAuthConfig<DropboxProfile> {
   const url = 'https://api.dropboxapi.com/2/users/get_current_account'
   return mergeProvider<OAuthConfig<DropboxProfile>>(

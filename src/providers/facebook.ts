@@ -12,7 +12,10 @@ export interface FacebookProfile {
   [key: string]: unknown
 }
 
-/** Facebook Login. Needs `clientId` (the app id), `clientSecret`; scope `email`. */
+/**
+ * Facebook Login. Needs `clientId` (the app id), `clientSecret`; scope `email`.
+ * Tokens: no refresh token: user tokens last about 60 days (long-lived) and are renewed by signing in again.
+ */
 export default function Facebook(options: OAuthUserConfig<FacebookProfile>): OAuthConfig<FacebookProfile> {
   const graph = 'https://graph.facebook.com'
   return mergeProvider<OAuthConfig<FacebookProfile>>(

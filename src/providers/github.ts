@@ -33,7 +33,10 @@ export interface GitHubEmail {
   visibility: 'public' | 'private' | null
 }
 
-/** GitHub (github.com or GitHub Enterprise Server: `enterprise.baseUrl`). Needs `clientId`, `clientSecret`. */
+/**
+ * GitHub (github.com or GitHub Enterprise Server: `enterprise.baseUrl`). Needs `clientId`, `clientSecret`.
+ * Tokens: an OAuth App's tokens do not expire and come with no refresh token; a GitHub App with expiring user tokens gives 8-hour access tokens and a 6-month refresh token that rotates on each use.
+ */
 export default function GitHub(
   options: OAuthUserConfig<GitHubProfile> & { enterprise?: { baseUrl?: string } },
 ): OAuthConfig<GitHubProfile> {

@@ -19,7 +19,10 @@ export interface GitLabProfile {
   [key: string]: unknown
 }
 
-/** GitLab (gitlab.com, or a self-managed instance given as `issuer`). Needs `clientId`, `clientSecret`. */
+/**
+ * GitLab (gitlab.com, or a self-managed instance given as `issuer`). Needs `clientId`, `clientSecret`.
+ * Tokens: 2-hour access tokens and a refresh token that rotates on each use.
+ */
 export default function GitLab(options: OAuthUserConfig<GitLabProfile>): OAuthConfig<GitLabProfile> {
   const base = trimSlash(options.issuer ?? 'https://gitlab.com')
   return mergeProvider<OAuthConfig<GitLabProfile>>(

@@ -20,7 +20,10 @@ export interface GoogleProfile extends StandardClaims {
   exp: number
 }
 
-/** Google. Needs `clientId`, `clientSecret`. */
+/**
+ * Google. Needs `clientId`, `clientSecret`.
+ * Tokens: 1-hour access tokens; a refresh token only with `authorization: { params: { access_type: 'offline', prompt: 'consent' } }` (without `prompt`, only the first consent gives one); it does not rotate.
+ */
 export default function Google(options: OIDCUserConfig<GoogleProfile>): OIDCConfig<GoogleProfile> {
   return mergeProvider<OIDCConfig<GoogleProfile>>(
     {

@@ -16,7 +16,10 @@ export interface HubSpotProfile {
   [key: string]: unknown
 }
 
-/** HubSpot. Needs `clientId`, `clientSecret`; scope `oauth`. */
+/**
+ * HubSpot. Needs `clientId`, `clientSecret`; scope `oauth`.
+ * Tokens: 30-minute access tokens and a refresh token that does not expire.
+ */
 export default function HubSpot(options: OAuthUserConfig<HubSpotProfile>): OAuthConfig<HubSpotProfile> {
   const base = 'https://api.hubapi.com/oauth/v1/access-tokens'
   return mergeProvider<OAuthConfig<HubSpotProfile>>(

@@ -11,7 +11,10 @@ export interface KeycloakProfile extends StandardClaims {
   resource_access?: Record<string, { roles: string[] }>
 }
 
-/** Keycloak, the self-hosted identity server. Needs `issuer` (`https://host/realms/<realm>`), `clientId`, `clientSecret`. */
+/**
+ * Keycloak, the self-hosted identity server. Needs `issuer` (`https://host/realms/<realm>`), `clientId`, `clientSecret`.
+ * Tokens: short access tokens (5 minutes by default) and a refresh token on every sign-in; `offline_access` gives an offline token that outlives the SSO session; rotation is a realm setting.
+ */
 export default function Keycloak(options: OIDCUserConfig<KeycloakProfile>): OIDCConfig<KeycloakProfile> {
   return mergeProvider<OIDCConfig<KeycloakProfile>>(
     {

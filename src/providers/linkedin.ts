@@ -13,7 +13,10 @@ export interface LinkedInProfile extends StandardClaims {
   email_verified: boolean
 }
 
-/** LinkedIn (Sign In with LinkedIn using OpenID Connect). Needs `clientId`, `clientSecret`. */
+/**
+ * LinkedIn (Sign In with LinkedIn using OpenID Connect). Needs `clientId`, `clientSecret`.
+ * Tokens: 60-day access tokens; refresh tokens only for approved partner apps.
+ */
 export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile>): OIDCConfig<LinkedInProfile> {
   return mergeProvider<OIDCConfig<LinkedInProfile>>(
     {

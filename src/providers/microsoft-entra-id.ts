@@ -18,6 +18,7 @@ export interface MicrosoftEntraIDProfile extends StandardClaims {
  * Microsoft Entra ID (formerly Azure AD). Needs `clientId`, `clientSecret`; `issuer`
  * (`https://login.microsoftonline.com/<tenant-id>/v2.0`) for a single tenant, default the
  * multi-tenant `common` endpoint.
+ * Tokens: access tokens of about an hour; a refresh token with the `offline_access` scope; it rotates on use.
  */
 export default function MicrosoftEntraID(options: OIDCUserConfig<MicrosoftEntraIDProfile>): OIDCConfig<MicrosoftEntraIDProfile> {
   const issuer = options.issuer ?? 'https://login.microsoftonline.com/common/v2.0'

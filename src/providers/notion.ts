@@ -15,7 +15,10 @@ export interface NotionProfile {
 /** The Notion API version sent in the `Notion-Version` header. */
 const notionVersion = '2022-06-28'
 
-/** Notion (public integrations). Needs `clientId`, `clientSecret` (sent as HTTP Basic). */
+/**
+ * Notion (public integrations). Needs `clientId`, `clientSecret` (sent as HTTP Basic).
+ * Tokens: access tokens do not expire; no refresh token.
+ */
 export default function Notion(options: OAuthUserConfig<NotionProfile>): OAuthConfig<NotionProfile> {
   const api = 'https://api.notion.com/v1'
   return mergeProvider<OAuthConfig<NotionProfile>>(

@@ -9,7 +9,10 @@ export interface OktaProfile extends StandardClaims {
   groups?: string[]
 }
 
-/** Okta. Needs `issuer` (`https://<org>.okta.com` or `https://<org>.okta.com/oauth2/<server-id>`), `clientId`, `clientSecret`. */
+/**
+ * Okta. Needs `issuer` (`https://<org>.okta.com` or `https://<org>.okta.com/oauth2/<server-id>`), `clientId`, `clientSecret`.
+ * Tokens: a refresh token with the `offline_access` scope when the app's grant types include Refresh Token; rotation is a per-app setting.
+ */
 export default function Okta(options: OIDCUserConfig<OktaProfile>): OIDCConfig<OktaProfile> {
   return mergeProvider<OIDCConfig<OktaProfile>>(
     {

@@ -16,7 +16,10 @@ export interface RedditProfile {
   [key: string]: unknown
 }
 
-/** Reddit. Needs `clientId`, `clientSecret` (sent as HTTP Basic); scope `identity`. */
+/**
+ * Reddit. Needs `clientId`, `clientSecret` (sent as HTTP Basic); scope `identity`.
+ * Tokens: 1-hour access tokens; a refresh token only with `authorization: { params: { duration: 'permanent' } }`.
+ */
 export default function Reddit(options: OAuthUserConfig<RedditProfile>): OAuthConfig<RedditProfile> {
   return mergeProvider<OAuthConfig<RedditProfile>>(
     {

@@ -17,7 +17,10 @@ export interface SalesforceProfile extends StandardClaims {
   zoneinfo?: string
 }
 
-/** Salesforce. Needs `clientId`, `clientSecret`; `issuer` for a My Domain or `https://test.salesforce.com` (sandbox). */
+/**
+ * Salesforce. Needs `clientId`, `clientSecret`; `issuer` for a My Domain or `https://test.salesforce.com` (sandbox).
+ * Tokens: a refresh token only with the `refresh_token` (or `offline_access`) scope; access tokens last as long as the org's session timeout.
+ */
 export default function Salesforce(options: OIDCUserConfig<SalesforceProfile>): OIDCConfig<SalesforceProfile> {
   const issuer = options.issuer ?? 'https://login.salesforce.com'
   return mergeProvider<OIDCConfig<SalesforceProfile>>(

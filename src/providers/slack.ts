@@ -19,7 +19,10 @@ export interface SlackProfile extends StandardClaims {
   'https://slack.com/user_image_512'?: string
 }
 
-/** Slack (Sign in with Slack). Needs `clientId`, `clientSecret`. */
+/**
+ * Slack (Sign in with Slack). Needs `clientId`, `clientSecret`.
+ * Tokens: tokens do not expire unless the app turns on token rotation (then 12-hour access tokens and a refresh token).
+ */
 export default function Slack(options: OIDCUserConfig<SlackProfile>): OIDCConfig<SlackProfile> {
   return mergeProvider<OIDCConfig<SlackProfile>>(
     {

@@ -18,7 +18,10 @@ export interface SpotifyProfile {
   [key: string]: unknown
 }
 
-/** Spotify. Needs `clientId`, `clientSecret`; scope `user-read-email`. */
+/**
+ * Spotify. Needs `clientId`, `clientSecret`; scope `user-read-email`.
+ * Tokens: 1-hour access tokens and a refresh token; a refresh may answer a new one (stored when it does).
+ */
 export default function Spotify(options: OAuthUserConfig<SpotifyProfile>): OAuthConfig<SpotifyProfile> {
   return mergeProvider<OAuthConfig<SpotifyProfile>>(
     {

@@ -22,7 +22,10 @@ export interface StravaProfile {
   [key: string]: unknown
 }
 
-/** Strava. Needs `clientId`, `clientSecret`; scope `read`. */
+/**
+ * Strava. Needs `clientId`, `clientSecret`; scope `read`.
+ * Tokens: 6-hour access tokens and a refresh token; a refresh may answer a new one (stored when it does).
+ */
 export default function Strava(options: OAuthUserConfig<StravaProfile>): OAuthConfig<StravaProfile> {
   return mergeProvider<OAuthConfig<StravaProfile>>(
     {

@@ -14,7 +14,10 @@ export interface TwitchProfile extends StandardClaims {
   updated_at?: string
 }
 
-/** Twitch. Needs `clientId`, `clientSecret`. Twitch has no PKCE; the email needs scope `user:read:email`. */
+/**
+ * Twitch. Needs `clientId`, `clientSecret`. Twitch has no PKCE; the email needs scope `user:read:email`.
+ * Tokens: access tokens of a few hours and a refresh token; public clients' refresh tokens expire after 30 days.
+ */
 export default function Twitch(options: OIDCUserConfig<TwitchProfile>): OIDCConfig<TwitchProfile> {
   return mergeProvider<OIDCConfig<TwitchProfile>>(
     {

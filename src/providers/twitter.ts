@@ -20,7 +20,10 @@ export interface TwitterProfile {
   [key: string]: unknown
 }
 
-/** X (Twitter), OAuth 2.0 with PKCE. Needs `clientId`, `clientSecret`; add scope `users.email` for the email. */
+/**
+ * X (Twitter), OAuth 2.0 with PKCE. Needs `clientId`, `clientSecret`; add scope `users.email` for the email.
+ * Tokens: 2-hour access tokens; a refresh token only with the `offline.access` scope; it rotates on each use.
+ */
 export default function Twitter(options: OAuthUserConfig<TwitterProfile>): OAuthConfig<TwitterProfile> {
   return mergeProvider<OAuthConfig<TwitterProfile>>(
     {

@@ -8,7 +8,10 @@ export interface ZitadelProfile extends StandardClaims {
   'urn:zitadel:iam:org:project:roles'?: Record<string, Record<string, string>>
 }
 
-/** ZITADEL (cloud or self-hosted). Needs `issuer` (`https://<instance>.zitadel.cloud`), `clientId` (and `clientSecret` unless PKCE-only). */
+/**
+ * ZITADEL (cloud or self-hosted). Needs `issuer` (`https://<instance>.zitadel.cloud`), `clientId` (and `clientSecret` unless PKCE-only).
+ * Tokens: a refresh token with the `offline_access` scope.
+ */
 export default function Zitadel(options: OIDCUserConfig<ZitadelProfile>): OIDCConfig<ZitadelProfile> {
   return mergeProvider<OIDCConfig<ZitadelProfile>>(
     {

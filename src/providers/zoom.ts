@@ -26,7 +26,10 @@ export interface ZoomProfile {
   [key: string]: unknown
 }
 
-/** Zoom. Needs `clientId`, `clientSecret` (sent as HTTP Basic). */
+/**
+ * Zoom. Needs `clientId`, `clientSecret` (sent as HTTP Basic).
+ * Tokens: 1-hour access tokens and a refresh token that rotates on each use.
+ */
 export default function Zoom(options: OAuthUserConfig<ZoomProfile>): OAuthConfig<ZoomProfile> {
   return mergeProvider<OAuthConfig<ZoomProfile>>(
     {

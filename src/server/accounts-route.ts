@@ -7,7 +7,7 @@
  *   (no other account, no passkey, no proven address with an email provider) is refused.
  * Linking is a normal sign-in while signed in. Passkeys are removed at /passkeys.
  */
-import type { AdapterAccount, AdapterUser } from '../core/types.js'
+import type { AccountInfo, AdapterAccount, AdapterUser } from '../core/types.js'
 import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import { readBody, stringField } from './body.js'
@@ -16,15 +16,6 @@ import { verifyCsrf } from './csrf.js'
 import { json, type Reply } from './respond.js'
 import { otherWayToSignIn } from './sign-in-ways.js'
 import { signedInUser } from './webauthn/user.js'
-
-export interface AccountInfo {
-  provider: string
-  /** The configured provider's name, or its id when it is no longer configured. */
-  name: string
-  type: AdapterAccount['type']
-  /** The address, for an email account. */
-  email?: string
-}
 
 export async function getAccounts(ctx: Context): Promise<Reply> {
   const user = await requireUser(ctx)
@@ -53,7 +44,7 @@ async function unlink(ctx: Context, user: AdapterUser, provider: string): Promis
     throw new AuthError('InvalidRequest', 'Expected the id of a provider you have an OAuth account with; you have none with this one', { status: 404 })
   }
   if (!(await otherWayToSignIn(ctx, user, target))) {
-    throw new AuthError('InvalidRequest', 'This is your last way to sign in; link another account, add a passkey, or prove your address with an email link first', { status: 409 })
+    throw new AuthError('LastSignInMethod', 'This is your last way to sign in; link another account, add a passkey, or prove your address with an email link first', { status: 409 })
   }
   await adapter.unlinkAccount({ provider: target.provider, providerAccountId: target.providerAccountId })
   return accounts.filter((a) => a !== target)

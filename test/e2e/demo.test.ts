@@ -191,6 +191,10 @@ describe('the demo site', () => {
     // Her picture, served by the IdP, loads.
     await page.locator('latchkey-user img[part="avatar"]').waitFor()
     await expect.poll(() => brokenImages(page)).toEqual([])
+    // Her linked account, and the app calling the IdP's API with her provider token.
+    await expect.poll(() => page.locator('latchkey-accounts li[part="account"]').allTextContents()).toEqual(['Demo IdPUnlink'])
+    await page.locator('button.idp-call').click()
+    await expect.poll(() => page.locator('.idp-result').textContent()).toBe('The IdP says: Alice Example <alice@example.com>')
     await signOut(page)
     await page.context().close()
   })

@@ -66,7 +66,7 @@ describe('/accounts', () => {
     const me = await signedIn('c@example.test', ['github'])
     const refused = await post(me.cookie, { csrfToken: me.csrfToken, action: 'unlink', provider: 'github' })
     expect(refused.status).toBe(409)
-    expect(((await refused.json()) as { message: string }).message).toMatch(/last way to sign in/)
+    expect(await refused.json()).toMatchObject({ error: 'LastSignInMethod', message: expect.stringMatching(/last way to sign in/) })
     expect(await accountsOf(me.user.id)).toEqual(['github'])
     await adapter.createAuthenticator({ credentialID: 'cred', credentialPublicKey: 'key', userId: me.user.id, providerAccountId: 'cred', counter: 0, credentialDeviceType: 'singleDevice', credentialBackedUp: false })
     expect((await post(me.cookie, { csrfToken: me.csrfToken, action: 'unlink', provider: 'github' })).status).toBe(200)

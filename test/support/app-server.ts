@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import type { AuthConfig } from '../../src/core/types.js'
+import type { AuthConfig, Provider } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
@@ -56,6 +56,8 @@ export interface AppServerOptions {
   scripts?: Record<string, string>
   /** Device-bound sessions (DBSC), with this short cookie's lifetime in seconds. */
   deviceBound?: number
+  /** More providers, made once the app's URL is known (an IdP's client needs its redirect URI). */
+  providers?: (appUrl: string) => Promise<Provider[]> | Provider[]
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -121,42 +123,9 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const requests = new Map<string, number>()
   let held: Promise<void> | undefined
   const adapter = MemoryAdapter()
-  const config: AuthConfig = {
-    secret: 'latchkey-e2e-secret-0123456789abcdef',
-    adapter,
-    session: {
-      strategy: 'database',
-      maxAge: options.maxAge ?? 3600,
-      updateAge: options.updateAge ?? 600,
-      deviceBound: options.deviceBound ? { cookieMaxAge: options.deviceBound } : false,
-    },
-    now,
-    pages: { signIn: '/', error: '/' },
-    // An update may set `theme`; it lives in the answer to that update (database sessions keep no extra data).
-    callbacks: {
-      session: ({ session, trigger, newSession }) =>
-        trigger === 'update' && typeof (newSession as { theme?: unknown })?.theme === 'string' ? { ...session, theme: (newSession as { theme: string }).theme } : session,
-    },
-    logger: { error: () => {}, warn: () => {}, debug: () => {} },
-    providers: [
-      Credentials({
-        credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
-        authorize: ({ username, password }) =>
-          typeof username === 'string' && username && password === 'secret' ? { id: `user-${username}`, name: username, email: `${username}@example.com` } : null,
-      }),
-      Email({ sendVerificationRequest: ({ identifier, url }) => void outbox.push({ identifier, url }) }),
-      { id: 'acme', name: 'Acme', type: 'oidc', issuer: 'https://acme.invalid', clientId: 'x', jwks_endpoint: undefined, style: { brandColor: 'rgb(10, 20, 30)', logo: '/acme.svg' } },
-      { id: 'legacy', name: 'Legacy', type: 'oauth', clientId: 'x', jwks_endpoint: undefined, authorization: 'https://legacy.invalid/authorize', style: { bg: 'rgb(200, 0, 0)', text: 'rgb(255, 255, 0)' } },
-      { id: 'passkey', name: 'Passkey', type: 'webauthn' } as any,
-    ],
-  }
-  const base = options.authjs ? '/api/auth' : '/auth'
-  const latchkey = Latchkey(config)
-  const auth = toNodeHandler(options.authjs ? await authjsHandler(options) : latchkey)
-  // The app's own API: who is signed in, behind requireSession.
-  const signedIn = requireSession(latchkey)
-  // An action that needs a recent sign-in (session.freshAge, an hour by default).
-  const recent = requireFreshSession(latchkey)
+  let auth: ReturnType<typeof toNodeHandler>
+  let signedIn: ReturnType<typeof requireSession>
+  let recent: ReturnType<typeof requireFreshSession>
 
   const server = createServer(async (req, res) => {
     const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://x')
@@ -198,9 +167,48 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   })
   await new Promise<void>((resolve) => server.listen(0, resolve))
   const { port } = server.address() as AddressInfo
+  // "localhost" is a secure context, which service workers need.
+  const url = `http://localhost:${port}`
+  const config: AuthConfig = {
+    secret: 'latchkey-e2e-secret-0123456789abcdef',
+    adapter,
+    session: {
+      strategy: 'database',
+      maxAge: options.maxAge ?? 3600,
+      updateAge: options.updateAge ?? 600,
+      deviceBound: options.deviceBound ? { cookieMaxAge: options.deviceBound } : false,
+    },
+    now,
+    pages: { signIn: '/', error: '/' },
+    // An update may set `theme`; it lives in the answer to that update (database sessions keep no extra data).
+    callbacks: {
+      session: ({ session, trigger, newSession }) =>
+        trigger === 'update' && typeof (newSession as { theme?: unknown })?.theme === 'string' ? { ...session, theme: (newSession as { theme: string }).theme } : session,
+    },
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    providers: [
+      Credentials({
+        credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
+        authorize: ({ username, password }) =>
+          typeof username === 'string' && username && password === 'secret' ? { id: `user-${username}`, name: username, email: `${username}@example.com` } : null,
+      }),
+      Email({ sendVerificationRequest: ({ identifier, url }) => void outbox.push({ identifier, url }) }),
+      { id: 'acme', name: 'Acme', type: 'oidc', issuer: 'https://acme.invalid', clientId: 'x', jwks_endpoint: undefined, style: { brandColor: 'rgb(10, 20, 30)', logo: '/acme.svg' } },
+      { id: 'legacy', name: 'Legacy', type: 'oauth', clientId: 'x', jwks_endpoint: undefined, authorization: 'https://legacy.invalid/authorize', style: { bg: 'rgb(200, 0, 0)', text: 'rgb(255, 255, 0)' } },
+      { id: 'passkey', name: 'Passkey', type: 'webauthn' } as any,
+      ...((await options.providers?.(url)) ?? []),
+    ],
+  }
+  const base = options.authjs ? '/api/auth' : '/auth'
+  const latchkey = Latchkey(config)
+  auth = toNodeHandler(options.authjs ? await authjsHandler(options) : latchkey)
+  // The app's own API: who is signed in, behind requireSession.
+  signedIn = requireSession(latchkey)
+  // An action that needs a recent sign-in (session.freshAge, an hour by default).
+  recent = requireFreshSession(latchkey)
+
   return {
-    // "localhost" is a secure context, which service workers need.
-    url: `http://localhost:${port}`,
+    url,
     outbox,
     sessionRequests,
     requests,

@@ -1,0 +1,21 @@
+/**
+ * A button that calls the Demo IdP's API through the demo server (/api/idp-profile), which uses
+ * the user's provider token: `auth.getAccessToken` refreshes it there when it is about to expire.
+ */
+export function mountIdpCall(root: HTMLElement): void {
+  root.innerHTML = `<button type="button" class="idp-call">Call the Demo IdP's API</button><p class="muted small idp-result" role="status"></p>`
+  const button = root.querySelector('button')!
+  const result = root.querySelector<HTMLElement>('.idp-result')!
+  button.addEventListener('click', async () => {
+    button.disabled = true
+    try {
+      const response = await fetch('/api/idp-profile', { credentials: 'same-origin' })
+      const body = (await response.json()) as { profile?: { name?: string; email?: string }; message?: string }
+      result.textContent = body.profile ? `The IdP says: ${body.profile.name ?? ''} <${body.profile.email ?? ''}>` : (body.message ?? `Answered ${response.status}`)
+    } catch {
+      result.textContent = 'The demo server could not be reached.'
+    } finally {
+      button.disabled = false
+    }
+  })
+}

@@ -1,0 +1,42 @@
+import type { AccountInfo, AppProvider, AuthClient } from '../client/index.js'
+import { h } from './dom.js'
+import { ListElement } from './list-element.js'
+
+const isOAuth = (type: string) => type === 'oauth' || type === 'oidc'
+
+/**
+ * `<latchkey-accounts>`: the signed-in user's linked accounts (OAuth, OIDC and email; passkeys
+ * have their own list), an unlink button on each OAuth/OIDC one, and a "Connect" button for each
+ * configured OAuth/OIDC provider not linked yet: a sign-in with it, while signed in, that comes
+ * back to `callback-url` (default: this page). Unlinking the last way to sign in is refused by the
+ * server and said in words. Empty when signed out.
+ */
+export function accountsElement(client: AuthClient): CustomElementConstructor {
+  return class LatchkeyAccounts extends ListElement<AccountInfo> {
+    private providers: AppProvider[] = []
+    constructor() {
+      super(client)
+    }
+    protected async read() {
+      const [accounts, providers] = await Promise.all([this.client.accounts.list(), this.client.getProviders()])
+      this.providers = Object.values(providers).filter((p) => isOAuth(p.type))
+      return accounts.filter((a) => a.type !== 'webauthn')
+    }
+    protected show() {
+      const rows = this.list.map((a) => {
+        const row = h('li', { part: 'account', 'data-provider': a.provider }, h('span', { part: 'name' }, a.name, a.email ? `: ${a.email}` : ''))
+        if (isOAuth(a.type)) {
+          const unlink: HTMLButtonElement = h('button', { type: 'button', part: 'button unlink', 'aria-label': `Unlink ${a.name}`, onclick: () => this.act(unlink, () => this.client.accounts.unlink(a.provider)) }, 'Unlink')
+          row.append(unlink)
+        }
+        return row
+      })
+      const linked = new Set(this.list.map((a) => a.provider))
+      const connect = this.providers.filter((p) => !linked.has(p.id)).map((p) => {
+        const button: HTMLButtonElement = h('button', { type: 'button', part: 'button connect', 'data-provider': p.id, onclick: () => this.act(button, () => this.client.accounts.link(p.id, { callbackUrl: this.getAttribute('callback-url') ?? location.href })) }, `Connect ${p.name}`)
+        return button
+      })
+      return [h('ul', { part: 'list', class: 'accounts' }, ...rows), ...connect]
+    }
+  }
+}

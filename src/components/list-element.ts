@@ -1,0 +1,64 @@
+import type { AuthClient } from '../client/index.js'
+import { LatchkeyElement } from './base-element.js'
+import { h } from './dom.js'
+import { errorMessage } from './messages.js'
+
+/**
+ * What `<latchkey-sessions>` and `<latchkey-accounts>` share: a list the signed-in user manages,
+ * read anew for each user signed in, an error line, and buttons disabled while their action runs.
+ * Signed out it shows the `signed-out` slot.
+ */
+export abstract class ListElement<T> extends LatchkeyElement {
+  protected list: T[] = []
+  protected error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true })
+  private shownFor?: string
+  constructor(client: AuthClient) {
+    super(client)
+  }
+  /** The list as the server has it now. */
+  protected abstract read(): Promise<T[]>
+  /** The list's nodes, shown after the error line. */
+  protected abstract show(): Node[]
+  protected fail(e: unknown) {
+    this.error.textContent = errorMessage((e as { code?: string }).code ?? 'ServerError')
+    this.error.hidden = false
+  }
+  private async load() {
+    try {
+      this.list = await this.read()
+      this.error.hidden = true
+    } catch (e) {
+      this.fail(e)
+    }
+    this.render()
+  }
+  /** Runs a button's action; its answer is the list left. */
+  protected async act(button: HTMLButtonElement, run: () => Promise<T[] | unknown>) {
+    button.disabled = true
+    try {
+      const left = await run()
+      if (Array.isArray(left)) this.list = left
+      this.error.hidden = true
+    } catch (e) {
+      this.fail(e)
+    } finally {
+      button.disabled = false
+    }
+    this.render()
+  }
+  protected render() {
+    const user = this.client.session?.user
+    if (!user) {
+      this.shownFor = undefined
+      this.list = []
+      return this.paint(h('slot', { name: 'signed-out' }))
+    }
+    // A new sign-in (or the first one seen) reads its list anew.
+    const key = `${user.id ?? user.email}`
+    if (this.shownFor !== key) {
+      this.shownFor = key
+      void this.load()
+    }
+    this.paint(h('div', { class: 'stack', part: 'container' }, this.error, ...this.show()))
+  }
+}
