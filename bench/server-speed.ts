@@ -1,31 +1,46 @@
 /**
- * latchkey against @auth/core, side by side in one run: the same credentials provider, the same
- * in-memory adapter, node:http on 127.0.0.1, each server alone in its own process, the load
- * (autocannon: keep-alive, 10 connections) from this one. Every response is checked.
+ * GET /session, latchkey against @auth/core, side by side in one run, loaded as production is:
+ * BENCH_USERS distinct signed-in users (default 10,000), the next user's cookie on every request,
+ * so no per-cookie cache helps. Columns: the harness alone (a fixed session JSON: the ceiling),
+ * latchkey's Web handler and Auth.js behind the same node:http-to-Request harness
+ * (bench/http/web-harness.ts), and latchkey's node binding (`toNodeHandler`). Each library's own
+ * cost is its time per request above the ceiling's. Rows: JWT, database on the memory store, and
+ * database on PostgreSQL (latchkey's SQL adapter against @auth/pg-adapter, same server, same
+ * data; needs DATABASE_URL). One cookie repeated is a labelled row of its own. Every response is
+ * checked: status 200 and the email of the user whose cookie was sent.
+ *
+ *   npm run bench -- server-speed      (BENCH_SECONDS per run, default 5; BENCH_MEMORY_SECONDS, default 60)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
+import { jweOpen } from './jwe-open.js'
 
-type Library = 'latchkey' | 'authjs'
-type Strategy = 'jwt' | 'database'
+type Library = 'latchkey' | 'authjs' | 'ceiling'
+type Strategy = 'jwt' | 'database' | 'postgres'
+type Mode = 'web' | 'node'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 60)
+const users = Number(process.env.BENCH_USERS ?? 10_000)
 const connections = 10
 
 interface Target {
   child: ChildProcess
   origin: string
-  info: { sessionCookie: string; seeded: string | null }
+  cookieName: string
+  cookies: string[]
   next(prefix: string): Promise<string>
   stop(): Promise<void>
 }
 
-async function start(library: Library, strategy: Strategy): Promise<Target> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/http/target.ts', library, strategy], {
+/** Starts a target process; `execArgv`: more node flags (a profiler's). */
+export async function start(library: Library, strategy: Strategy, mode: Mode, execArgv: string[] = []): Promise<Target> {
+  const child = spawn(process.execPath, [...execArgv, '--expose-gc', '--import', 'tsx', 'bench/http/target.ts', library, strategy, mode], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_USERS: String(users) },
   })
   const lines = createInterface({ input: child.stdout! })
   const waiting: Array<{ prefix: string; resolve: (line: string) => void }> = []
@@ -34,12 +49,18 @@ async function start(library: Library, strategy: Strategy): Promise<Target> {
     if (i >= 0) waiting.splice(i, 1)[0].resolve(line)
   })
   const next = (prefix: string) => new Promise<string>((resolve) => waiting.push({ prefix, resolve }))
-  const ready = await next('READY ')
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${library} ${strategy} ${mode} exited (${code}) before it was ready`))))
+  const ready = await Promise.race([next('READY '), exited])
   const [, port, json] = /^READY (\d+) (.*)$/.exec(ready)!
+  const { cookieName, file } = JSON.parse(json) as { cookieName: string; file: string }
+  const cookies = JSON.parse(readFileSync(file, 'utf8')) as string[]
+  rmSync(file)
+  exited.catch(() => {})
   return {
     child,
     origin: `http://127.0.0.1:${port}`,
-    info: JSON.parse(json),
+    cookieName,
+    cookies,
     next,
     stop: async () => {
       child.stdin!.end()
@@ -48,121 +69,71 @@ async function start(library: Library, strategy: Strategy): Promise<Target> {
   }
 }
 
-/** A session cookie: signed in through the credentials flow (jwt) or the seeded record (database). */
-async function sessionCookie(t: Target): Promise<string> {
-  if (t.info.seeded) return `${t.info.sessionCookie}=${t.info.seeded}`
-  const jar = await signInOnce(t)
-  if (!jar.session) throw new Error(`sign-in against ${t.origin} gave no session cookie`)
-  return jar.session
-}
-
-/** csrf, credentials callback, session: one whole sign-in; returns the cookies and whether it worked. */
-async function signInOnce(t: Target): Promise<{ session: string | null; ok: boolean }> {
-  const csrf = await fetch(`${t.origin}/auth/csrf`)
-  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const callback = await fetch(`${t.origin}/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: csrfCookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfToken, username: 'bench', password: 'bench' }),
-  })
-  await callback.arrayBuffer()
-  const session = callback.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith(t.info.sessionCookie + '=')) ?? null
-  if (!session) return { session, ok: false }
-  const read = await fetch(`${t.origin}/auth/session`, { headers: { cookie: session } })
-  const body = (await read.json()) as { user?: { email?: string } } | null
-  return { session, ok: body?.user?.email === 'bench@example.com' }
-}
-
 interface Figures {
   rps: number
   p50: number
   p99: number
   wrong: number
   total: number
-  note?: string
+  setCookies: number
 }
 
-async function load(url: string, headers: Record<string, string>, check: (body: string) => boolean, duration = seconds): Promise<Figures> {
+/**
+ * autocannon against GET /session; `rotate`: the next user's cookie on each request (else user
+ * 0's on all). Each answer must be 200 with that user's email.
+ */
+export async function load(t: Target, rotate: boolean, duration = seconds): Promise<Figures> {
+  let turn = 0
+  let wrong = 0
   let setCookies = 0
   const result = await autocannon({
-    url,
+    url: `${t.origin}/auth/session`,
     connections,
     duration,
-    headers,
-    verifyBody: check,
-    requests: [{ method: 'GET', onResponse: (_s: number, _b: string, _c: unknown, h: Record<string, string>) => void (h['set-cookie'] && setCookies++) }],
-  } as autocannon.Options)
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) => {
+          const i = rotate ? turn++ % t.cookies.length : 0
+          // The ceiling answers user 0 whatever it is sent.
+          context.expect = `"email":"u${t.cookieName === 'ceiling' ? 0 : i}@bench.example"`
+          return { ...request, headers: { cookie: `${t.cookieName}=${t.cookies[i]}` } }
+        },
+        onResponse: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, unknown>) => {
+          if (status !== 200 || !body.includes(context.expect as string)) wrong++
+          if (headers['set-cookie']) setCookies++
+        },
+      },
+    ],
+  } as unknown as autocannon.Options)
   return {
-    rps: Math.round(result.requests.average),
+    rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    wrong: result.mismatches + result.non2xx + result.errors + result.timeouts,
+    wrong: wrong + result.errors + result.timeouts,
     total: result.requests.total,
-    note: `${setCookies} set-cookie`,
+    setCookies,
   }
 }
 
-/** Whole sign-ins for `seconds`, `connections` at a time. */
-async function signInLoad(t: Target): Promise<Figures> {
-  const until = Date.now() + seconds * 1000
-  const times: number[] = []
-  let wrong = 0
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < until) {
-        const begin = performance.now()
-        const { ok } = await signInOnce(t).catch(() => ({ ok: false }))
-        times.push(performance.now() - begin)
-        if (!ok) wrong++
-      }
-    }),
-  )
-  times.sort((a, b) => a - b)
-  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))])
-  return { rps: Math.round(times.length / seconds), p50: at(0.5), p99: at(0.99), wrong, total: times.length }
-}
-
-const isSession = (body: string) => {
+async function measure(library: Library, strategy: Strategy, mode: Mode, rotate = true): Promise<Figures> {
+  const t = await start(library, strategy, mode)
   try {
-    return JSON.parse(body)?.user?.email === 'bench@example.com'
-  } catch {
-    return false
+    await load(t, rotate, 2) // warm-up
+    return await load(t, rotate)
+  } finally {
+    await t.stop()
   }
 }
-const isProviders = (body: string) => body.includes('"credentials"') && body.includes('signinUrl')
-const isCsrf = (body: string) => /"csrfToken":"[^"]{16,}"/.test(body)
 
-async function measure(library: Library) {
-  const rows: Record<string, Figures> = {}
-  for (const strategy of ['jwt', 'database'] as Strategy[]) {
-    const t = await start(library, strategy)
-    try {
-      const cookie = await sessionCookie(t)
-      await load(`${t.origin}/auth/session`, { cookie }, isSession, 1) // warm-up
-      rows[`GET /session (${strategy})`] = await load(`${t.origin}/auth/session`, { cookie }, isSession)
-      if (strategy === 'jwt') {
-        rows['GET /providers'] = await load(`${t.origin}/auth/providers`, {}, isProviders)
-        rows['GET /csrf'] = await load(`${t.origin}/auth/csrf`, {}, isCsrf)
-        rows['credentials sign-in (csrf, callback, session)'] = await signInLoad(t)
-      }
-    } finally {
-      await t.stop()
-    }
-  }
-  return rows
-}
-
-/** Heap after warm-up and after `memorySeconds` more at full load, both after a full GC. */
-async function memory(library: Library) {
-  const t = await start(library, 'jwt')
+/** Heap of latchkey's Web handler (JWT, rotating users) after warm-up and after `memorySeconds` more at full load. */
+async function memory() {
+  const t = await start('latchkey', 'jwt', 'web')
   try {
-    const cookie = await sessionCookie(t)
-    await load(`${t.origin}/auth/session`, { cookie }, isSession, 3)
+    await load(t, true, 3)
     t.child.stdin!.write('heap\n')
     const before = Number((await t.next('HEAP ')).slice(5))
-    const run = await load(`${t.origin}/auth/session`, { cookie }, isSession, memorySeconds)
+    const run = await load(t, true, memorySeconds)
     t.child.stdin!.write('heap\n')
     const after = Number((await t.next('HEAP ')).slice(5))
     return { before, after, growth: after - before, requests: run.total, wrong: run.wrong }
@@ -172,23 +143,58 @@ async function memory(library: Library) {
 }
 
 const pad = (s: string | number, n: number) => String(s).padStart(n)
+const perRequest = (f: Figures) => 1e6 / f.rps
+const fmt = (f: Figures) => `${pad(Math.round(f.rps), 7)} (${pad(perRequest(f).toFixed(0), 4)} µs)`
+const ratio = (a: Figures, b: Figures) => pad((a.rps / b.rps).toFixed(2) + 'x', 6)
+const own = (f: Figures, ceiling: Figures) => pad((perRequest(f) - perRequest(ceiling)).toFixed(1), 6)
 
 export async function run(): Promise<void> {
-  console.log(`latchkey vs @auth/core ${JSON.parse(readFileSync('node_modules/@auth/core/package.json', 'utf8')).version}: node:http on 127.0.0.1, ${connections} connections, keep-alive, ${seconds} s per row, every response checked`)
-  const ours = await measure('latchkey')
-  const theirs = await measure('authjs')
-  console.log(`\n${'route'.padEnd(46)} ${pad('latchkey req/s', 15)} ${pad('p50', 5)} ${pad('p99', 5)}   ${pad('Auth.js req/s', 14)} ${pad('p50', 5)} ${pad('p99', 5)}   ${pad('ratio', 6)}  wrong answers`)
-  for (const name of Object.keys(ours)) {
-    const a = ours[name]
-    const b = theirs[name]
+  const version = (p: string) => JSON.parse(readFileSync(`node_modules/${p}/package.json`, 'utf8')).version
+  const withPg = !!process.env.DATABASE_URL
+  console.log(
+    `GET /session, latchkey vs @auth/core ${version('@auth/core')}${withPg ? ` and @auth/pg-adapter ${version('@auth/pg-adapter')}` : ''}: ${users.toLocaleString('en')} distinct users (the next one's cookie on each request), ` +
+      `${connections} connections, keep-alive, ${seconds} s per run after 2 s of warm-up, node ${process.versions.node}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`,
+  )
+  if (!withPg) console.log('*** DATABASE_URL is not set: the PostgreSQL row does NOT run ***')
+  console.log(await jweOpen(users))
+  const ceilingWeb = await measure('ceiling', 'jwt', 'web')
+  const ceilingNode = await measure('ceiling', 'jwt', 'node')
+  const rows: Array<{ name: string; web: Figures; authjs: Figures; node: Figures }> = []
+  const strategies: Strategy[] = withPg ? ['jwt', 'database', 'postgres'] : ['jwt', 'database']
+  const names: Record<Strategy, string> = { jwt: 'JWT', database: 'database (memory store)', postgres: 'database (PostgreSQL)' }
+  for (const strategy of strategies) {
+    rows.push({ name: names[strategy], web: await measure('latchkey', strategy, 'web'), authjs: await measure('authjs', strategy, 'web'), node: await measure('latchkey', strategy, 'node') })
+  }
+  const single: Array<{ name: string; web: Figures; authjs: Figures; node: Figures }> = []
+  for (const strategy of ['jwt', 'database'] as Strategy[]) {
+    single.push({ name: `${names[strategy]}, ONE cookie repeated`, web: await measure('latchkey', strategy, 'web', false), authjs: await measure('authjs', strategy, 'web', false), node: await measure('latchkey', strategy, 'node', false) })
+  }
+
+  console.log(`\nrequests/s (µs per request); "own": µs per request above the harness alone; ratio: latchkey over Auth.js\n`)
+  console.log(`${'sessions'.padEnd(40)} ${pad('latchkey Web', 16)} ${pad('own', 6)}   ${pad('Auth.js Web', 16)} ${pad('own', 6)}   ${pad('ratio', 6)}   ${pad('latchkey node', 16)} ${pad('own', 6)} ${pad('ratio', 6)}   wrong`)
+  console.log(`${'harness alone (fixed JSON)'.padEnd(40)} ${fmt(ceilingWeb)} ${pad('', 6)}   ${pad('', 16)} ${pad('', 6)}   ${pad('', 6)}   ${fmt(ceilingNode)}`)
+  for (const r of [...rows, ...single]) {
     console.log(
-      `${name.padEnd(46)} ${pad(a.rps, 15)} ${pad(a.p50, 5)} ${pad(a.p99, 5)}   ${pad(b.rps, 14)} ${pad(b.p50, 5)} ${pad(b.p99, 5)}   ${pad((a.rps / b.rps).toFixed(2) + 'x', 6)}  ${a.wrong}/${a.total} vs ${b.wrong}/${b.total}${a.note ? `  (${a.note} vs ${b.note})` : ''}`,
+      `${r.name.padEnd(40)} ${fmt(r.web)} ${own(r.web, ceilingWeb)}   ${fmt(r.authjs)} ${own(r.authjs, ceilingWeb)}   ${ratio(r.web, r.authjs)}   ${fmt(r.node)} ${own(r.node, ceilingNode)} ${ratio(r.node, r.authjs)}   ` +
+        `${r.web.wrong + r.authjs.wrong + r.node.wrong}/${r.web.total + r.authjs.total + r.node.total}`,
     )
   }
-  console.log('latencies in ms; "set-cookie" counts session reads that re-issued the cookie (latchkey: only when due)')
+  console.log(`\nset-cookie answers (re-issued cookies): latchkey only when the session is due, Auth.js's JWT on every read:`)
+  for (const r of rows) console.log(`  ${r.name.padEnd(38)} latchkey ${r.web.setCookies}/${r.web.total}, Auth.js ${r.authjs.setCookies}/${r.authjs.total}`)
+  console.log(`p50/p99 latency, ms: ` + rows.map((r) => `${r.name}: latchkey ${r.web.p50}/${r.web.p99}, Auth.js ${r.authjs.p50}/${r.authjs.p99}, node ${r.node.p50}/${r.node.p99}`).join('; '))
+  const all = [ceilingWeb, ceilingNode, ...rows.flatMap((r) => [r.web, r.authjs, r.node]), ...single.flatMap((r) => [r.web, r.authjs, r.node])]
+  const wrong = all.reduce((n, f) => n + f.wrong, 0)
+  console.log(`every response checked: ${wrong} wrong of ${all.reduce((n, f) => n + f.total, 0)}`)
+  const met = (ok: boolean) => (ok ? 'met' : 'MISSED')
+  console.log(
+    `targets: Web ≥ 3x Auth.js on every row: ${met(rows.every((r) => r.web.rps >= 3 * r.authjs.rps))}; ` +
+      `latchkey's own cost ≤ 25 µs (Web): ${met(rows.filter((r) => r !== rows.find((x) => x.name.includes('PostgreSQL'))).every((r) => perRequest(r.web) - perRequest(ceilingWeb) <= 25))}; ` +
+      `node binding ≥ 10x on JWT: ${met(rows[0].node.rps >= 10 * rows[0].authjs.rps)}` +
+      (withPg ? `; PostgreSQL ≥ 1.5x: ${met(rows[2].web.rps >= 1.5 * rows[2].authjs.rps)}` : ''),
+  )
   if (memorySeconds > 0) {
-    const m = await memory('latchkey')
+    const m = await memory()
     const mb = (n: number) => (n / 1048576).toFixed(1)
-    console.log(`\nheap under load (latchkey, jwt GET /session, ${memorySeconds} s, ${m.requests} requests, ${m.wrong} wrong): ${mb(m.before)} MB after warm-up, ${mb(m.after)} MB after, growth ${mb(m.growth)} MB (target < 20 MB)`)
+    console.log(`\nheap under load (latchkey Web handler, JWT, ${users} users rotating, ${memorySeconds} s, ${m.requests} requests, ${m.wrong} wrong): ${mb(m.before)} MB after warm-up, ${mb(m.after)} MB after, growth ${mb(m.growth)} MB (target < 20 MB)`)
   }
 }

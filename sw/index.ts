@@ -7,7 +7,6 @@
  * (or the browser) decides what a page load gets, offline included. It adds no install or
  * activate listener: the app's worker keeps its own lifecycle.
  */
-import { expose } from 'comlink'
 import { createEngine } from '../src/client/session-engine.js'
 import type { SessionState } from '../src/client/types.js'
 import { timingHeader } from '../src/core/session-rule.js'
@@ -53,7 +52,6 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
   }
 
   const engine = createEngine(sessionUrl, schedule, device.fetch)
-  const api = { get: (after?: number) => engine.get(after) }
 
   scope.addEventListener('message', (event) => {
     const port = event.ports?.[0]
@@ -61,7 +59,15 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
     // Another latchkey install in the same worker may serve the page's endpoint: stay silent.
     if (latchkey !== 'connect' || !port || (session && session !== sessionUrl)) return
     port.postMessage({ latchkey: 'ready' })
-    expose(api, port)
+    // The page's calls (src/client/worker-bridge.ts): `{ id, after }`, answered `{ id, state }` or `{ id, error }`.
+    port.onmessage = async ({ data }) => {
+      if (typeof data?.id !== 'number') return
+      try {
+        port.postMessage({ id: data.id, state: await engine.get(typeof data.after === 'number' ? data.after : undefined) })
+      } catch (e) {
+        port.postMessage({ id: data.id, error: String(e) })
+      }
+    }
   })
 
   /**

@@ -8,17 +8,7 @@
  * which is exactly this function.
  */
 import { sha256Hex } from './crypto.js'
-
-type NodeCrypto = typeof import('node:crypto')
-
-/**
- * node:crypto where the runtime has it (Node 20.16+, Bun, Deno): a synchronous hash, 0.7 µs on
- * the bench machine against 16 µs or more for Web Crypto's promise. `getBuiltinModule` keeps this
- * module free of a static `node:` import, so it still loads on runtimes without one.
- */
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-  | NodeCrypto
-  | undefined
+import { nodeCrypto } from './node-crypto.js'
 
 /** The stored form of a session cookie's token. Synchronous on Node; await it either way. */
 export function storedSessionToken(token: string): string | Promise<string> {
