@@ -179,7 +179,7 @@ export async function run(): Promise<void> {
         `${r.web.wrong + r.authjs.wrong + r.node.wrong}/${r.web.total + r.authjs.total + r.node.total}`,
     )
   }
-  console.log(`\nset-cookie answers (re-issued cookies): latchkey only when the session is due, Auth.js's JWT on every read:`)
+  console.log(`\nset-cookie answers (re-issued cookies): latchkey only when the session is due, Auth.js on every read:`)
   for (const r of rows) console.log(`  ${r.name.padEnd(38)} latchkey ${r.web.setCookies}/${r.web.total}, Auth.js ${r.authjs.setCookies}/${r.authjs.total}`)
   console.log(`p50/p99 latency, ms: ` + rows.map((r) => `${r.name}: latchkey ${r.web.p50}/${r.web.p99}, Auth.js ${r.authjs.p50}/${r.authjs.p99}, node ${r.node.p50}/${r.node.p99}`).join('; '))
   const all = [ceilingWeb, ceilingNode, ...rows.flatMap((r) => [r.web, r.authjs, r.node]), ...single.flatMap((r) => [r.web, r.authjs, r.node])]
