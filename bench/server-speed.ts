@@ -1,10 +1,12 @@
 /**
  * GET /session, latchkey against @auth/core, side by side in one run, loaded as production is:
  * BENCH_USERS distinct signed-in users (default 10,000), the next user's cookie on every request,
- * so no per-cookie cache helps. Columns: the harness alone (a fixed session JSON: the ceiling),
- * latchkey's Web handler and Auth.js behind the same node:http-to-Request harness
- * (bench/http/web-harness.ts), and latchkey's node binding (`toNodeHandler`). Each library's own
- * cost is its time per request above the ceiling's. Rows: JWT, database on the memory store, and
+ * so no per-cookie cache helps. Columns: latchkey's Web handler and Auth.js behind two Web
+ * harnesses, each the same for both: a plain node:http-to-Request one (bench/http/web-harness.ts:
+ * a full Request in, the Response's body read back as a stream) and @hono/node-server's
+ * `getRequestListener`, with which a Web handler is commonly deployed on Node; then latchkey's node
+ * binding (`toNodeHandler`). Each harness alone, answering a fixed session JSON, is its ceiling;
+ * each library's own cost is its time per request above that ceiling. Rows: JWT, database on the memory store, and
  * database on PostgreSQL (latchkey's SQL adapter against @auth/pg-adapter, same server, same
  * data; needs DATABASE_URL). One cookie repeated is a labelled row of its own. Every response is
  * checked: status 200 and the email of the user whose cookie was sent.
@@ -20,7 +22,7 @@ import { jweOpen } from './jwe-open.js'
 
 type Library = 'latchkey' | 'authjs' | 'ceiling'
 type Strategy = 'jwt' | 'database' | 'postgres'
-type Mode = 'web' | 'node'
+type Mode = 'web' | 'hono' | 'node'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 60)
@@ -148,49 +150,67 @@ const fmt = (f: Figures) => `${pad(Math.round(f.rps), 7)} (${pad(perRequest(f).t
 const ratio = (a: Figures, b: Figures) => pad((a.rps / b.rps).toFixed(2) + 'x', 6)
 const own = (f: Figures, ceiling: Figures) => pad((perRequest(f) - perRequest(ceiling)).toFixed(1), 6)
 
+interface Row {
+  name: string
+  web: Figures
+  authjs: Figures
+  hono: Figures
+  authjsHono: Figures
+  node: Figures
+}
+
 export async function run(): Promise<void> {
   const version = (p: string) => JSON.parse(readFileSync(`node_modules/${p}/package.json`, 'utf8')).version
   const withPg = !!process.env.DATABASE_URL
   console.log(
     `GET /session, latchkey vs @auth/core ${version('@auth/core')}${withPg ? ` and @auth/pg-adapter ${version('@auth/pg-adapter')}` : ''}: ${users.toLocaleString('en')} distinct users (the next one's cookie on each request), ` +
-      `${connections} connections, keep-alive, ${seconds} s per run after 2 s of warm-up, node ${process.versions.node}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`,
+      `${connections} connections, keep-alive, ${seconds} s per run after 2 s of warm-up, @hono/node-server ${version('@hono/node-server')}, node ${process.versions.node}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`,
   )
   if (!withPg) console.log('*** DATABASE_URL is not set: the PostgreSQL row does NOT run ***')
   console.log(await jweOpen(users))
-  const ceilingWeb = await measure('ceiling', 'jwt', 'web')
-  const ceilingNode = await measure('ceiling', 'jwt', 'node')
-  const rows: Array<{ name: string; web: Figures; authjs: Figures; node: Figures }> = []
+  const ceiling = { web: await measure('ceiling', 'jwt', 'web'), hono: await measure('ceiling', 'jwt', 'hono'), node: await measure('ceiling', 'jwt', 'node') }
   const strategies: Strategy[] = withPg ? ['jwt', 'database', 'postgres'] : ['jwt', 'database']
   const names: Record<Strategy, string> = { jwt: 'JWT', database: 'database (memory store)', postgres: 'database (PostgreSQL)' }
-  for (const strategy of strategies) {
-    rows.push({ name: names[strategy], web: await measure('latchkey', strategy, 'web'), authjs: await measure('authjs', strategy, 'web'), node: await measure('latchkey', strategy, 'node') })
-  }
-  const single: Array<{ name: string; web: Figures; authjs: Figures; node: Figures }> = []
-  for (const strategy of ['jwt', 'database'] as Strategy[]) {
-    single.push({ name: `${names[strategy]}, ONE cookie repeated`, web: await measure('latchkey', strategy, 'web', false), authjs: await measure('authjs', strategy, 'web', false), node: await measure('latchkey', strategy, 'node', false) })
-  }
+  const row = async (name: string, strategy: Strategy, rotate: boolean): Promise<Row> => ({
+    name,
+    web: await measure('latchkey', strategy, 'web', rotate),
+    authjs: await measure('authjs', strategy, 'web', rotate),
+    hono: await measure('latchkey', strategy, 'hono', rotate),
+    authjsHono: await measure('authjs', strategy, 'hono', rotate),
+    node: await measure('latchkey', strategy, 'node', rotate),
+  })
+  const rows: Row[] = []
+  for (const strategy of strategies) rows.push(await row(names[strategy], strategy, true))
+  const single: Row[] = []
+  for (const strategy of ['jwt', 'database'] as Strategy[]) single.push(await row(`${names[strategy]}, ONE cookie repeated`, strategy, false))
 
-  console.log(`\nrequests/s (µs per request); "own": µs per request above the harness alone; ratio: latchkey over Auth.js\n`)
-  console.log(`${'sessions'.padEnd(40)} ${pad('latchkey Web', 16)} ${pad('own', 6)}   ${pad('Auth.js Web', 16)} ${pad('own', 6)}   ${pad('ratio', 6)}   ${pad('latchkey node', 16)} ${pad('own', 6)} ${pad('ratio', 6)}   wrong`)
-  console.log(`${'harness alone (fixed JSON)'.padEnd(40)} ${fmt(ceilingWeb)} ${pad('', 6)}   ${pad('', 16)} ${pad('', 6)}   ${pad('', 6)}   ${fmt(ceilingNode)}`)
+  const cell = (f: Figures, c: Figures) => `${fmt(f)} ${own(f, c)}`
+  const blank = pad('', 16 + 7)
+  console.log(`\nrequests/s (µs per request) and own µs above the harness alone; ratio: latchkey over Auth.js in the same harness; node ratio: over Auth.js in the plain harness\n`)
+  console.log(`${'sessions'.padEnd(40)} ${pad('latchkey plain', 16)} ${pad('own', 6)} ${pad('Auth.js plain', 16)} ${pad('own', 6)} ${pad('ratio', 6)} | ${pad('latchkey Hono', 16)} ${pad('own', 6)} ${pad('Auth.js Hono', 16)} ${pad('own', 6)} ${pad('ratio', 6)} | ${pad('latchkey node', 16)} ${pad('own', 6)} ${pad('ratio', 6)}   wrong`)
+  console.log(`${'harness alone (fixed JSON)'.padEnd(40)} ${fmt(ceiling.web)} ${pad('', 6)} ${blank} ${pad('', 6)} | ${fmt(ceiling.hono)} ${pad('', 6)} ${blank} ${pad('', 6)} | ${fmt(ceiling.node)}`)
   for (const r of [...rows, ...single]) {
+    const all = [r.web, r.authjs, r.hono, r.authjsHono, r.node]
     console.log(
-      `${r.name.padEnd(40)} ${fmt(r.web)} ${own(r.web, ceilingWeb)}   ${fmt(r.authjs)} ${own(r.authjs, ceilingWeb)}   ${ratio(r.web, r.authjs)}   ${fmt(r.node)} ${own(r.node, ceilingNode)} ${ratio(r.node, r.authjs)}   ` +
-        `${r.web.wrong + r.authjs.wrong + r.node.wrong}/${r.web.total + r.authjs.total + r.node.total}`,
+      `${r.name.padEnd(40)} ${cell(r.web, ceiling.web)} ${cell(r.authjs, ceiling.web)} ${ratio(r.web, r.authjs)} | ${cell(r.hono, ceiling.hono)} ${cell(r.authjsHono, ceiling.hono)} ${ratio(r.hono, r.authjsHono)} | ${cell(r.node, ceiling.node)} ${ratio(r.node, r.authjs)}   ` +
+        `${all.reduce((n, f) => n + f.wrong, 0)}/${all.reduce((n, f) => n + f.total, 0)}`,
     )
   }
   console.log(`\nset-cookie answers (re-issued cookies): latchkey only when the session is due, Auth.js on every read:`)
   for (const r of rows) console.log(`  ${r.name.padEnd(38)} latchkey ${r.web.setCookies}/${r.web.total}, Auth.js ${r.authjs.setCookies}/${r.authjs.total}`)
   console.log(`p50/p99 latency, ms: ` + rows.map((r) => `${r.name}: latchkey ${r.web.p50}/${r.web.p99}, Auth.js ${r.authjs.p50}/${r.authjs.p99}, node ${r.node.p50}/${r.node.p99}`).join('; '))
-  const all = [ceilingWeb, ceilingNode, ...rows.flatMap((r) => [r.web, r.authjs, r.node]), ...single.flatMap((r) => [r.web, r.authjs, r.node])]
+  const all = [ceiling.web, ceiling.hono, ceiling.node, ...[...rows, ...single].flatMap((r) => [r.web, r.authjs, r.hono, r.authjsHono, r.node])]
   const wrong = all.reduce((n, f) => n + f.wrong, 0)
   console.log(`every response checked: ${wrong} wrong of ${all.reduce((n, f) => n + f.total, 0)}`)
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED')
+  const threeTimes = (pick: (r: Row) => [Figures, Figures]) => met(rows.every((r) => pick(r)[0].rps >= 3 * pick(r)[1].rps))
+  const ownAtMost = (pick: (r: Row) => Figures, c: Figures) => met(rows.filter((r) => r.name !== names.postgres).every((r) => perRequest(pick(r)) - perRequest(c) <= 25))
+  const pgRow = rows.find((r) => r.name === names.postgres)
   console.log(
-    `targets: Web ≥ 3x Auth.js on every row: ${met(rows.every((r) => r.web.rps >= 3 * r.authjs.rps))}; ` +
-      `latchkey's own cost ≤ 25 µs (Web): ${met(rows.filter((r) => r.name !== names.postgres).every((r) => perRequest(r.web) - perRequest(ceilingWeb) <= 25))}; ` +
-      `node binding ≥ 10x on JWT: ${met(rows[0].node.rps >= 10 * rows[0].authjs.rps)}` +
-      (withPg ? `; PostgreSQL ≥ 1.5x: ${met(rows[2].web.rps >= 1.5 * rows[2].authjs.rps)}` : ''),
+    `targets: ≥ 3x Auth.js on every row: plain ${threeTimes((r) => [r.web, r.authjs])}, Hono ${threeTimes((r) => [r.hono, r.authjsHono])}; ` +
+      `latchkey's own cost ≤ 25 µs (JWT, memory): plain ${ownAtMost((r) => r.web, ceiling.web)}, Hono ${ownAtMost((r) => r.hono, ceiling.hono)}; ` +
+      `node binding ≥ 10x Auth.js on JWT: ${met(rows[0].node.rps >= 10 * rows[0].authjs.rps)} (${ratio(rows[0].node, rows[0].authjs).trim()} over Auth.js plain, ${ratio(rows[0].node, rows[0].authjsHono).trim()} over Auth.js Hono)` +
+      (pgRow ? `; PostgreSQL ≥ 1.5x: plain ${met(pgRow.web.rps >= 1.5 * pgRow.authjs.rps)}, Hono ${met(pgRow.hono.rps >= 1.5 * pgRow.authjsHono.rps)}` : ''),
   )
   if (memorySeconds > 0) {
     const m = await memory()

@@ -1,7 +1,9 @@
 /**
  * One benchmark target in its own process:
- *   tsx bench/http/target.ts <latchkey|authjs|ceiling> <jwt|database|postgres> <web|node>
+ *   tsx bench/http/target.ts <latchkey|authjs|ceiling> <jwt|database|postgres> <web|hono|node>
  * `web`: the library's Web handler behind the shared node:http-to-Request harness (web-harness.ts);
+ * `hono`: the same handler behind @hono/node-server's `getRequestListener`, the adapter a Web
+ * handler is commonly deployed with on Node (lazy Request, Responses written without streams);
  * `node`: latchkey's own node binding (`toNodeHandler`), or for `ceiling` a bare node:http handler.
  * `ceiling` answers a fixed session JSON: the harness alone.
  *
@@ -28,7 +30,11 @@ import { benchSchema } from './bench-schema.js'
 
 type Library = 'latchkey' | 'authjs' | 'ceiling'
 type Strategy = 'jwt' | 'database' | 'postgres'
-const [library, strategy, mode] = process.argv.slice(2) as [Library, Strategy, 'web' | 'node']
+const [library, strategy, mode] = process.argv.slice(2) as [Library, Strategy, 'web' | 'hono' | 'node']
+/** The Web harness this target runs behind: ours (web-harness.ts) or @hono/node-server's. */
+const { getRequestListener } = await import('@hono/node-server')
+const harness = (handler: (request: Request) => Promise<Response>): RequestListener =>
+  mode === 'hono' ? (getRequestListener(handler) as unknown as RequestListener) : webHarness(handler)
 const users = Number(process.env.BENCH_USERS ?? 10_000)
 const secret = 'bench-secret-0123456789-abcdefghij-klmnop'
 const quiet = process.env.BENCH_DEBUG ? { error: (e: unknown) => console.error(e), warn: () => {}, debug: () => {} } : { error: () => {}, warn: () => {}, debug: () => {} }
@@ -54,9 +60,9 @@ if (library === 'ceiling') {
   cookieName = 'ceiling'
   cookies = Array.from({ length: users }, (_, i) => String(i))
   // The same user in every answer: the driver checks the ceiling for status and shape only.
-  listener = mode === 'web'
-    ? webHarness(async () => new Response(body, { headers: { 'content-type': 'application/json' } }))
-    : (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(body)
+  listener = mode === 'node'
+    ? (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(body)
+    : harness(async () => new Response(body, { headers: { 'content-type': 'application/json' } }))
 } else if (library === 'latchkey') {
   cookieName = 'latchkey.session-token'
   let adapter: Adapter | undefined
@@ -89,7 +95,7 @@ if (library === 'ceiling') {
     // The same provider as Auth.js: credentials for JWT (Auth.js refuses email without an adapter), email for database.
     providers: [strategy === 'jwt' ? Credentials({ authorize: () => null }) : Email({ sendVerificationRequest: () => {} })],
   })
-  listener = mode === 'web' ? webHarness(auth) : toNodeHandler(auth)
+  listener = mode === 'node' ? toNodeHandler(auth) : harness(auth)
 } else {
   const { Auth } = await import('@auth/core')
   const { encode } = await import('@auth/core/jwt')
@@ -127,7 +133,8 @@ if (library === 'ceiling') {
     logger: quiet,
     providers: [strategy === 'jwt' ? AuthCredentials({ credentials: {}, authorize: () => null }) : AuthEmail({ server: 'smtp://127.0.0.1:9', from: 'bench@example.com', sendVerificationRequest: async () => {} } as never)],
   }
-  listener = webHarness((request) => Auth(request, config as never) as Promise<Response>)
+  if (mode === 'node') throw new Error('Auth.js has no node binding of its own here: run it behind a Web harness (web or hono)')
+  listener = harness((request) => Auth(request, config as never) as Promise<Response>)
 }
 
 server.on('request', listener)

@@ -26,8 +26,11 @@ export interface MemoryAdapter extends CompleteAdapter {
 /** A deep copy without `undefined` keys, so a stored record and a returned one never share objects. */
 function copy<T extends object>(record: T): T {
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(record)) {
-    if (value !== undefined) out[key] = structuredClone(value)
+  for (const key in record) {
+    const value: unknown = record[key]
+    if (value === undefined) continue
+    // Strings, numbers, booleans and null are values already; only objects need a clone.
+    out[key] = value === null || typeof value !== 'object' ? value : value instanceof Date ? new Date(value.getTime()) : structuredClone(value)
   }
   return out as T
 }
@@ -208,7 +211,8 @@ export function MemoryAdapter(): MemoryAdapter {
       const session = sessions.get(sessionToken)
       const user = session && users.get(session.userId)
       if (!session || !user) return null
-      const marked = [...accounts.values()].some((a) => a.userId === user.id && a.refresh_error !== undefined)
+      let marked = false
+      for (const a of accounts.values()) if (a.userId === user.id && a.refresh_error !== undefined) marked = true
       return { session: marked ? { ...copy(session), refreshError: true } : copy(session), user: copy(user) }
     },
 

@@ -9,6 +9,8 @@ import { nodeCrypto } from './node-crypto.js'
 
 /** The protected header `seal` writes, base64url: {"alg":"dir","enc":"A256GCM"}. */
 const ourHeader = 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0'
+/** The additional authenticated data: the protected header as ASCII, the same bytes for every token. */
+const ourAad = nodeCrypto ? Buffer.from(ourHeader, 'ascii') : undefined
 const decoder = new TextDecoder('utf-8', { fatal: true })
 const base64url = /^[A-Za-z0-9_-]+$/
 
@@ -19,14 +21,19 @@ function bytes(text: string): Buffer {
 }
 const rawKeys = new Map<string, import('node:crypto').KeyObject>()
 
+/** The last key asked for: a session read asks for the same one every time, without building the map's key. */
+let last: { secret: string; salt: string; key: import('node:crypto').KeyObject } | undefined
+
 /** The AES-256 key `deriveKey` (crypto.ts) makes, as bytes: HKDF is the same on both sides. */
 function rawKey(secret: string, salt: string): import('node:crypto').KeyObject {
+  if (last && last.secret === secret && last.salt === salt) return last.key
   const id = `${salt}\u0000${secret}`
   let key = rawKeys.get(id)
   if (!key) {
     key = nodeCrypto!.createSecretKey(Buffer.from(nodeCrypto!.hkdfSync('sha256', secret, salt, `latchkey key (${salt})`, 32)))
     rawKeys.set(id, key)
   }
+  last = { secret, salt, key }
   return key
 }
 
@@ -44,9 +51,11 @@ export function openWithNode(token: string, secret: string, salt: string, nowSec
     const tag = bytes(parts[4])
     if (iv.length !== 12 || tag.length !== 16) return null
     const decipher = nodeCrypto.createDecipheriv('aes-256-gcm', rawKey(secret, salt), iv, { authTagLength: 16 })
-    decipher.setAAD(Buffer.from(parts[0], 'ascii'))
+    decipher.setAAD(ourAad!)
     decipher.setAuthTag(tag)
-    const plain = Buffer.concat([decipher.update(bytes(parts[3])), decipher.final()])
+    // GCM is a stream mode: update gives every byte, final only checks the tag (and throws when it fails).
+    const plain = decipher.update(bytes(parts[3]))
+    decipher.final()
     payload = JSON.parse(decoder.decode(plain))
   } catch {
     return null

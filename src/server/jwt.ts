@@ -21,6 +21,19 @@ export async function seal(
     .encrypt(key)
 }
 
+/**
+ * The payload, or null, when node:crypto settles it for every secret without jose: the session
+ * read's synchronous path. `undefined` when some secret needs jose (`unseal` then awaits).
+ */
+export function unsealNow<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): (T & { exp: number; iat: number }) | null | undefined {
+  for (const secret of secrets) {
+    const fast = openWithNode(token, secret, salt, nowSeconds)
+    if (fast) return fast as T & { exp: number; iat: number }
+    if (fast === undefined) return undefined
+  }
+  return null
+}
+
 /** Decrypts with each secret in turn; null when none opens it, it is malformed, or it has expired. */
 export async function unseal<T = Record<string, unknown>>(
   token: string,

@@ -25,8 +25,12 @@ export function toResponse(r: Reply): Response {
   return new Response(r.body, { status: r.status, headers: list })
 }
 
-function finish(ctx: Context, body: string | null, status: number, own: Record<string, string>): Reply {
-  return reply(status, { ...ctx.headers, ...own }, body, ctx.setCookies)
+/** The route's own headers and the context's, a fresh object: a binding may add to it. The route's win. */
+function finish(ctx: Context, body: string | null, status: number, own: Readonly<Record<string, string>>): Reply {
+  const headers: Record<string, string> = {}
+  for (const name in ctx.headers) if (!(name in own)) headers[name] = ctx.headers[name]
+  for (const name in own) headers[name] = own[name]
+  return reply(status, headers, body, ctx.setCookies)
 }
 
 // Every reply says no-store: anything carrying a cookie or session data must not be cached by the browser or a proxy.

@@ -10,7 +10,14 @@
 import { sha256Hex } from './crypto.js'
 import { nodeCrypto } from './node-crypto.js'
 
+/** node's one-shot hash (20.12+), which makes no Hash object per call; else a Hash object. */
+const hashNow: ((token: string) => string) | undefined = nodeCrypto
+  ? typeof nodeCrypto.hash === 'function'
+    ? (token) => nodeCrypto!.hash('sha256', token, 'hex')
+    : (token) => nodeCrypto!.createHash('sha256').update(token, 'utf8').digest('hex')
+  : undefined
+
 /** The stored form of a session cookie's token. Synchronous on Node; await it either way. */
 export function storedSessionToken(token: string): string | Promise<string> {
-  return nodeCrypto ? nodeCrypto.createHash('sha256').update(token, 'utf8').digest('hex') : sha256Hex(token)
+  return hashNow ? hashNow(token) : sha256Hex(token)
 }

@@ -22,6 +22,11 @@ export function carryUnproven(from: JWT, to: JWT): JWT {
   return from[unprovenClaim] === true ? { ...to, [unprovenClaim]: true } : to
 }
 
+/** Whether the token carries the mark: only then does a read ask the store (`outlivedProof`). */
+export function isUnproven(token: JWT): boolean {
+  return token[unprovenClaim] === true
+}
+
 /** Whether a marked JWT session has outlived the proof of its user's address (or its user). */
 export async function outlivedProof(ctx: Context, token: JWT): Promise<boolean> {
   if (token[unprovenClaim] !== true) return false

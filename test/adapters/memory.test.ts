@@ -41,4 +41,21 @@ describe('memory adapter specifics', () => {
     details[0]!.actions.push('write')
     expect((await adapter.getAccount('1', 'p'))?.authorization_details).toEqual([{ type: 'x', actions: ['read'] }])
   })
+
+  test('a session read hands out copies: changing its dates or user changes nothing stored', async () => {
+    const adapter = MemoryAdapter()
+    const verified = new Date('2026-01-01T00:00:00Z')
+    await adapter.createUser({ id: 'u1', email: 'e@example.test', emailVerified: verified, name: 'E' })
+    verified.setTime(0)
+    await adapter.createSession({ sessionToken: 't1', userId: 'u1', expires: new Date('2026-02-01T00:00:00Z') })
+    const first = (await adapter.getSessionAndUser('t1'))!
+    first.session.expires.setTime(0)
+    first.user.emailVerified!.setTime(0)
+    first.user.name = 'changed'
+    const again = (await adapter.getSessionAndUser('t1'))!
+    expect(again.session.expires.toISOString()).toBe('2026-02-01T00:00:00.000Z')
+    expect(again.user.emailVerified?.toISOString()).toBe('2026-01-01T00:00:00.000Z')
+    expect(again.user.name).toBe('E')
+    expect(again.session.expires).toBeInstanceOf(Date)
+  })
 })

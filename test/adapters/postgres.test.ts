@@ -53,6 +53,41 @@ if (url) {
   })
   runSqlChecks('PostgreSQL server via postgres.js', postgresJsShared)
 
+  describe('prepared statements over pg', () => {
+    /** The names of the statements prepared on the pool's one connection. */
+    const prepared = async (pool: { query(sql: string): Promise<{ rows: Array<{ name: string }> }> }) =>
+      (await pool.query('SELECT name FROM pg_prepared_statements')).rows.map((r) => r.name).filter((n) => n.startsWith('latchkey_'))
+
+    test("the adapter's statements are prepared once per connection; two adapters on one pool share the names", async () => {
+      const schema = await isolated()
+      const pool = schema.pgPool(1)
+      const first = PostgresAdapter(fromPg(pool))
+      await migrate(first.db)
+      const user = await first.createUser({ id: 'prep-user', email: 'prep@example.com', emailVerified: null })
+      await first.createSession({ sessionToken: 'prep-token', userId: user.id, expires: new Date(Date.now() + 60_000) })
+      const before = await prepared(pool)
+      expect((await first.getSessionAndUser('prep-token'))?.user.email).toBe('prep@example.com')
+      const after = await prepared(pool)
+      expect(after.length).toBe(before.length + 1)
+      // Again, and through a second adapter on the same pool: no new statement, no name clash.
+      const second = PostgresAdapter(fromPg(pool))
+      expect((await first.getSessionAndUser('prep-token'))?.user.id).toBe('prep-user')
+      expect((await second.getSessionAndUser('prep-token'))?.user.id).toBe('prep-user')
+      expect(await second.getSessionAndUser('no-such-token')).toBeNull()
+      expect((await prepared(pool)).sort()).toEqual(after.sort())
+    })
+
+    test('prepare: false sends every statement unnamed', async () => {
+      const schema = await isolated()
+      const pool = schema.pgPool(1)
+      const adapter = PostgresAdapter(fromPg(pool, { prepare: false }))
+      await migrate(adapter.db)
+      await adapter.createUser({ id: 'plain-user', email: 'plain@example.com', emailVerified: null })
+      expect((await adapter.getUser('plain-user'))?.email).toBe('plain@example.com')
+      expect(await prepared(pool)).toEqual([])
+    })
+  })
+
   describe('migrate on a PostgreSQL server', () => {
     test('two servers starting at once both migrate without error, and the schema is applied once', async () => {
       const schema = await isolated()

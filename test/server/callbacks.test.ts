@@ -75,4 +75,16 @@ describe('cookie size', () => {
     expect(jar.cookies.has('latchkey.session-token')).toBe(false)
     expect(logs.join('\n')).toMatch(/over the 3800 a cookie can carry/)
   })
+
+  for (const strategy of ['database', 'jwt'] as const) {
+    it(`Latchkey-Session announces the stored expiry, whatever the session callback made of expires (${strategy})`, async () => {
+      const { handler, clock } = testServer({ strategy, callbacks: { session: ({ session }) => ({ ...session, expires: '2099-01-01T00:00:00.000Z' }) } })
+      const jar = new Jar(handler)
+      await signIn(jar)
+      const read = await jar.get('/auth/session')
+      expect((await read.json()).expires).toBe('2099-01-01T00:00:00.000Z')
+      const expires = clock.now + 30 * 86400 * 1000
+      expect(read.headers.get('latchkey-session')).toBe(`expires=${expires}; due=${expires - 29 * 86400 * 1000}`)
+    })
+  }
 })

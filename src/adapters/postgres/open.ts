@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises'
 import { AdapterError } from '../errors.js'
 import { PostgresAdapter, type PostgresAdapterOptions } from './adapter.js'
-import { fromPg, fromPGlite, type PgPoolLike, type PGliteDbLike } from './drivers/index.js'
+import { fromPg, fromPGlite, type FromPgOptions, type PgPoolLike, type PGliteDbLike } from './drivers/index.js'
 import { migrate, type MigrationResult } from './migrate.js'
 import type { Queryable } from './queryable.js'
 
@@ -69,7 +69,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-export interface OpenDatabaseOptions extends PostgresAdapterOptions {
+export interface OpenDatabaseOptions extends PostgresAdapterOptions, FromPgOptions {
   /** The embedded database's folder, used when there is no URL. */
   dir?: string
 }
@@ -80,7 +80,7 @@ export interface OpenDatabaseOptions extends PostgresAdapterOptions {
  * the embedded database whatever the environment says.
  */
 export async function openDatabase(url: string | undefined = process.env.DATABASE_URL, options: OpenDatabaseOptions = {}): Promise<OpenedAdapter> {
-  const { dir, ...adapterOptions } = options
+  const { dir, prepare, ...adapterOptions } = options
   if (url === undefined || url.trim() === '') return openEmbedded(dir, adapterOptions)
   if (!isPostgresUrl(url)) {
     throw new AdapterError(
@@ -90,5 +90,5 @@ export async function openDatabase(url: string | undefined = process.env.DATABAS
   }
   const pg = await loadOptional<{ Pool: new (config: { connectionString: string }) => PgPoolLike }>('pg', 'A PostgreSQL URL')
   const pool = new pg.Pool({ connectionString: url })
-  return ready(fromPg(pool), redactUrl(url), adapterOptions)
+  return ready(fromPg(pool, { prepare }), redactUrl(url), adapterOptions)
 }

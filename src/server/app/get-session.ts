@@ -29,7 +29,7 @@ export function createGetSession<S extends Session>(config: ResolvedConfig): Get
   return async (request, response) => {
     const ctx = contextOf(request, config)
     if (!ctx) return null
-    const session = await sessionAnswer(ctx, response !== undefined)
+    const { session } = await sessionAnswer(ctx, response !== undefined)
     if (response) deliver(ctx, response)
     return session as S | null
   }

@@ -8,15 +8,15 @@ import { readSession, updateSession } from '../session.js'
 import { askForProof, challengeHeaderName } from '../dbsc/registration.js'
 
 export async function getSession(ctx: Context): Promise<Reply> {
-  const session = await sessionAnswer(ctx)
+  const { session, expiresAt } = await sessionAnswer(ctx)
   if (ctx.headers[challengeHeaderName] !== undefined) {
     // Not signed out: the device must prove it holds the session key (POST /dbsc/refresh).
     return json(ctx, { error: 'SessionRefreshRequired', message: 'This session is bound to a device: refresh it with a proof' }, 403)
   }
   // Every read tells the timing, not only the one that extends: a sign-in the worker could not
-  // see (an OAuth or email-link navigation) must give the same next refresh as any other.
-  const expires = session ? Date.parse(session.expires) : NaN
-  if (Number.isFinite(expires)) announceSession(ctx, expires)
+  // see (an OAuth or email-link navigation) must give the same next refresh as any other. The
+  // stored expiry, which the cookie has, whatever the `session` callback made of `expires`.
+  if (session && expiresAt !== undefined) announceSession(ctx, expiresAt)
   return json(ctx, session)
 }
 
@@ -24,13 +24,13 @@ export async function getSession(ctx: Context): Promise<Reply> {
  * What GET /session answers, and `auth.getSession` too: the read, then the `session` event. A
  * device-bound session whose short cookie lapsed answers null and a `Secure-Session-Challenge`.
  */
-export async function sessionAnswer(ctx: Context, extend = true): Promise<Session | null> {
-  const { session, refresh } = await readSession(ctx, extend)
-  if (refresh !== undefined) await askForProof(ctx, ctx.cookies.get(ctx.names.sessionToken)!, refresh)
+export async function sessionAnswer(ctx: Context, extend = true): Promise<{ session: Session | null; expiresAt?: number }> {
+  const read = await readSession(ctx, extend)
+  if (read.refresh !== undefined) await askForProof(ctx, ctx.cookies.get(ctx.names.sessionToken)!, read.refresh)
   // Checked first: awaiting an absent handler would still cost a microtask on every read.
   const onSession = ctx.config.events.session
-  if (session && onSession) await onSession({ session })
-  return session
+  if (read.session && onSession) await onSession({ session: read.session })
+  return read
 }
 
 export async function postSession(ctx: Context): Promise<Reply> {

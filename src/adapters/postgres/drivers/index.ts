@@ -5,7 +5,7 @@ import { fromPg, isPgPool } from './pg.js'
 import { fromPGlite, isPGlite } from './pglite.js'
 import { fromPostgresJs, isPostgresJs } from './postgres-js.js'
 
-export { fromPg, type PgPoolLike } from './pg.js'
+export { fromPg, type FromPgOptions, type PgPoolLike } from './pg.js'
 export { fromPGlite, type PGliteDbLike } from './pglite.js'
 export { fromPostgresJs, type PostgresJsSqlLike } from './postgres-js.js'
 

@@ -1,9 +1,27 @@
 /** Adapts a `pg` Pool (node-postgres) to a Queryable; a transaction holds one pooled client. */
+import { createHash } from 'node:crypto'
 import type { Queryable } from '../queryable.js'
 
 /** The part of a `pg` client that latchkey uses. */
 export interface PgClientLike {
   query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>
+}
+
+/** A query with a statement name: `pg` parses and plans it once per connection. */
+interface NamedQuery {
+  name: string | undefined
+  text: string
+  values: unknown[]
+}
+
+export interface FromPgOptions {
+  /**
+   * Send the adapter's statements as named prepared statements (default true): PostgreSQL then
+   * parses and plans each once per connection rather than on every call. Set false behind a
+   * pooler that does not keep prepared statements across transactions (PgBouncer in
+   * transaction mode before 1.21).
+   */
+  prepare?: boolean
 }
 
 /** The part of a `pg` Pool that latchkey uses. */
@@ -21,9 +39,30 @@ function wrapClient(client: PgClientLike): Queryable {
   return { query: (sql, params) => client.query(sql, params) }
 }
 
-export function fromPg(pool: PgPoolLike): Queryable {
+/** The adapter's statements are a fixed set; the bound only guards against a caller's endless variety. */
+const maxNamedStatements = 256
+
+/**
+ * A name from the statement's text, so two adapters on one pool (or two copies of latchkey) never
+ * give one name to two statements, which `pg` refuses on a connection.
+ */
+function statementNames(): (sql: string) => string | undefined {
+  const names = new Map<string, string>()
+  return (sql) => {
+    let name = names.get(sql)
+    if (name === undefined && names.size < maxNamedStatements) {
+      name = `latchkey_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`
+      names.set(sql, name)
+    }
+    return name
+  }
+}
+
+export function fromPg(pool: PgPoolLike, options: FromPgOptions = {}): Queryable {
+  const nameOf = options.prepare === false ? undefined : statementNames()
+  const named = pool as unknown as { query(q: NamedQuery): Promise<{ rows: any[] }> }
   return {
-    query: (sql, params) => pool.query(sql, params),
+    query: nameOf ? (sql, params) => named.query({ name: nameOf(sql), text: sql, values: params }) : (sql, params) => pool.query(sql, params),
     async transaction(fn) {
       const client = await pool.connect()
       let broken: Error | undefined
