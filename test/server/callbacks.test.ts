@@ -75,7 +75,9 @@ describe('cookie size', () => {
     expect(jar.cookies.has('latchkey.session-token')).toBe(false)
     expect(logs.join('\n')).toMatch(/over the 3800 a cookie can carry/)
   })
+})
 
+describe('session reads through the callbacks', () => {
   for (const strategy of ['database', 'jwt'] as const) {
     it(`Latchkey-Session announces the stored expiry, whatever the session callback made of expires (${strategy})`, async () => {
       const { handler, clock } = testServer({ strategy, callbacks: { session: ({ session }) => ({ ...session, expires: '2099-01-01T00:00:00.000Z' }) } })
@@ -87,4 +89,19 @@ describe('cookie size', () => {
       expect(read.headers.get('latchkey-session')).toBe(`expires=${expires}; due=${expires - 29 * 86400 * 1000}`)
     })
   }
+
+  it('a "__proto__" claim in a JWT session lends the read token nothing through its prototype', async () => {
+    const { handler } = testServer({
+      strategy: 'jwt',
+      callbacks: {
+        jwt: ({ token, trigger }) => (trigger === 'signIn' ? { ...token, ...JSON.parse('{"__proto__": {"role": "admin"}}') } : token),
+        session: ({ session, token }) => ({ ...session, role: (token as { role?: string }).role ?? 'none' }),
+      },
+    })
+    const jar = new Jar(handler)
+    await signIn(jar)
+    const session = await jar.session()
+    expect(session.user.email).toBe('ada@example.com')
+    expect(session.role).toBe('none')
+  })
 })
