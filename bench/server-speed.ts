@@ -79,6 +79,9 @@ interface Figures {
   wrong: number
   total: number
   setCookies: number
+  /** The target process's CPU time per request over the run, µs: in its own code and in the kernel for it. */
+  user: number
+  system: number
 }
 
 /**
@@ -89,6 +92,8 @@ export async function load(t: Target, rotate: boolean, duration = seconds): Prom
   let turn = 0
   let wrong = 0
   let setCookies = 0
+  t.child.stdin!.write('cpu\n')
+  const [, user0, system0] = (await t.next('CPU ')).split(' ').map(Number)
   const result = await autocannon({
     url: `${t.origin}/auth/session`,
     connections,
@@ -109,7 +114,12 @@ export async function load(t: Target, rotate: boolean, duration = seconds): Prom
       },
     ],
   } as unknown as autocannon.Options)
+  t.child.stdin!.write('cpu\n')
+  const [, user1, system1] = (await t.next('CPU ')).split(' ').map(Number)
+  const total = result.requests.total || 1
   return {
+    user: (user1 - user0) / total,
+    system: (system1 - system0) / total,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -206,6 +216,11 @@ export async function run(): Promise<void> {
   }
   console.log(`\nset-cookie answers (re-issued cookies): latchkey only when the session is due, Auth.js on every read:`)
   for (const r of rows) console.log(`  ${r.name.padEnd(38)} latchkey ${r.web.setCookies}/${r.web.total}, Auth.js ${r.authjs.setCookies}/${r.authjs.total}`)
+  const cpu = (f: Figures) => `${f.user.toFixed(1)}+${f.system.toFixed(1)}`
+  console.log(`\nthe target's CPU per request, µs, user+system (harness alone: plain ${cpu(ceiling.web)}, Hono ${cpu(ceiling.hono)}, node ${cpu(ceiling.node)}):`)
+  for (const r of [...rows, ...single]) {
+    console.log(`  ${r.name.padEnd(44)} latchkey plain ${cpu(r.web)}, Auth.js plain ${cpu(r.authjs)}; latchkey Hono ${cpu(r.hono)}, Auth.js Hono ${cpu(r.authjsHono)}; latchkey node ${cpu(r.node)}`)
+  }
   console.log(`p50/p99 latency, ms: ` + rows.map((r) => `${r.name}: latchkey ${r.web.p50}/${r.web.p99}, Auth.js ${r.authjs.p50}/${r.authjs.p99}, node ${r.node.p50}/${r.node.p99}`).join('; '))
   const all = [ceiling.web, ceiling.hono, ceiling.node, ...[...rows, ...single].flatMap((r) => [r.web, r.authjs, r.hono, r.authjsHono, r.node])]
   const wrong = all.reduce((n, f) => n + f.wrong, 0)

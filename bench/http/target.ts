@@ -11,7 +11,8 @@
  * encoder and secret; database sessions seeded in the store (memory, or PostgreSQL under
  * DATABASE_URL in a schema of its own, latchkey's SQL adapter against @auth/pg-adapter). The
  * process writes the cookies to the file named in `READY <port> <json>`, and answers `heap` on
- * stdin with its heap after a full garbage collection.
+ * stdin with its heap after a full garbage collection, `cpu` with its CPU time so far (user and
+ * system, µs).
  */
 import { createServer, type RequestListener } from 'node:http'
 import { writeFileSync } from 'node:fs'
@@ -144,6 +145,11 @@ console.log(`READY ${port} ${JSON.stringify({ cookieName, file })}`)
 
 process.stdin.setEncoding('utf8')
 process.stdin.on('data', (line: string) => {
+  if (line.trim() === 'cpu') {
+    const { user, system } = process.cpuUsage()
+    console.log(`CPU ${user} ${system}`)
+    return
+  }
   if (line.trim() !== 'heap') return
   ;(globalThis as { gc?: () => void }).gc?.()
   console.log(`HEAP ${process.memoryUsage().heapUsed}`)
