@@ -6,8 +6,8 @@
  * a full Request in, the Response's body read back as a stream) and @hono/node-server's
  * `getRequestListener`, with which a Web handler is commonly deployed on Node; then latchkey's node
  * binding (`toNodeHandler`). Each harness alone, answering a fixed session JSON, is its ceiling;
- * each library's own cost is its time per request above that ceiling. Rows: JWT, database on the memory store, and
- * database on PostgreSQL (latchkey's SQL adapter against @auth/pg-adapter, same server, same
+ * each library's own cost is its time per request above that ceiling. Rows: JWT, database on
+ * the memory store, and database on PostgreSQL (latchkey's SQL adapter against @auth/pg-adapter, same server, same
  * data; needs DATABASE_URL). One cookie repeated is a labelled row of its own. Every response is
  * checked: status 200 and the email of the user whose cookie was sent.
  *
@@ -92,8 +92,7 @@ export async function load(t: Target, rotate: boolean, duration = seconds): Prom
   let turn = 0
   let wrong = 0
   let setCookies = 0
-  t.child.stdin!.write('cpu\n')
-  const [, user0, system0] = (await t.next('CPU ')).split(' ').map(Number)
+  const [user0, system0] = await cpuOf(t)
   const result = await autocannon({
     url: `${t.origin}/auth/session`,
     connections,
@@ -114,8 +113,7 @@ export async function load(t: Target, rotate: boolean, duration = seconds): Prom
       },
     ],
   } as unknown as autocannon.Options)
-  t.child.stdin!.write('cpu\n')
-  const [, user1, system1] = (await t.next('CPU ')).split(' ').map(Number)
+  const [user1, system1] = await cpuOf(t)
   const total = result.requests.total || 1
   return {
     user: (user1 - user0) / total,
@@ -131,6 +129,13 @@ export async function load(t: Target, rotate: boolean, duration = seconds): Prom
 
 /** Runs per cell; the cell shows the run with the median requests/s, its wrong answers count every run's. */
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1))
+
+/** The target's CPU time so far, µs: user, system. */
+async function cpuOf(t: Target): Promise<[number, number]> {
+  t.child.stdin!.write('cpu\n')
+  const [, user, system] = (await t.next('CPU ')).split(' ').map(Number)
+  return [user, system]
+}
 
 async function measure(library: Library, strategy: Strategy, mode: Mode, rotate = true): Promise<Figures> {
   const t = await start(library, strategy, mode)

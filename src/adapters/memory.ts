@@ -212,7 +212,12 @@ export function MemoryAdapter(): MemoryAdapter {
       const user = session && users.get(session.userId)
       if (!session || !user) return null
       let marked = false
-      for (const a of accounts.values()) if (a.userId === user.id && a.refresh_error !== undefined) marked = true
+      for (const a of accounts.values()) {
+        if (a.userId === user.id && a.refresh_error !== undefined) {
+          marked = true
+          break
+        }
+      }
       return { session: marked ? { ...copy(session), refreshError: true } : copy(session), user: copy(user) }
     },
 

@@ -112,6 +112,7 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
   const salt = ctx.names.sessionToken
   let payload = cache.get(cookie, salt, nowSeconds)
   if (!payload) {
+    // Synchronous for latchkey's own tokens; `unseal` (jose) only for another form.
     const opened = unsealNow<JWT>(cookie, ctx.config.secrets, salt, nowSeconds)
     payload = (opened === undefined ? await unseal<JWT>(cookie, ctx.config.secrets, salt, nowSeconds) : opened) ?? undefined
     if (payload) cache.set(cookie, salt, payload)

@@ -9,7 +9,8 @@
  * Small on purpose: it is for the same browser asking again (tabs, an app's API calls), not for
  * holding every user. With many users each miss adds an entry, and an entry that lives long
  * enough to reach V8's old generation costs a full collection to clear: with 10,000 users in
- * turn, a 5,000-entry cache never hit and made every read about 10% slower than a 512-entry one.
+ * turn, a 5,000-entry cache never hit and made reads 8 to 20% slower than a 256-entry cache or
+ * none (one-off A/B runs of server-speed's JWT row through the node binding).
  */
 export class TokenCache<T extends { exp: number }> {
   private readonly entries = new Map<string, { salt: string; payload: T }>()

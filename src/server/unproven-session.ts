@@ -29,7 +29,7 @@ export function isUnproven(token: JWT): boolean {
 
 /** Whether a marked JWT session has outlived the proof of its user's address (or its user). */
 export async function outlivedProof(ctx: Context, token: JWT): Promise<boolean> {
-  if (token[unprovenClaim] !== true) return false
+  if (!isUnproven(token)) return false
   if (typeof token.sub !== 'string') return true
   const user = await useAdapter(ctx.config, ['getUser'], 'JWT sessions of unproven addresses').getUser(token.sub)
   return !user || Boolean(user.emailVerified)
