@@ -4,7 +4,7 @@
  * the page.
  */
 import { AuthClientError } from './errors.js'
-import { post, request } from './request.js'
+import { post, request, type Reply } from './request.js'
 import { channelName } from './channel-name.js'
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
@@ -153,11 +153,28 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
     await client.getSession()
   }
 
+  /**
+   * A POST with the double-submit CSRF token. Against Auth.js, any read without a CSRF cookie
+   * (the first /session of a fresh browser) sets one, and if that answer lands after /csrf's the
+   * token no longer matches the cookie: a MissingCSRF answer is tried once more with a fresh token.
+   */
+  const send = async <T>(url: string, fields: Record<string, string>, json?: boolean): Promise<Reply<T>> => {
+    const once = async () => post<T>(url, await client.getCsrfToken(), fields, json)
+    let reply: Reply<T>
+    try {
+      reply = await once()
+    } catch (e) {
+      if ((e as AuthClientError).code === 'MissingCSRF') return once()
+      throw e
+    }
+    return errorOf((reply.data as { url?: string } | null)?.url ?? null) === 'MissingCSRF' ? once() : reply
+  }
+
   /** A list the user manages (/sessions, /accounts): GET it, or POST an action and get what is left. */
   const listed = <T>(path: string) => ({
     list: async (): Promise<T[]> => (await request<Record<string, T[]>>(base + path)).data[path.slice(1)],
     act: async (fields: Record<string, string>): Promise<T[]> => {
-      const { data, response } = await post<Record<string, T[]>>(base + path, await client.getCsrfToken(), fields)
+      const { data, response } = await send<Record<string, T[]>>(base + path, fields)
       await settle(path, response)
       return data[path.slice(1)]
     },
@@ -211,7 +228,7 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       const target = provider.type === 'credentials' ? provider.callbackUrl : provider.signinUrl
       const plain: Record<string, string> = { callbackUrl }
       for (const [k, v] of Object.entries(fields)) if (v != null) plain[k] = String(v)
-      const { data, response } = await post<{ url: string; error?: string }>(target, await client.getCsrfToken(), plain)
+      const { data, response } = await send<{ url: string; error?: string }>(target, plain)
       const url = data.url ?? null
       const error = data.error ?? errorOf(url)
       const mayStay = provider.type === 'credentials' || provider.type === 'email'
@@ -223,13 +240,13 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       return { ok: !error, error, status: response.status, url: error ? null : url }
     }) as AuthClient['signIn'],
     async signOut({ callbackUrl = location.href, redirect = true } = {}) {
-      const { data, response } = await post<{ url: string }>(base + '/signout', await client.getCsrfToken(), { callbackUrl })
+      const { data, response } = await send<{ url: string }>(base + '/signout', { callbackUrl })
       await settle('/signout', response)
       if (redirect) navigate(data.url)
       return data
     },
     async update(data) {
-      const { response } = await post<Session | null>(sessionUrl, await client.getCsrfToken(), { data } as any, true)
+      const { response } = await send<Session | null>(sessionUrl, { data } as any, true)
       await settle('/session', response)
       return client.session ?? null
     },

@@ -68,3 +68,18 @@ test('against Auth.js: the SDK signs in with redirect: false, updates the sessio
   expect(await page.evaluate(() => window.client.getSession())).toBeNull()
   await context.close()
 })
+
+test('against Auth.js: a CSRF token that no longer matches the cookie (another answer set a new one) is fetched again once', async () => {
+  const context = await browser.newContext()
+  const page = await openPage(context, server.url + '/?base=/api/auth&nosw', { controlled: false })
+  // The first /csrf answers a token the cookie does not hold, as when a read's Set-Cookie lands after it.
+  let stale = 1
+  await page.route('**/api/auth/csrf', (route) => (stale-- > 0 ? route.fulfill({ json: { csrfToken: 'stale' } }) : route.continue()))
+  const posts: string[] = []
+  page.on('request', (r) => void (r.method() === 'POST' && posts.push(new URL(r.url()).pathname)))
+  const signedIn = await page.evaluate(() => window.client.signIn('credentials', { username: 'ada', password: 'secret', redirect: false }))
+  expect(signedIn).toMatchObject({ ok: true, error: undefined })
+  expect(posts).toEqual(['/api/auth/callback/credentials', '/api/auth/callback/credentials'])
+  expect((await page.evaluate(() => window.client.getSession()))?.user.email).toBe('ada@example.com')
+  await context.close()
+})
