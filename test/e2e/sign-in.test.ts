@@ -198,19 +198,33 @@ describe('<latchkey-signin>', () => {
   test('signIn(redirect: false) answers for every provider, also as it navigates: an OAuth start that fails, no provider (the sign-in page)', async () => {
     const context = await fresh()
     const page = await openPage(context, server.url + '/')
-    // Each answer is reported to the test as it arrives, before the navigation it comes with.
-    const answers: unknown[] = []
-    await page.exposeFunction('report', (answer: unknown) => void answers.push(answer))
+    // Each answer is written to sessionStorage as it arrives: the navigation it comes with commits in
+    // a later task, so the write always lands, and the same-origin page it leads to can read it.
+    // (A function exposed by Playwright lost the answer under load: the binding call could reach the
+    // test after the navigation had destroyed the page's context.)
+    // JSON drops a key whose value is undefined; the answers keep theirs (`error: undefined`) as a mark.
+    const gone = 'undefined (kept)'
+    const answers = async () =>
+      (JSON.parse(await page.evaluate(() => sessionStorage.getItem('answers') ?? '[]')) as Array<Record<string, unknown>>).map((a) =>
+        Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v === gone ? undefined : v])),
+      )
+    const record = () =>
+      page.evaluate((gone) => {
+        const keep = (_k: string, v: unknown) => (v === undefined ? gone : v)
+        ;(window as any).record = (r: unknown) => sessionStorage.setItem('answers', JSON.stringify([...JSON.parse(sessionStorage.getItem('answers') ?? '[]'), r], keep))
+      }, gone)
+    await record()
     // "legacy" has no token endpoint: the server cannot start its sign-in and sends the page to its error page.
-    await page.evaluate(() => void window.client.signIn('legacy', { redirect: false }).then((r) => (window as any).report(r)))
-    await expect.poll(() => answers.length).toBe(1)
-    expect(answers[0]).toEqual({ ok: false, error: 'Configuration', status: 500, url: null })
+    await page.evaluate(() => void window.client.signIn('legacy', { redirect: false }).then((r) => (window as any).record(r)))
     await page.waitForURL(/\?error=Configuration/)
     await page.waitForFunction(() => window.ready === true)
+    await expect.poll(async () => (await answers()).length).toBe(1)
+    expect((await answers())[0]).toEqual({ ok: false, error: 'Configuration', status: 500, url: null })
 
-    await page.evaluate(() => void window.client.signIn(undefined, { redirect: false }).then((r) => (window as any).report(r)))
-    await expect.poll(() => answers.length).toBe(2)
-    expect(answers[1]).toMatchObject({ ok: true, error: undefined, url: expect.stringContaining('/auth/signin?callbackUrl=') })
+    await record()
+    await page.evaluate(() => void window.client.signIn(undefined, { redirect: false }).then((r) => (window as any).record(r)))
+    await expect.poll(async () => (await answers()).length).toBe(2)
+    expect((await answers())[1]).toMatchObject({ ok: true, error: undefined, url: expect.stringContaining('/auth/signin?callbackUrl=') })
     await context.close()
   })
 })
