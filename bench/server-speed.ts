@@ -11,7 +11,8 @@
  * data; needs DATABASE_URL). One cookie repeated is a labelled row of its own. Every response is
  * checked: status 200 and the email of the user whose cookie was sent.
  *
- *   npm run bench -- server-speed      (BENCH_SECONDS per run, default 5; BENCH_RUNS per cell, the median shown, default 1;
+ *   npm run bench -- server-speed      (BENCH_SECONDS per run, default 5; BENCH_RUNS rounds, default 1: the cells of one
+ *                                       comparison loaded in turns, each cell its median run, each ratio the median of the rounds';
  *                                       BENCH_MEMORY_SECONDS, default 60)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -137,18 +138,47 @@ async function cpuOf(t: Target): Promise<[number, number]> {
   return [user, system]
 }
 
-async function measure(library: Library, strategy: Strategy, mode: Mode, rotate = true): Promise<Figures> {
-  const t = await start(library, strategy, mode)
+/** The cell of several runs: the run with the median requests/s, with wrong answers and totals over every run. */
+function median(all: Figures[]): Figures {
+  const middle = [...all].sort((a, b) => a.rps - b.rps)[Math.floor(all.length / 2)]
+  const sum = (pick: (f: Figures) => number) => all.reduce((n, f) => n + pick(f), 0)
+  return { ...middle, wrong: sum((f) => f.wrong), total: sum((f) => f.total), setCookies: sum((f) => f.setCookies) }
+}
+
+/**
+ * Targets measured in turns: all started and warmed up, then `runs` rounds in which each is loaded
+ * once, the order reversed every other round, so that a slow spell on this machine falls on every
+ * cell of a comparison and not on one. `rounds[i][k]`: target k's figures in round i.
+ */
+async function inTurns(cells: Array<[Library, Strategy, Mode]>, rotate = true): Promise<{ cells: Figures[]; rounds: Figures[][] }> {
+  const targets: Target[] = []
   try {
-    await load(t, rotate, 2) // warm-up
-    const all: Figures[] = []
-    for (let i = 0; i < runs; i++) all.push(await load(t, rotate))
-    const median = [...all].sort((a, b) => a.rps - b.rps)[Math.floor(all.length / 2)]
-    const sum = (pick: (f: Figures) => number) => all.reduce((n, f) => n + pick(f), 0)
-    return { ...median, wrong: sum((f) => f.wrong), total: sum((f) => f.total), setCookies: sum((f) => f.setCookies) }
+    for (const [library, strategy, mode] of cells) targets.push(await start(library, strategy, mode))
+    for (const t of targets) await load(t, rotate, 2) // warm-up
+    const rounds: Figures[][] = []
+    for (let i = 0; i < runs; i++) {
+      const order = targets.map((_, k) => k)
+      if (i % 2) order.reverse()
+      const round: Figures[] = []
+      for (const k of order) round[k] = await load(targets[k], rotate)
+      rounds.push(round)
+    }
+    return { cells: targets.map((_, k) => median(rounds.map((r) => r[k]))), rounds }
   } finally {
-    await t.stop()
+    for (const t of targets) await t.stop()
   }
+}
+
+/** A ratio over the rounds: each round's a over b, the median and the range. */
+interface Ratio {
+  median: number
+  low: number
+  high: number
+}
+
+function ratioOf(rounds: Figures[][], a: number, b: number): Ratio {
+  const each = rounds.map((r) => r[a].rps / r[b].rps).sort((x, y) => x - y)
+  return { median: each[Math.floor(each.length / 2)], low: each[0], high: each[each.length - 1] }
 }
 
 /** Heap of latchkey's Web handler (JWT, rotating users) after warm-up and after `memorySeconds` more at full load. */
@@ -170,7 +200,8 @@ async function memory() {
 const pad = (s: string | number, n: number) => String(s).padStart(n)
 const perRequest = (f: Figures) => 1e6 / f.rps
 const fmt = (f: Figures) => `${pad(Math.round(f.rps), 7)} (${pad(perRequest(f).toFixed(0), 4)} µs)`
-const ratio = (a: Figures, b: Figures) => pad((a.rps / b.rps).toFixed(2) + 'x', 6)
+const times = (r: Ratio) => pad(r.median.toFixed(2) + 'x', 6)
+const range = (r: Ratio) => `${r.median.toFixed(2)}x (${r.low.toFixed(2)}–${r.high.toFixed(2)})`
 const own = (f: Figures, ceiling: Figures) => pad((perRequest(f) - perRequest(ceiling)).toFixed(1), 6)
 
 interface Row {
@@ -180,6 +211,8 @@ interface Row {
   hono: Figures
   authjsHono: Figures
   node: Figures
+  /** latchkey over Auth.js, round by round: plain harness, Hono, node binding over Auth.js plain. */
+  ratio: { web: Ratio; hono: Ratio; node: Ratio }
 }
 
 export async function run(): Promise<void> {
@@ -187,21 +220,28 @@ export async function run(): Promise<void> {
   const withPg = !!process.env.DATABASE_URL
   console.log(
     `GET /session, latchkey vs @auth/core ${version('@auth/core')}${withPg ? ` and @auth/pg-adapter ${version('@auth/pg-adapter')}` : ''}: ${users.toLocaleString('en')} distinct users (the next one's cookie on each request), ` +
-      `${connections} connections, keep-alive, ${seconds} s per run after 2 s of warm-up, ${runs === 1 ? 'one run' : `the median of ${runs} runs`} per cell, @hono/node-server ${version('@hono/node-server')}, node ${process.versions.node}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`,
+      `${connections} connections, keep-alive, ${seconds} s per run after 2 s of warm-up, ${runs === 1 ? 'one run' : `${runs} rounds, the cells of a comparison loaded in turns, the median shown`} per cell, @hono/node-server ${version('@hono/node-server')}, node ${process.versions.node}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`,
   )
   if (!withPg) console.log('*** DATABASE_URL is not set: the PostgreSQL row does NOT run ***')
   console.log(await jweOpen(users))
-  const ceiling = { web: await measure('ceiling', 'jwt', 'web'), hono: await measure('ceiling', 'jwt', 'hono'), node: await measure('ceiling', 'jwt', 'node') }
+  const ceilings = await inTurns([['ceiling', 'jwt', 'web'], ['ceiling', 'jwt', 'hono'], ['ceiling', 'jwt', 'node']])
+  const ceiling = { web: ceilings.cells[0], hono: ceilings.cells[1], node: ceilings.cells[2] }
   const strategies: Strategy[] = withPg ? ['jwt', 'database', 'postgres'] : ['jwt', 'database']
   const names: Record<Strategy, string> = { jwt: 'JWT', database: 'database (memory store)', postgres: 'database (PostgreSQL)' }
-  const row = async (name: string, strategy: Strategy, rotate: boolean): Promise<Row> => ({
-    name,
-    web: await measure('latchkey', strategy, 'web', rotate),
-    authjs: await measure('authjs', strategy, 'web', rotate),
-    hono: await measure('latchkey', strategy, 'hono', rotate),
-    authjsHono: await measure('authjs', strategy, 'hono', rotate),
-    node: await measure('latchkey', strategy, 'node', rotate),
-  })
+  // Each comparison in turns: latchkey plain, Auth.js plain and latchkey's node binding; then both behind Hono.
+  const row = async (name: string, strategy: Strategy, rotate: boolean): Promise<Row> => {
+    const plain = await inTurns([['latchkey', strategy, 'web'], ['authjs', strategy, 'web'], ['latchkey', strategy, 'node']], rotate)
+    const hono = await inTurns([['latchkey', strategy, 'hono'], ['authjs', strategy, 'hono']], rotate)
+    return {
+      name,
+      web: plain.cells[0],
+      authjs: plain.cells[1],
+      node: plain.cells[2],
+      hono: hono.cells[0],
+      authjsHono: hono.cells[1],
+      ratio: { web: ratioOf(plain.rounds, 0, 1), hono: ratioOf(hono.rounds, 0, 1), node: ratioOf(plain.rounds, 2, 1) },
+    }
+  }
   const rows: Row[] = []
   for (const strategy of strategies) rows.push(await row(names[strategy], strategy, true))
   const single: Row[] = []
@@ -209,15 +249,19 @@ export async function run(): Promise<void> {
 
   const cell = (f: Figures, c: Figures) => `${fmt(f)} ${own(f, c)}`
   const blank = pad('', 16 + 7)
-  console.log(`\nrequests/s (µs per request) and own µs above the harness alone; ratio: latchkey over Auth.js in the same harness; node ratio: over Auth.js in the plain harness\n`)
+  console.log(`\nrequests/s (µs per request) and own µs above the harness alone; ratio: latchkey over Auth.js in the same harness, the median of the rounds' ratios; node ratio: over Auth.js in the plain harness\n`)
   console.log(`${'sessions'.padEnd(40)} ${pad('latchkey plain', 16)} ${pad('own', 6)} ${pad('Auth.js plain', 16)} ${pad('own', 6)} ${pad('ratio', 6)} | ${pad('latchkey Hono', 16)} ${pad('own', 6)} ${pad('Auth.js Hono', 16)} ${pad('own', 6)} ${pad('ratio', 6)} | ${pad('latchkey node', 16)} ${pad('own', 6)} ${pad('ratio', 6)}   wrong`)
   console.log(`${'harness alone (fixed JSON)'.padEnd(40)} ${fmt(ceiling.web)} ${pad('', 6)} ${blank} ${pad('', 6)} | ${fmt(ceiling.hono)} ${pad('', 6)} ${blank} ${pad('', 6)} | ${fmt(ceiling.node)}`)
   for (const r of [...rows, ...single]) {
     const all = [r.web, r.authjs, r.hono, r.authjsHono, r.node]
     console.log(
-      `${r.name.padEnd(40)} ${cell(r.web, ceiling.web)} ${cell(r.authjs, ceiling.web)} ${ratio(r.web, r.authjs)} | ${cell(r.hono, ceiling.hono)} ${cell(r.authjsHono, ceiling.hono)} ${ratio(r.hono, r.authjsHono)} | ${cell(r.node, ceiling.node)} ${ratio(r.node, r.authjs)}   ` +
+      `${r.name.padEnd(40)} ${cell(r.web, ceiling.web)} ${cell(r.authjs, ceiling.web)} ${times(r.ratio.web)} | ${cell(r.hono, ceiling.hono)} ${cell(r.authjsHono, ceiling.hono)} ${times(r.ratio.hono)} | ${cell(r.node, ceiling.node)} ${times(r.ratio.node)}   ` +
         `${all.reduce((n, f) => n + f.wrong, 0)}/${all.reduce((n, f) => n + f.total, 0)}`,
     )
+  }
+  if (runs > 1) {
+    console.log(`\nratios over ${runs} rounds, median (lowest–highest):`)
+    for (const r of [...rows, ...single]) console.log(`  ${r.name.padEnd(44)} plain ${range(r.ratio.web)}, Hono ${range(r.ratio.hono)}, node ${range(r.ratio.node)}`)
   }
   console.log(`\nset-cookie answers (re-issued cookies): latchkey only when the session is due, Auth.js on every read:`)
   for (const r of rows) console.log(`  ${r.name.padEnd(38)} latchkey ${r.web.setCookies}/${r.web.total}, Auth.js ${r.authjs.setCookies}/${r.authjs.total}`)
@@ -231,14 +275,14 @@ export async function run(): Promise<void> {
   const wrong = all.reduce((n, f) => n + f.wrong, 0)
   console.log(`every response checked: ${wrong} wrong of ${all.reduce((n, f) => n + f.total, 0)}`)
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED')
-  const threeTimes = (pick: (r: Row) => [Figures, Figures]) => met(rows.every((r) => pick(r)[0].rps >= 3 * pick(r)[1].rps))
+  const threeTimes = (pick: (r: Row) => Ratio) => met(rows.every((r) => pick(r).median >= 3))
   const ownAtMost = (pick: (r: Row) => Figures, c: Figures) => met(rows.filter((r) => r.name !== names.postgres).every((r) => perRequest(pick(r)) - perRequest(c) <= 25))
   const pgRow = rows.find((r) => r.name === names.postgres)
   console.log(
-    `targets: ≥ 3x Auth.js on every row: plain ${threeTimes((r) => [r.web, r.authjs])}, Hono ${threeTimes((r) => [r.hono, r.authjsHono])}; ` +
+    `targets: ≥ 3x Auth.js on every row: plain ${threeTimes((r) => r.ratio.web)}, Hono ${threeTimes((r) => r.ratio.hono)}; ` +
       `latchkey's own cost ≤ 25 µs (JWT, memory): plain ${ownAtMost((r) => r.web, ceiling.web)}, Hono ${ownAtMost((r) => r.hono, ceiling.hono)}; ` +
-      `node binding ≥ 10x Auth.js on JWT: ${met(rows[0].node.rps >= 10 * rows[0].authjs.rps)} (${ratio(rows[0].node, rows[0].authjs).trim()} over Auth.js plain, ${ratio(rows[0].node, rows[0].authjsHono).trim()} over Auth.js Hono)` +
-      (pgRow ? `; PostgreSQL ≥ 1.5x: plain ${met(pgRow.web.rps >= 1.5 * pgRow.authjs.rps)}, Hono ${met(pgRow.hono.rps >= 1.5 * pgRow.authjsHono.rps)}` : ''),
+      `node binding ≥ 10x Auth.js on JWT: ${met(rows[0].ratio.node.median >= 10)} (${times(rows[0].ratio.node).trim()} over Auth.js plain, ${(rows[0].node.rps / rows[0].authjsHono.rps).toFixed(2)}x over Auth.js Hono)` +
+      (pgRow ? `; PostgreSQL ≥ 1.5x: plain ${met(pgRow.ratio.web.median >= 1.5)}, Hono ${met(pgRow.ratio.hono.median >= 1.5)}` : ''),
   )
   if (memorySeconds > 0) {
     const m = await memory()
