@@ -21,29 +21,31 @@ export async function seal(
     .encrypt(key)
 }
 
+/** An opened token's payload: the claims with the times `seal` set. */
+export type Unsealed<T> = T & { exp: number; iat: number }
+
 /**
  * The payload, or null, when node:crypto settles it for every secret without jose: the session
  * read's synchronous path. `undefined` when some secret needs jose (`unseal` then awaits).
  */
-export function unsealNow<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): (T & { exp: number; iat: number }) | null | undefined {
+export function unsealNow<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): Unsealed<T> | null | undefined {
   for (const secret of secrets) {
     const fast = openWithNode(token, secret, salt, nowSeconds)
-    if (fast) return fast as T & { exp: number; iat: number }
+    if (fast) return fast as Unsealed<T>
     if (fast === undefined) return undefined
   }
   return null
 }
 
 /** Decrypts with each secret in turn; null when none opens it, it is malformed, or it has expired. */
-export async function unseal<T = Record<string, unknown>>(
-  token: string,
-  secrets: string[],
-  salt: string,
-  nowSeconds: number,
-): Promise<(T & { exp: number; iat: number }) | null> {
+export async function unseal<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): Promise<Unsealed<T> | null> {
   // node:crypto opens latchkey's own tokens synchronously; any other form goes to jose.
   const opened = unsealNow<T>(token, secrets, salt, nowSeconds)
-  if (opened !== undefined) return opened
+  return opened !== undefined ? opened : unsealWithJose<T>(token, secrets, salt, nowSeconds)
+}
+
+/** jose's reading, for a token `unsealNow` left undefined (another form, or no node:crypto). */
+export async function unsealWithJose<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): Promise<Unsealed<T> | null> {
   for (const secret of secrets) {
     try {
       const { payload } = await jwtDecrypt(token, await deriveKey(secret, salt), {
@@ -52,7 +54,7 @@ export async function unseal<T = Record<string, unknown>>(
         keyManagementAlgorithms: ['dir'],
         contentEncryptionAlgorithms: ['A256GCM'],
       })
-      return payload as T & { exp: number; iat: number }
+      return payload as Unsealed<T>
     } catch {
       // try the next secret
     }

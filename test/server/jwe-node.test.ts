@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest'
 import { deriveKey } from '../../src/server/crypto.js'
 import { openWithNode } from '../../src/server/jwe-node.js'
 import { seal, unseal } from '../../src/server/jwt.js'
+import Credentials from '../../src/providers/credentials.js'
+import { Latchkey } from '../../src/server/index.js'
 
 const secret = 'jwe-node-test-secret-0123456789abcdef'
 const salt = 'latchkey.session-token'
@@ -75,5 +77,26 @@ describe('openWithNode', () => {
     const typed = await new EncryptJWT({ exp: now + 60 }).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', typ: 'JWT' }).encrypt(key)
     expect(openWithNode(typed, secret, salt, now)).toBeUndefined()
     expect(openWithNode('not.a.token', secret, salt, now)).toBeUndefined()
+  })
+})
+
+describe('GET /session with a JWT in another form', () => {
+  it('is read through jose, with each secret in turn; one changed character and it is no session', async () => {
+    const old = 'an-older-secret-0123456789abcdef-xyz'
+    const handler = Latchkey({ secret: [secret, old], origin: 'http://localhost:3000', session: { strategy: 'jwt' }, rateLimit: false, providers: [Credentials({ authorize: () => null })] })
+    const t = Math.floor(Date.now() / 1000)
+    // The header's members in the other order: not latchkey's exact form, so node:crypto leaves it to jose.
+    const token = await new EncryptJWT({ sub: 'user-1', email: 'z@example.com', name: 'Zoë', picture: null })
+      .setProtectedHeader({ enc: 'A256GCM', alg: 'dir' })
+      .setIssuedAt(t)
+      .setExpirationTime(t + 3600)
+      .encrypt(await deriveKey(old, salt))
+    expect(openWithNode(token, old, salt, t)).toBeUndefined()
+    const read = async (cookie: string) => (await handler(new Request('http://localhost:3000/auth/session', { headers: { cookie: `${salt}=${cookie}` } }))).json()
+    expect(await read(token)).toMatchObject({ user: { id: 'user-1', email: 'z@example.com', name: 'Zoë' } })
+    const parts = token.split('.')
+    const middle = Math.floor(parts[3].length / 2)
+    parts[3] = parts[3].slice(0, middle) + (parts[3][middle] === 'A' ? 'B' : 'A') + parts[3].slice(middle + 1)
+    expect(await read(parts.join('.'))).toBeNull()
   })
 })
