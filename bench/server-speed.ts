@@ -266,9 +266,16 @@ export async function run(): Promise<void> {
   console.log(`\nset-cookie answers (re-issued cookies): latchkey only when the session is due, Auth.js on every read:`)
   for (const r of rows) console.log(`  ${r.name.padEnd(38)} latchkey ${r.web.setCookies}/${r.web.total}, Auth.js ${r.authjs.setCookies}/${r.authjs.total}`)
   const cpu = (f: Figures) => `${f.user.toFixed(1)}+${f.system.toFixed(1)}`
-  console.log(`\nthe target's CPU per request, µs, user+system (harness alone: plain ${cpu(ceiling.web)}, Hono ${cpu(ceiling.hono)}, node ${cpu(ceiling.node)}):`)
+  // Own CPU: the cell's CPU per request above its harness alone's. Where the harness alone outruns
+  // the load generator (Hono, node), its wall time per request is the generator's, and own µs from
+  // requests/s understate a library's cost; its CPU does not.
+  const ownCpu = (f: Figures, c: Figures) => `${cpu(f)} (own ${(f.user + f.system - c.user - c.system).toFixed(1)})`
+  console.log(`\nthe target's CPU per request, µs, user+system, and own CPU above the harness alone's (harness alone: plain ${cpu(ceiling.web)}, Hono ${cpu(ceiling.hono)}, node ${cpu(ceiling.node)}):`)
   for (const r of [...rows, ...single]) {
-    console.log(`  ${r.name.padEnd(44)} latchkey plain ${cpu(r.web)}, Auth.js plain ${cpu(r.authjs)}; latchkey Hono ${cpu(r.hono)}, Auth.js Hono ${cpu(r.authjsHono)}; latchkey node ${cpu(r.node)}`)
+    console.log(
+      `  ${r.name.padEnd(44)} latchkey plain ${ownCpu(r.web, ceiling.web)}, Auth.js plain ${ownCpu(r.authjs, ceiling.web)}; ` +
+        `latchkey Hono ${ownCpu(r.hono, ceiling.hono)}, Auth.js Hono ${ownCpu(r.authjsHono, ceiling.hono)}; latchkey node ${ownCpu(r.node, ceiling.node)}`,
+    )
   }
   console.log(`p50/p99 latency, ms: ` + rows.map((r) => `${r.name}: latchkey ${r.web.p50}/${r.web.p99}, Auth.js ${r.authjs.p50}/${r.authjs.p99}, node ${r.node.p50}/${r.node.p99}`).join('; '))
   const all = [ceiling.web, ceiling.hono, ceiling.node, ...[...rows, ...single].flatMap((r) => [r.web, r.authjs, r.hono, r.authjsHono, r.node])]
@@ -277,10 +284,12 @@ export async function run(): Promise<void> {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED')
   const threeTimes = (pick: (r: Row) => Ratio) => met(rows.every((r) => pick(r).median >= 3))
   const ownAtMost = (pick: (r: Row) => Figures, c: Figures) => met(rows.filter((r) => r.name !== names.postgres).every((r) => perRequest(pick(r)) - perRequest(c) <= 25))
+  const ownCpuAtMost = (pick: (r: Row) => Figures, c: Figures) => met(rows.filter((r) => r.name !== names.postgres).every((r) => pick(r).user + pick(r).system - c.user - c.system <= 25))
   const pgRow = rows.find((r) => r.name === names.postgres)
   console.log(
     `targets: ≥ 3x Auth.js on every row: plain ${threeTimes((r) => r.ratio.web)}, Hono ${threeTimes((r) => r.ratio.hono)}; ` +
-      `latchkey's own cost ≤ 25 µs (JWT, memory): plain ${ownAtMost((r) => r.web, ceiling.web)}, Hono ${ownAtMost((r) => r.hono, ceiling.hono)}; ` +
+      `latchkey's own cost ≤ 25 µs (JWT, memory): plain ${ownAtMost((r) => r.web, ceiling.web)}, Hono ${ownAtMost((r) => r.hono, ceiling.hono)} ` +
+      `(in CPU: plain ${ownCpuAtMost((r) => r.web, ceiling.web)}, Hono ${ownCpuAtMost((r) => r.hono, ceiling.hono)}); ` +
       `node binding ≥ 10x Auth.js on JWT: ${met(rows[0].ratio.node.median >= 10)} (${times(rows[0].ratio.node).trim()} over Auth.js plain, ${(rows[0].node.rps / rows[0].authjsHono.rps).toFixed(2)}x over Auth.js Hono)` +
       (pgRow ? `; PostgreSQL ≥ 1.5x: plain ${met(pgRow.ratio.web.median >= 1.5)}, Hono ${met(pgRow.ratio.hono.median >= 1.5)}` : ''),
   )
