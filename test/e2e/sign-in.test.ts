@@ -223,6 +223,10 @@ describe('<latchkey-signin>', () => {
 
     await record()
     await page.evaluate(() => void window.client.signIn(undefined, { redirect: false }).then((r) => (window as any).record(r)))
+    // The answer comes with a navigation to the sign-in page (this app's own, `/?callbackUrl=…`): read
+    // it there once the page has loaded; a read while the page navigates finds no context.
+    await page.waitForURL(/\/\?callbackUrl=/)
+    await page.waitForFunction(() => window.ready === true)
     await expect.poll(async () => (await answers()).length).toBe(2)
     expect((await answers())[1]).toMatchObject({ ok: true, error: undefined, url: expect.stringContaining('/auth/signin?callbackUrl=') })
     await context.close()
