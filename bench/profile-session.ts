@@ -75,22 +75,19 @@ async function withPerf(strategy: 'jwt' | 'database' | 'postgres', mode: 'web' |
     if ((await recorded) !== 0) throw new Error('perf record failed (see above)')
     const cpu = result.user + result.system
     console.log(`${strategy} ${mode}: ${Math.round(result.rps)} req/s under perf, the target's CPU ${cpu.toFixed(1)} µs a request; µs a request by part:`)
-    const report = (sort: string, top: number) =>
-      execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', sort, '-g', 'none', '--stdio', '-t', '|'], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+    // perf's report as "share%|name" lines, one per entry, the largest first.
+    const entries = (...how: string[]) =>
+      execFileSync('perf', ['report', '-i', data, '--no-children', '-g', 'none', '--stdio', '-t', '|', ...how], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
         .split('\n')
         .filter((line) => /^\s*[\d.]+%/.test(line))
-        .slice(0, top)
-        .map((line) => {
-          const [share, name] = line.split('|')
-          return `  ${((parseFloat(share) / 100) * cpu).toFixed(2).padStart(6)}  ${name.trim().replace(/ tid \d+$/, '')}`
-        })
-        .join('\n')
+        .map((line) => ({ us: (parseFloat(line) / 100) * cpu, name: line.slice(line.indexOf('|') + 1).trim().replace(/ tid \d+$/, '') }))
+    const row = (us: number, name: string) => `  ${us.toFixed(2).padStart(6)}  ${name}`
+    const report = (sort: string, top: number) => entries('--sort', sort).slice(0, top).map((e) => row(e.us, e.name)).join('\n')
     console.log(report('dso', 6))
     console.log('the samples whose call chain passes through:')
     for (const [what, frames] of chains) {
-      const out = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', 'parent', '--parent', frames, '-g', 'none', '--stdio', '-t', '|'], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
-      const share = out.split('\n').filter((line) => /^\s*[\d.]+%/.test(line) && !line.includes('[other]')).reduce((n, line) => n + parseFloat(line), 0)
-      console.log(`  ${((share / 100) * cpu).toFixed(2).padStart(6)}  ${what}`)
+      const under = entries('--sort', 'parent', '--parent', frames).filter((e) => e.name !== '[other]')
+      console.log(row(under.reduce((n, e) => n + e.us, 0), what))
     }
     console.log('the top symbols:')
     console.log(report('sym', 25))

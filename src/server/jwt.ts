@@ -25,27 +25,21 @@ export async function seal(
 export type Unsealed<T> = T & { exp: number; iat: number }
 
 /**
- * The payload, or null, when node:crypto settles it for every secret without jose: the session
- * read's synchronous path. `undefined` when some secret needs jose (`unseal` then awaits).
+ * Decrypts with each secret in turn; null when none opens it, it is malformed, or it has expired.
+ * Synchronous for latchkey's own tokens on Node (node:crypto), a promise when jose must read it
+ * (another form, or no node:crypto): await it either way, or skip the await on the session read.
  */
-export function unsealNow<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): Unsealed<T> | null | undefined {
+export function unseal<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): Unsealed<T> | null | Promise<Unsealed<T> | null> {
   for (const secret of secrets) {
     const fast = openWithNode(token, secret, salt, nowSeconds)
     if (fast) return fast as Unsealed<T>
-    if (fast === undefined) return undefined
+    if (fast === undefined) return unsealWithJose<T>(token, secrets, salt, nowSeconds)
   }
   return null
 }
 
-/** Decrypts with each secret in turn; null when none opens it, it is malformed, or it has expired. */
-export async function unseal<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): Promise<Unsealed<T> | null> {
-  // node:crypto opens latchkey's own tokens synchronously; any other form goes to jose.
-  const opened = unsealNow<T>(token, secrets, salt, nowSeconds)
-  return opened !== undefined ? opened : unsealWithJose<T>(token, secrets, salt, nowSeconds)
-}
-
-/** jose's reading, for a token `unsealNow` left undefined (another form, or no node:crypto). */
-export async function unsealWithJose<T = Record<string, unknown>>(token: string, secrets: string[], salt: string, nowSeconds: number): Promise<Unsealed<T> | null> {
+/** jose's reading, for a token node:crypto left (another form, or no node:crypto). */
+async function unsealWithJose<T>(token: string, secrets: string[], salt: string, nowSeconds: number): Promise<Unsealed<T> | null> {
   for (const secret of secrets) {
     try {
       const { payload } = await jwtDecrypt(token, await deriveKey(secret, salt), {

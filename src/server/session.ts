@@ -9,7 +9,7 @@ import { classifyAccess, nextExpiry } from '../core/session-rule.js'
 import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
-import { seal, unseal, unsealNow, unsealWithJose } from './jwt.js'
+import { seal, unseal } from './jwt.js'
 import { carryUnproven, isUnproven, markUnproven, outlivedProof } from './unproven-session.js'
 import { storedSessionToken } from './session-token.js'
 import { hasBoundCookie } from './dbsc/bound-cookie.js'
@@ -112,9 +112,9 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
   const salt = ctx.names.sessionToken
   let payload = cache.get(cookie, salt, nowSeconds)
   if (!payload) {
-    // Synchronous for latchkey's own tokens; jose only for another form.
-    const opened = unsealNow<JWT>(cookie, ctx.config.secrets, salt, nowSeconds)
-    payload = (opened === undefined ? await unsealWithJose<JWT>(cookie, ctx.config.secrets, salt, nowSeconds) : opened) ?? undefined
+    // Synchronous for latchkey's own tokens: awaited only when jose reads it.
+    const opened = unseal<JWT>(cookie, ctx.config.secrets, salt, nowSeconds)
+    payload = (opened instanceof Promise ? await opened : opened) ?? undefined
     if (payload) cache.set(cookie, salt, payload)
   }
   if (!payload || (isUnproven(payload) && (await outlivedProof(ctx, payload)))) {

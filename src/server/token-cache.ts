@@ -28,12 +28,8 @@ export class TokenCache<T extends { exp: number }> {
   }
 
   set(token: string, salt: string, payload: T): void {
-    if (this.entries.size >= this.limit) {
-      for (const oldest of this.entries.keys()) {
-        this.entries.delete(oldest)
-        break
-      }
-    }
+    // A Map iterates in insertion order: its first key is the oldest entry.
+    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!)
     this.entries.set(token, { salt, payload })
   }
 }
