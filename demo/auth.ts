@@ -13,10 +13,17 @@ import { Latchkey } from '../src/server/index.js'
 import type { Settings } from './config.js'
 import type { Outbox } from './outbox.js'
 
+/** The notice text for a new way to sign in. */
+export function newWayNotice(provider: string, type: string): string {
+  const what = type === 'webauthn' ? 'A passkey' : type === 'email' ? 'Email sign-in' : `Your ${provider} account`
+  return `${what} was added as a way to sign in to your latchkey demo account. If this was not you, sign in, remove it under Passkeys or Linked accounts, and end your other sessions.`
+}
+
 export const demoAccount = { username: 'demo', password: 'demo', user: { id: 'demo-user', name: 'Demo User', email: 'demo@example.com' } }
 
 export function createAuth(settings: Settings, adapter: Adapter, idpIssuer: string, outbox: Outbox) {
   const smtp = settings.smtpUrl ? Nodemailer({ server: settings.smtpUrl, from: settings.smtpFrom }) : undefined
+  const created = new Set<string>()
   return Latchkey({
     secret: settings.secret,
     adapter,
@@ -24,6 +31,14 @@ export function createAuth(settings: Settings, adapter: Adapter, idpIssuer: stri
     session: { strategy: 'database', ...settings.session },
     // Failed sign-ins come back to the app, which says what went wrong (`?error=`).
     pages: { error: '/' },
+    // Every new way into an account (an IdP account, a passkey, an email address) is told to its
+    // owner, so a way someone else added does not go unseen.
+    events: {
+      // A new user's first way in is no news to them: users made by the sign-in under way are skipped.
+      createUser: ({ user }) => void created.add(user.id!),
+      linkAccount: ({ user, account }) => void (created.has(user.id!) || outbox.notify(user.email ?? '', newWayNotice(account.provider, account.type))),
+      signIn: ({ user }) => void created.delete(user.id!),
+    },
     providers: [
       OIDC({
         id: 'demo-idp',

@@ -4,8 +4,11 @@ import { layout, escapeHtml as e } from './page.js'
 
 export interface Mail {
   to: string
-  url: string
-  expires: Date
+  /** A sign-in link, or none for a notice. */
+  url?: string
+  expires?: Date
+  /** A notice's text (a new way to sign in was added). */
+  text?: string
   sent: Date
   /** Also sent over SMTP. */
   smtp: boolean
@@ -14,25 +17,39 @@ export interface Mail {
 export function createOutbox() {
   const mails: Mail[] = []
   let sent = 0
+  const keep = (mail: Mail) => {
+    sent++
+    mails.unshift(mail)
+    mails.length = Math.min(mails.length, 50)
+  }
   return {
     mails,
     /** How many were ever sent: the outbox page reloads when it changes. */
     count: () => sent,
     add(params: Pick<SendVerificationRequestParams, 'identifier' | 'url' | 'expires'>, smtp: boolean): void {
-      sent++
-      mails.unshift({ to: params.identifier, url: params.url, expires: params.expires, sent: new Date(), smtp })
-      mails.length = Math.min(mails.length, 50)
+      keep({ to: params.identifier, url: params.url, expires: params.expires, sent: new Date(), smtp })
+    },
+    /** A notice to the account's owner, outbox only. */
+    notify(to: string, text: string): void {
+      keep({ to, text, sent: new Date(), smtp: false })
     },
     page(): string {
       const time = (d: Date) => d.toLocaleTimeString('en-GB')
-      const rows = mails.map((m) => `<li class="mail">
+      const rows = mails.map((m) =>
+        m.url && m.expires
+          ? `<li class="mail">
   <div class="mail-head"><b>To ${e(m.to)}</b><span class="muted">sent ${time(m.sent)} · valid for ${Math.round((m.expires.getTime() - m.sent.getTime()) / 3_600_000)} h${m.smtp ? ' · also sent by SMTP' : ''}</span></div>
   <p>Sign in to latchkey demo: <a class="signin-link" href="${e(m.url)}">Sign in</a></p>
   <code class="small">${e(m.url)}</code>
-</li>`)
+</li>`
+          : `<li class="mail notice">
+  <div class="mail-head"><b>To ${e(m.to)}</b><span class="muted">sent ${time(m.sent)}</span></div>
+  <p>${e(m.text ?? '')}</p>
+</li>`,
+      )
       const body = `<section class="card">
   <h2>Outbox</h2>
-  <p class="muted">The sign-in links the email provider sent, newest first. Open one to finish signing in; new ones appear by themselves.</p>
+  <p class="muted">The sign-in links the email provider sent, and notices of new ways to sign in, newest first. Open one to finish signing in; new ones appear by themselves.</p>
   <ul class="mails">${rows.join('') || '<li class="empty">No email yet. Ask for a link with “Sign in with Email”.</li>'}</ul>
 </section>`
       // Reloads when a new email arrives.

@@ -8,6 +8,8 @@
 import { openDB } from 'idb'
 import { createDeviceKey } from '../src/client/dbsc/device-key.js'
 import { signProof } from '../src/client/dbsc/sign-proof.js'
+import { fromOrigin } from '../src/client/from-origin.js'
+import { timingHeader } from '../src/core/session-rule.js'
 
 interface StoredKey {
   /** The server's session_identifier for this binding. */
@@ -22,9 +24,10 @@ const nativeGrace = 2_000
 /** Renew when this share of the bound cookie's life is left (a minute of the default ten). */
 const renewLeft = 0.1
 const challengeHeader = 'secure-session-challenge'
+const registrationHeader = 'secure-session-registration'
 
 export interface DeviceBinding {
-  /** A session (by its `signedInAt`) is known: bind it unless the server or the browser already did. */
+  /** A session (by its `signedInAt`) is known: bind it where the server announced binding, unless it or the browser already did. */
   signedIn(signedInAt: string): void
   signedOut(): Promise<void>
   /** `fetch` that answers a DBSC challenge (403 or 401 with Secure-Session-Challenge) by refreshing and replaying once. */
@@ -41,6 +44,15 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
   let seen: string | undefined
   /** The server said device binding is off: ask no more in this worker's life. */
   let off = false
+  /**
+   * The server offered binding (a sign-in's registration header) or speaks latchkey's timing
+   * header (a sign-in by navigation shows only that, on the next session read). An Auth.js
+   * server sends neither, and logs a request for a challenge as an error.
+   */
+  let announced = false
+  const heard = (response: Response) => {
+    if (fromOrigin(response, origin) && (response.headers.has(registrationHeader) || response.headers.has(timingHeader))) announced = true
+  }
 
   const stored = async (): Promise<StoredKey | undefined> => (await db).get('keys', 'current')
 
@@ -68,10 +80,17 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
         challenge = parseChallenge(asked.headers.get(challengeHeader))?.challenge
         if (!challenge) return false
       }
-      const proof = await signProof(key.privateKey, { challenge })
-      const answer = await fetch(url('/dbsc/refresh'), { method: 'POST', credentials: 'include', headers: { ...headers, 'secure-session-response': sf(proof) } })
-      if (answer.ok) schedule(answer)
-      return answer.ok
+      let answer: Response | undefined
+      // Twice at most: a session holds one challenge, so one asked for by a request that passed at the
+      // same time replaces ours, and the refusal carries the new one.
+      for (let tries = 0; tries < 2 && challenge; tries++) {
+        const proof = await signProof(key.privateKey, { challenge })
+        answer = await fetch(url('/dbsc/refresh'), { method: 'POST', credentials: 'include', headers: { ...headers, 'secure-session-response': sf(proof) } })
+        if (answer.ok) break
+        challenge = answer.status === 403 ? parseChallenge(answer.headers.get(challengeHeader))?.challenge : undefined
+      }
+      if (answer?.ok) schedule(answer)
+      return !!answer?.ok
     })().finally(() => (refreshing = undefined)))
 
   const register = async (signedInAt: string) => {
@@ -93,7 +112,7 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
 
   return {
     signedIn(signedInAt) {
-      if (off || seen === signedInAt || binding) return
+      if (off || !announced || seen === signedInAt || binding) return
       seen = signedInAt
       binding = register(signedInAt)
         .catch(() => {})
@@ -108,7 +127,8 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
       const request = new Request(input, init)
       const replay = request.clone()
       const response = await fetch(request)
-      const asked = (response.status === 403 || response.status === 401) && parseChallenge(response.headers.get(challengeHeader))
+      heard(response)
+      const asked = (response.status === 403 || response.status === 401) && fromOrigin(response, origin) && parseChallenge(response.headers.get(challengeHeader))
       if (!asked || !(await refresh(asked).catch(() => false))) return response
       return fetch(replay)
     },

@@ -7,6 +7,7 @@
  * (or the browser) decides what a page load gets, offline included. It adds no install or
  * activate listener: the app's worker keeps its own lifecycle.
  */
+import { fromOrigin } from '../src/client/from-origin.js'
 import { createEngine } from '../src/client/session-engine.js'
 import type { SessionState } from '../src/client/types.js'
 import { timingHeader } from '../src/core/session-rule.js'
@@ -95,7 +96,9 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
       if (request.destination !== '' || !apiPaths.some((prefix) => url.pathname.startsWith(prefix))) return
       event.respondWith(
         device.fetch(request).then((response) => {
-          if (response.status === 401 || response.headers.has(timingHeader)) event.waitUntil(appAnswered(request.method, response).catch(() => {}))
+          // An answer redirected to another origin is that origin's word, not the app's.
+          const told = fromOrigin(response, url.origin) && (response.status === 401 || response.headers.has(timingHeader))
+          if (told) event.waitUntil(appAnswered(request.method, response).catch(() => {}))
           return response
         }),
       )

@@ -48,6 +48,9 @@ export const adapterMethods = [
   'listAccountsByUserId',
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
+/** Additions an adapter may leave out (the server then does without); the suite tests each one an adapter has. */
+export const optionalAdapterMethods = ['deleteVerificationTokens'] as const satisfies ReadonlyArray<keyof Adapter>
+
 const unique = () => randomUUID().replaceAll('-', '').slice(0, 16)
 
 /** A date in the future with a non-zero millisecond part, so truncation to seconds shows. */
@@ -493,11 +496,11 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(after?.session.expires.getTime()).toBe(expires.getTime())
       })
 
-      test('listSessionsByUserId lists every session of that user, with the sign-in time and user agent it was made with', async () => {
+      test('listSessionsByUserId lists every session of that user, with the sign-in time, user agent and provider it was made with', async () => {
         const [owner, other] = [await user(), await user()]
         const createdAt = later(-1)
         const mine = [`session-${unique()}`, `session-${unique()}`]
-        await adapter.createSession({ sessionToken: mine[0], userId: owner.id, expires: later(1), createdAt, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0' })
+        await adapter.createSession({ sessionToken: mine[0], userId: owner.id, expires: later(1), createdAt, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0', signInProvider: 'credentials' })
         await adapter.createSession({ sessionToken: mine[1], userId: owner.id, expires: later(2) })
         await adapter.createSession({ sessionToken: `session-${unique()}`, userId: other.id, expires: later(1) })
         const listed = await adapter.listSessionsByUserId(owner.id)
@@ -505,7 +508,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const first = listed.find((s) => s.sessionToken === mine[0])!
         expect(first.createdAt?.getTime()).toBe(createdAt.getTime())
         expect(first.userAgent).toBe('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0')
-        expect((await adapter.getSessionAndUser(mine[0]))?.session).toMatchObject({ createdAt, userAgent: first.userAgent })
+        expect(first.signInProvider).toBe('credentials')
+        expect((await adapter.getSessionAndUser(mine[0]))?.session).toMatchObject({ createdAt, userAgent: first.userAgent, signInProvider: 'credentials' })
+        expect(listed.find((s) => s.sessionToken === mine[1])!.signInProvider ?? null).toBeNull()
         expect(await adapter.listSessionsByUserId(`user-${unique()}`)).toEqual([])
       })
 
@@ -573,6 +578,47 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const winners = results.filter((result) => result !== null)
         expect(winners).toHaveLength(1)
         expect(winners[0]).toEqual(record)
+      })
+
+      // Optional: adapters without deleteVerificationTokens pass these unchecked.
+      const deletes = () => typeof adapter.deleteVerificationTokens === 'function'
+      const exists = async (record: { identifier: string; token: string }) => (await adapter.useVerificationToken(record)) !== null
+
+      test('deleteVerificationTokens({ identifier }) deletes every token of that identifier and no other', async () => {
+        if (!deletes()) return
+        const identifier = `dbsc:register:${unique()}`
+        const mine = [later(1), later(2)].map((expires) => ({ identifier, token: `hash-${unique()}`, expires }))
+        const other = { identifier: `${identifier}-other`, token: `hash-${unique()}`, expires: later(1) }
+        for (const record of [...mine, other]) await adapter.createVerificationToken(record)
+        expect(await adapter.deleteVerificationTokens({ identifier })).toBe(2)
+        expect(await adapter.deleteVerificationTokens({ identifier })).toBe(0)
+        expect(await exists(mine[0]!)).toBe(false)
+        expect(await exists(mine[1]!)).toBe(false)
+        expect(await exists(other)).toBe(true)
+      })
+
+      test('deleteVerificationTokens({ expiredBefore, limit }) deletes at most limit expired tokens and no live one', async () => {
+        if (!deletes()) return
+        // Dates long past, so that other tests' tokens (all live) are not among them.
+        const at = (minutes: number) => new Date(Date.UTC(1990, 0, 1) + minutes * 60_000)
+        const identifier = `webauthn:${unique()}`
+        const expired = [1, 2, 3].map((m) => ({ identifier, token: `hash-${unique()}`, expires: at(m) }))
+        const live = { identifier, token: `hash-${unique()}`, expires: at(5) }
+        for (const record of [...expired, live]) await adapter.createVerificationToken(record)
+        expect(await adapter.deleteVerificationTokens({ expiredBefore: at(5), limit: 2 })).toBe(2)
+        expect(await adapter.deleteVerificationTokens({ identifier, expiredBefore: at(5), limit: 100 })).toBe(1)
+        for (const record of expired) expect(await exists(record)).toBe(false)
+        expect(await exists(live)).toBe(true)
+      })
+
+      test('deleteVerificationTokens refuses a filter that would delete every token, and a bad limit', async () => {
+        if (!deletes()) return
+        const record = { identifier: `user-${unique()}@example.test`, token: `hash-${unique()}`, expires: later(1) }
+        await adapter.createVerificationToken(record)
+        await expect(Promise.resolve().then(() => adapter.deleteVerificationTokens({}))).rejects.toThrow(/identifier or expiredBefore/)
+        await expect(Promise.resolve().then(() => adapter.deleteVerificationTokens({ limit: 5 }))).rejects.toThrow(/identifier or expiredBefore/)
+        await expect(Promise.resolve().then(() => adapter.deleteVerificationTokens({ identifier: record.identifier, limit: 0 }))).rejects.toThrow(/limit/)
+        expect(await exists(record)).toBe(true)
       })
     })
 

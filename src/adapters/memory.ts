@@ -16,6 +16,7 @@ import {
   requireDateOrNull,
   requireString,
   requireStringOrNull,
+  requireTokenFilter,
 } from './validate.js'
 
 export interface MemoryAdapter extends CompleteAdapter {
@@ -203,6 +204,7 @@ export function MemoryAdapter(): MemoryAdapter {
       const stored: AdapterSession = { sessionToken, userId: user.id, expires: new Date(expires) }
       if (session.createdAt !== undefined) stored.createdAt = new Date(requireDate('createSession', 'createdAt', session.createdAt))
       if (session.userAgent != null) stored.userAgent = requireString('createSession', 'userAgent', session.userAgent)
+      if (session.signInProvider != null) stored.signInProvider = requireString('createSession', 'signInProvider', session.signInProvider)
       sessions.set(sessionToken, stored)
       return copy(stored)
     },
@@ -271,6 +273,19 @@ export function MemoryAdapter(): MemoryAdapter {
       if (!stored) return null
       tokens.delete(key)
       return copy(stored)
+    },
+
+    async deleteVerificationTokens(filter) {
+      const { identifier, expiredBefore, limit = Infinity } = requireTokenFilter('deleteVerificationTokens', filter)
+      let deleted = 0
+      for (const [key, stored] of tokens) {
+        if (deleted >= limit) break
+        if (identifier !== undefined && stored.identifier !== identifier) continue
+        if (expiredBefore !== undefined && stored.expires.getTime() >= expiredBefore.getTime()) continue
+        tokens.delete(key)
+        deleted++
+      }
+      return deleted
     },
 
     // ------------------------------------------------------------ authenticators

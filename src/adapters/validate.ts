@@ -44,3 +44,25 @@ export function requireNumberOrAbsent(method: string, field: string, value: unkn
   if (typeof value === 'number' && Number.isFinite(value)) return value
   throw new AdapterError('INVALID_INPUT', `${method}: expected ${field} to be a finite number, got ${describeValue(value)}`)
 }
+
+export interface TokenFilter {
+  identifier?: string
+  expiredBefore?: Date
+  limit?: number
+}
+
+/** deleteVerificationTokens' filter: an identifier or a date (never "everything"), and a whole limit >= 1. */
+export function requireTokenFilter(method: string, filter: unknown): TokenFilter {
+  const { identifier, expiredBefore, limit } = (filter ?? {}) as Record<string, unknown>
+  if (identifier === undefined && expiredBefore === undefined) {
+    throw new AdapterError('INVALID_INPUT', `${method}: expected identifier or expiredBefore; refusing to delete every token`)
+  }
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1)) {
+    throw new AdapterError('INVALID_INPUT', `${method}: expected limit to be a whole number >= 1, got ${typeof limit === 'number' ? limit : describeValue(limit)}`)
+  }
+  return {
+    identifier: identifier === undefined ? undefined : requireString(method, 'identifier', identifier),
+    expiredBefore: expiredBefore === undefined ? undefined : requireDate(method, 'expiredBefore', expiredBefore),
+    limit: limit as number | undefined,
+  }
+}

@@ -78,8 +78,9 @@ export interface AuthClient {
   }
   /**
    * The signed-in user's linked accounts (never tokens). `link` is a sign-in with that provider
-   * while signed in: it navigates to the provider and back. Unlinking the last way to sign in is
-   * refused (`LastSignInMethod`).
+   * while signed in: it navigates to the provider and back. Linking and unlinking need a recent
+   * sign-in (`SessionNotFresh`: show `<latchkey-signin confirm>`, then retry); unlinking the last
+   * way to sign in is refused (`LastSignInMethod`).
    */
   accounts: {
     list(): Promise<AccountInfo[]>
@@ -232,6 +233,8 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       const url = data.url ?? null
       const error = data.error ?? errorOf(url)
       const mayStay = provider.type === 'credentials' || provider.type === 'email'
+      // A link the server refused before leaving for the provider (a session too old to add a way in): the caller asks to confirm.
+      if (error && fields.link) throw new AuthClientError(error, `Linking ${providerId} was refused: ${error}`)
       if (redirect || !mayStay) {
         // An OAuth sign-in goes on at the provider whatever `redirect` says.
         if (url) navigate(url)
@@ -261,7 +264,7 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
     },
     accounts: {
       list: accounts.list,
-      link: (provider, options) => client.signIn(provider, options),
+      link: (provider, options) => client.signIn(provider, { ...options, link: true }),
       unlink: (provider) => accounts.act({ action: 'unlink', provider }),
     },
   }

@@ -7,6 +7,7 @@
 import { openDB } from 'idb'
 import { parseTiming, timingHeader } from '../core/session-rule.js'
 import { channelName } from './channel-name.js'
+import { fromOrigin } from './from-origin.js'
 import type { Session, SessionEngine, SessionState } from './types.js'
 
 interface SessionRecord extends SessionState {
@@ -47,6 +48,7 @@ export interface Engine extends SessionEngine {
 export function createEngine(sessionUrl: string, onChange?: (state: SessionState) => void, fetcher: typeof fetch = fetch): Engine {
   const db = openDB('latchkey', 1, { upgrade: (d) => d.createObjectStore('sessions') })
   const channel = new BroadcastChannel(channelName(sessionUrl))
+  const origin = new URL(sessionUrl).origin
   const locks = (globalThis.navigator as Navigator | undefined)?.locks
   let inflight: Promise<SessionState> | undefined
 
@@ -87,7 +89,7 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     let session: Session | null
     try {
       response = await fetcher(sessionUrl, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json' } })
-      if (!response.ok) throw new Error(String(response.status))
+      if (!response.ok || !fromOrigin(response, origin)) throw new Error(String(response.status))
       session = await response.json()
     } catch (e) {
       const code = e instanceof TypeError ? 'NetworkError' : 'ServerError'
@@ -123,6 +125,8 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
   }
 
   const observe = async (path: string, method: string, response: Response): Promise<void> => {
+    // A response that left the server's origin says nothing about its session.
+    if (!fromOrigin(response, origin)) return
     const timing = parseTiming(response.headers.get(timingHeader))
     const post = method === 'POST'
     const now = Date.now()

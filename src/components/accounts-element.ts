@@ -8,8 +8,9 @@ const isOAuth = (type: string) => type === 'oauth' || type === 'oidc'
  * `<latchkey-accounts>`: the signed-in user's linked accounts (OAuth, OIDC and email; passkeys
  * have their own list), an unlink button on each OAuth/OIDC one, and a "Connect" button for each
  * configured OAuth/OIDC provider not linked yet: a sign-in with it, while signed in, that comes
- * back to `callback-url` (default: this page). Unlinking the last way to sign in is refused by the
- * server and said in words. Empty when signed out.
+ * back to `callback-url` (default: this page). Connecting and unlinking need a recent sign-in: the
+ * element then says so and fires `latchkey-confirm-needed` (show `<latchkey-signin confirm>`).
+ * Unlinking the last way to sign in is refused by the server and said in words. Empty when signed out.
  */
 export function accountsElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeyAccounts extends ListElement<AccountInfo> {

@@ -5,7 +5,8 @@ import { errorMessage } from './messages.js'
 
 /**
  * What `<latchkey-sessions>` and `<latchkey-accounts>` share: a list the signed-in user manages,
- * read anew for each user signed in, an error line, and buttons disabled while their action runs.
+ * read anew for each user signed in, an error line, buttons disabled while their action runs, and
+ * `latchkey-confirm-needed` when an action needs a recent sign-in.
  * Signed out it shows the `signed-out` slot.
  */
 export abstract class ListElement<T> extends LatchkeyElement {
@@ -20,8 +21,11 @@ export abstract class ListElement<T> extends LatchkeyElement {
   /** The list's nodes, shown after the error line. */
   protected abstract show(): Node[]
   protected fail(e: unknown) {
-    this.error.textContent = errorMessage((e as { code?: string }).code ?? 'ServerError')
+    const code = (e as { code?: string }).code ?? 'ServerError'
+    this.error.textContent = errorMessage(code)
     this.error.hidden = false
+    // The action needs a recent sign-in: the page shows `<latchkey-signin confirm>`, then the user retries.
+    if (code === 'SessionNotFresh') this.dispatchEvent(new CustomEvent('latchkey-confirm-needed', { bubbles: true, composed: true }))
   }
   private async load() {
     try {

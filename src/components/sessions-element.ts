@@ -18,9 +18,7 @@ export function sessionsElement(client: AuthClient): CustomElementConstructor {
     }
     protected override fail(e: unknown) {
       super.fail(e)
-      if ((e as { code?: string }).code !== 'SessionNotFresh') return
-      this.error.textContent = "Confirm it's you (sign in again), then end the session."
-      this.dispatchEvent(new CustomEvent('latchkey-confirm-needed', { bubbles: true, composed: true }))
+      if ((e as { code?: string }).code === 'SessionNotFresh') this.error.textContent = "Confirm it's you (sign in again), then end the session."
     }
     protected show() {
       const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'unknown')

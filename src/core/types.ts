@@ -399,6 +399,8 @@ export interface AdapterSession {
   createdAt?: Date
   /** latchkey's addition: the User-Agent of the sign-in, for the user's list of devices. */
   userAgent?: string | null
+  /** latchkey's addition: the id of the provider the session's sign-in used (a credentials one counts as a way to sign in: sign-in-ways.ts). */
+  signInProvider?: string | null
   /** latchkey's addition: the device key a bound session was registered with (DBSC), or null. */
   deviceBinding?: DeviceBinding | null
   /**
@@ -489,12 +491,18 @@ export interface Adapter {
   /** Not invoked by the service. */
   unlinkAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> | Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>
-  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date; userAgent?: string | null }): Awaitable<AdapterSession>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date; userAgent?: string | null; signInProvider?: string | null }): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /**
+   * latchkey's addition: deletes the verification tokens that match every condition given (all of
+   * one `identifier`; those that expired before `expiredBefore`), at most `limit` of them, and
+   * answers how many it deleted. Needs `identifier` or `expiredBefore`. Without it, nothing is purged.
+   */
+  deleteVerificationTokens?(filter: { identifier?: string; expiredBefore?: Date; limit?: number }): Awaitable<number>
   /** Throws when creation fails. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>

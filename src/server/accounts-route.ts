@@ -15,7 +15,8 @@ import type { Context } from './context.js'
 import { verifyCsrf } from './csrf.js'
 import { json, type Reply } from './respond.js'
 import { otherWayToSignIn } from './sign-in-ways.js'
-import { signedInUser } from './webauthn/user.js'
+import { signedIn, signedInUser, type SignedIn } from './webauthn/user.js'
+import { requireFresh } from './fresh.js'
 
 export async function getAccounts(ctx: Context): Promise<Reply> {
   const user = await requireUser(ctx)
@@ -30,12 +31,15 @@ export async function postAccounts(ctx: Context): Promise<Reply> {
   if (action !== 'unlink') throw invalid(action ? 'Expected "action" to be unlink, got another value' : 'Expected "action" to be unlink, got none')
   const provider = stringField(body, 'provider')
   if (!provider) throw invalid('Expected "provider", the id of the provider whose account to unlink')
-  const user = await requireUser(ctx)
-  const remaining = await unlink(ctx, user, provider)
+  const me = await signedIn(ctx)
+  if (!me) throw signedOut()
+  // A copied old cookie must not unlink the owner's accounts: unlinking needs a recent sign-in.
+  requireFresh(ctx, me.signedInAt)
+  const remaining = await unlink(ctx, me, provider)
   return json(ctx, { accounts: remaining.map((a) => infoOf(ctx, a)) })
 }
 
-async function unlink(ctx: Context, user: AdapterUser, provider: string): Promise<AdapterAccount[]> {
+async function unlink(ctx: Context, { user, signInProvider }: SignedIn, provider: string): Promise<AdapterAccount[]> {
   const adapter = useAdapter(ctx.config, ['listAccountsByUserId', 'unlinkAccount'], 'unlinking an account')
   const accounts = await adapter.listAccountsByUserId(user.id)
   // Only the user's own accounts are found: another user's reads as not found.
@@ -43,7 +47,7 @@ async function unlink(ctx: Context, user: AdapterUser, provider: string): Promis
   if (!target) {
     throw new AuthError('InvalidRequest', 'Expected the id of a provider you have an OAuth account with; you have none with this one', { status: 404 })
   }
-  if (!(await otherWayToSignIn(ctx, user, target))) {
+  if (!(await otherWayToSignIn(ctx, user, target, signInProvider))) {
     throw new AuthError('LastSignInMethod', 'This is your last way to sign in; link another account, add a passkey, or prove your address with an email link first', { status: 409 })
   }
   await adapter.unlinkAccount({ provider: target.provider, providerAccountId: target.providerAccountId })
@@ -58,8 +62,12 @@ function infoOf(ctx: Context, account: AdapterAccount): AccountInfo {
 
 async function requireUser(ctx: Context): Promise<AdapterUser> {
   const user = await signedInUser(ctx)
-  if (!user) throw new AuthError('AccessDenied', 'Expected a signed-in user; sign in first', { status: 401 })
+  if (!user) throw signedOut()
   return user
+}
+
+function signedOut(): AuthError {
+  return new AuthError('AccessDenied', 'Expected a signed-in user; sign in first', { status: 401 })
 }
 
 function invalid(message: string): AuthError {

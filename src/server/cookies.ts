@@ -60,7 +60,11 @@ export interface CookieNames {
   confirm: string
 }
 
-/** Cookie names; on https they carry the `__Secure-` prefix, and the CSRF cookie `__Host-`. */
+/**
+ * Cookie names; on https every one carries the `__Host-` prefix. latchkey sets no Domain and
+ * always Path=/, so nothing is lost, and the browser keeps a sibling subdomain (which may set a
+ * `__Secure-` cookie for the parent domain) from tossing a session or check cookie into this host.
+ */
 export function cookieNames(secure: boolean): CookieNames {
   return secure ? secureNames : plainNames
 }
@@ -69,10 +73,10 @@ const secureNames = Object.freeze(makeNames(true))
 const plainNames = Object.freeze(makeNames(false))
 
 function makeNames(secure: boolean): CookieNames {
-  const p = secure ? '__Secure-' : ''
+  const p = secure ? '__Host-' : ''
   return {
     sessionToken: `${p}latchkey.session-token`,
-    csrfToken: `${secure ? '__Host-' : ''}latchkey.csrf-token`,
+    csrfToken: `${p}latchkey.csrf-token`,
     callbackUrl: `${p}latchkey.callback-url`,
     pkceCodeVerifier: `${p}latchkey.pkce.code_verifier`,
     state: `${p}latchkey.state`,

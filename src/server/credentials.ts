@@ -32,5 +32,6 @@ export async function signInWithCredentials(ctx: Context, provider: CredentialsC
     user: { ...user, id },
     account: null,
     credentials,
+    provider: provider.id,
   })
 }

@@ -7,6 +7,7 @@ import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
 import { hmacHex, randomToken } from './crypto.js'
+import { storeOneTimeRecord } from './one-time-records.js'
 import { completeSignIn } from './sign-in.js'
 
 const defaultMaxAge = 24 * 60 * 60
@@ -33,7 +34,7 @@ export function emailIdentifier(provider: EmailConfig, rawEmail: string | undefi
 
 /** POST /signin/:email: stores the hashed token and sends the link to `identifier` (from `emailIdentifier`). */
 export async function sendEmailLink(ctx: Context, provider: EmailConfig, identifier: string, callbackUrl: string): Promise<string> {
-  const adapter = useAdapter(ctx.config, ['createVerificationToken'], 'email sign-in')
+  useAdapter(ctx.config, ['createVerificationToken'], 'email sign-in') // a missing method fails before the signIn callback runs
   const allowed = ctx.config.callbacks.signIn
     ? await ctx.config.callbacks.signIn({ user: { email: identifier }, account: null, email: { verificationRequest: true } })
     : true
@@ -41,7 +42,7 @@ export async function sendEmailLink(ctx: Context, provider: EmailConfig, identif
 
   const token = (await provider.generateVerificationToken?.()) ?? randomToken(32)
   const expires = new Date(ctx.now + (provider.maxAge ?? defaultMaxAge) * 1000)
-  await adapter.createVerificationToken({ identifier, token: await hashToken(token, ctx.config.secrets[0]), expires })
+  await storeOneTimeRecord(ctx, { identifier, token: await hashToken(token, ctx.config.secrets[0]), expires }, 'email sign-in')
   const params = new URLSearchParams({ callbackUrl, token, email: identifier })
   const url = `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}?${params}`
   try {

@@ -14,6 +14,7 @@ import { carryUnproven, isUnproven, markUnproven, outlivedProof } from './unprov
 import { storedSessionToken } from './session-token.js'
 import { hasBoundCookie } from './dbsc/bound-cookie.js'
 import { offerRegistration } from './dbsc/registration.js'
+import type { Carried } from './sign-in.js'
 
 export interface SessionRead {
   session: Session | null
@@ -24,6 +25,8 @@ export interface SessionRead {
   record?: AdapterSession
   /** When the session's sign-in happened (ms), where the store keeps it. */
   signedInAt?: number
+  /** The provider the session's sign-in used, where the store keeps it. */
+  signInProvider?: string
   /** A device-bound session whose short cookie is missing or lapsed: its binding id. No session is answered. */
   refresh?: string
   /** When the session ends (ms), as stored: what `Latchkey-Session` announces, whatever the callbacks made of `session.expires`. */
@@ -91,13 +94,14 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
     setSessionCookie(ctx, cookie, record.expires.getTime())
   }
   const signedInAt = record.createdAt?.getTime()
+  const signInProvider = record.signInProvider ?? undefined
   const expiresAt = record.expires.getTime()
   const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
   if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
   // An account whose refresh the provider refused (access-token.ts): the app asks the user to sign in with it again.
   if (record.refreshError) base.error = 'RefreshAccessTokenError'
   const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base
-  return { session, user, record, signedInAt, expiresAt }
+  return { session, user, record, signedInAt, signInProvider, expiresAt }
 }
 
 /**
@@ -143,7 +147,8 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
   }
   const base = jwtBase(token, expires)
   const session = sessionCallback ? await sessionCallback({ session: base, token }) : base
-  return { session, token, signedInAt: authTimeOf(token), expiresAt: expires }
+  const signInProvider = typeof token.sign_in_provider === 'string' ? token.sign_in_provider : undefined
+  return { session, token, signedInAt: authTimeOf(token), signInProvider, expiresAt: expires }
 }
 
 /** The `auth_time` claim (seconds) in milliseconds, when the token has one. */
@@ -177,26 +182,34 @@ async function writeJwt(ctx: Context, token: JWT, expires: number): Promise<void
 export async function createSession(
   ctx: Context,
   user: AdapterUser | User,
-  details: { account: AdapterAccount | null; profile?: Profile; isNewUser: boolean },
+  details: { account: AdapterAccount | null; profile?: Profile; isNewUser: boolean; provider?: string; carried?: Carried },
 ): Promise<void> {
   const expires = nextExpiry(ctx.now, ctx.config.session.maxAge)
+  const { provider, carried } = details
+  // A sign-in that linked over a held session is no fresher than that session (sign-in.ts).
+  const signedInAt = carried?.signedInAt ?? ctx.now
   if (ctx.config.session.strategy === 'database') {
-    const adapter = useAdapter(ctx.config, ['createSession', 'deleteSession'], 'database sessions')
+    const adapter = useAdapter(ctx.config, ['createSession', 'deleteSession', 'updateSession'], 'database sessions')
     const cookie = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
     const record = { sessionToken: await storedSessionToken(cookie), userId: user.id as string, expires: new Date(expires) }
     // latchkey's additions to the record (the sign-in instant for fresh-session checks, the
-    // browser for the list of devices) go only to an adapter that keeps them: one written for
-    // Auth.js may refuse fields it does not know (Prisma's does). There no session is fresh.
+    // browser for the list of devices, the provider) go only to an adapter that keeps them: one
+    // written for Auth.js may refuse fields it does not know (Prisma's does). There no session is fresh.
     const keeps = typeof ctx.config.adapter?.listSessionsByUserId === 'function'
-    await adapter.createSession(keeps ? { ...record, createdAt: new Date(ctx.now), userAgent: ctx.incoming.header('user-agent')?.slice(0, 512) || null } : record)
+    const userAgent = ctx.incoming.header('user-agent')?.slice(0, 512) || null
+    await adapter.createSession(keeps ? { ...record, createdAt: new Date(signedInAt), userAgent, signInProvider: provider ?? null } : record)
     const replaced = ctx.cookies.get(ctx.names.sessionToken)
     setSessionCookie(ctx, cookie, expires)
     if (replaced && replaced !== cookie) await deleteReplacedSession(ctx, adapter, replaced)
-    if (ctx.config.deviceBound) await offerRegistration(ctx, cookie)
+    if (carried?.deviceBinding) {
+      // The held session was bound: so is this one, to the same key (its bound cookie names the binding).
+      await adapter.updateSession({ sessionToken: record.sessionToken, deviceBinding: carried.deviceBinding })
+    } else if (ctx.config.deviceBound) await offerRegistration(ctx, cookie)
     return
   }
   // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.
-  let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, auth_time: Math.floor(ctx.now / 1000) }
+  let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, auth_time: Math.floor(signedInAt / 1000) }
+  if (provider) token.sign_in_provider = provider
   if (ctx.config.callbacks.jwt) {
     token = await ctx.config.callbacks.jwt({
       token,

@@ -7,11 +7,20 @@ import type { Context } from './context.js'
  * - an email link to their address, once that address is proven (an unproven one may not be
  *   theirs, and shedding the other ways would let such a user link other accounts: first-proof.ts);
  * - another OAuth, OIDC or email account with a provider still configured (when the adapter lists accounts);
- * - another passkey.
+ * - another passkey;
+ * - a credentials provider still configured, when it made the session asking (`signInProvider`):
+ *   `authorize` keeps its users outside latchkey, so only a sign-in it just accepted shows that
+ *   it knows this user. An owner who signs in with a password can so remove what a thief added.
  * Anything the adapter cannot tell counts as no way (the safe side).
  */
-export async function otherWayToSignIn(ctx: Context, user: AdapterUser, except: { provider?: string; providerAccountId?: string; credentialID?: string }): Promise<boolean> {
+export async function otherWayToSignIn(
+  ctx: Context,
+  user: AdapterUser,
+  except: { provider?: string; providerAccountId?: string; credentialID?: string },
+  signInProvider?: string,
+): Promise<boolean> {
   const providers = ctx.config.providers
+  if (signInProvider && providers.get(signInProvider)?.type === 'credentials') return true
   if (user.emailVerified && [...providers.values()].some((p) => p.type === 'email')) return true
   const adapter = ctx.config.adapter
   if (adapter?.listAccountsByUserId) {

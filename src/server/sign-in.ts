@@ -2,13 +2,14 @@
  * The end of every sign-in: find or create the user, link the account, ask the `signIn`
  * callback, start a new session and fire the events. The linking rules of the contract live here.
  */
-import type { AdapterAccount, AdapterUser, Profile, User } from '../core/types.js'
+import type { AdapterAccount, AdapterUser, DeviceBinding, Profile, User } from '../core/types.js'
 import { AuthError } from '../core/errors.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
 import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-proof.js'
-import { createSession, readSession } from './session.js'
+import { createSession, readSession, type SessionRead } from './session.js'
 import { checkConfirm } from './confirm.js'
+import { requireFresh } from './fresh.js'
 
 export interface SignInInput {
   /** The user as the provider describes them (from `profile`, `authorize` or the email address). */
@@ -20,12 +21,27 @@ export interface SignInInput {
   emailVerified?: boolean
   allowDangerousEmailAccountLinking?: boolean
   credentials?: Record<string, unknown>
+  /** The provider's id where there is no account to name it (credentials). */
+  provider?: string
 }
 
 export interface SignInResult {
   user: AdapterUser | User
   isNewUser: boolean
 }
+
+/**
+ * What a sign-in over a held session of the same user keeps of it: its device binding, so signing
+ * in again never unbinds; and, where the sign-in only linked a new way in (which proves that the
+ * person holds the session, not who they are), its sign-in instant: no fresher than before.
+ */
+export interface Carried {
+  signedInAt?: number
+  deviceBinding?: DeviceBinding | null
+}
+
+/** The stored user; `linkedOver`: the sign-in instant of the held session the sign-in only linked a way to. */
+type Resolved = { user: AdapterUser; isNewUser: boolean; linkedOver?: number }
 
 /** Resolves the user, runs the `signIn` callback, and starts the session. */
 export async function completeSignIn(ctx: Context, input: SignInInput): Promise<SignInResult> {
@@ -35,18 +51,33 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
   if (allowed !== true) throw new AuthError('AccessDenied', 'The signIn callback refused this sign-in', { status: 403 })
   await checkConfirm(ctx, input)
 
-  const result = ctx.config.adapter ? await resolveStoredUser(ctx, input) : { user: input.user, isNewUser: false }
+  const held = ctx.config.adapter ? await readSession(ctx) : undefined
+  const result: Resolved | SignInResult = held ? await resolveStoredUser(ctx, input, held) : { user: input.user, isNewUser: false }
   const account = input.account ? { ...input.account, userId: result.user.id as string } : null
-  await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser })
+  const provider = input.account?.provider ?? input.provider
+  const carried: Carried = { signedInAt: 'linkedOver' in result ? result.linkedOver : undefined }
+  if (held?.record && held.record.userId === result.user.id) carried.deviceBinding = held.record.deviceBinding
+  await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried })
   await ctx.config.events.signIn?.({ user: result.user, account, profile: input.profile, isNewUser: result.isNewUser })
   return result
 }
 
-async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+/**
+ * A sign-in asked to link (`link=true`, as `client.accounts.link` sends it) is refused before the
+ * browser leaves for the provider when the session could not add a way in; the completion step
+ * decides again on what comes back.
+ */
+export async function checkLinkStart(ctx: Context): Promise<void> {
+  const held = await readSession(ctx)
+  if (!held.session) throw new AuthError('AccessDenied', 'Linking an account needs a signed-in user; sign in first', { status: 401 })
+  requireFresh(ctx, held.signedInAt)
+}
+
+async function resolveStoredUser(ctx: Context, input: SignInInput, held: SessionRead): Promise<Resolved> {
   const adapter = useAdapter(ctx.config, ['getUser', 'getUserByEmail', 'getUserByAccount', 'createUser', 'updateUser', 'linkAccount'], 'sign-in')
   const email = input.user.email ?? null
   // An email link proves the address, so it signs in as the address's owner, whoever is signed in now.
-  const signedIn = input.emailVerified ? undefined : (await readSession(ctx)).session?.user
+  const signedIn = input.emailVerified ? undefined : held.session?.user
   const current = signedIn?.id ? await adapter.getUser(signedIn.id) : null
 
   if (!input.account) {
@@ -74,10 +105,12 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
   }
 
   if (current) {
-    // A signed-in user adding another way to sign in.
+    // A signed-in user adding another way to sign in: for the owner only, under the guard of
+    // adding a passkey, so a copied old cookie cannot add the thief's own account.
+    requireFresh(ctx, held.signedInAt)
     await refuseLinkWhileUnproven(ctx, current)
     await link(ctx, current, input)
-    return { user: await markVerified(ctx, current, input), isNewUser: false }
+    return { user: await markVerified(ctx, current, input), isNewUser: false, linkedOver: held.signedInAt }
   }
 
   const byEmail = email ? await adapter.getUserByEmail(email) : null
@@ -105,7 +138,7 @@ async function resolveStoredUser(ctx: Context, input: SignInInput): Promise<{ us
 }
 
 /** The email belongs to an existing user: link only on proof of the address or the provider's say-so. */
-async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput): Promise<Resolved> {
   if (!input.emailVerified && !input.allowDangerousEmailAccountLinking) {
     throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
   }

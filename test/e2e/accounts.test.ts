@@ -11,12 +11,20 @@ import { demoUsers, startIdp, type Idp } from '../support/idp.js'
 import { browserAndServer, openPage, statusOf } from './helpers.js'
 
 let idp: Idp
+declare global {
+  interface Window {
+    confirmsAsked: number
+  }
+}
 const alice = demoUsers.find((u) => u.id === 'alice')!
 
 const env = browserAndServer({
+  // Sessions outlive freshAge (an hour), so a test can hold a stale one.
+  maxAge: 86_400,
   providers: async (appUrl) => {
     const client = (id: string) => ({ client_id: id, client_secret: `${id}-secret`, redirect_uris: [`${appUrl}/auth/callback/${id}`] })
-    idp = await startIdp({ clients: [client('first-idp'), client('second-idp')] })
+    // ID tokens outlive the two hours a test moves the app's clock on.
+    idp = await startIdp({ idTokenTtl: 6 * 3600, clients: [client('first-idp'), client('second-idp')] })
     const provider = (id: string, name: string) => OIDC({ id, name, issuer: idp.issuer, clientId: id, clientSecret: `${id}-secret` })
     return [provider('first-idp', 'First IdP'), provider('second-idp', 'Second IdP')]
   },
@@ -28,6 +36,18 @@ const linked = (page: Page) => page.locator('#accounts li[part="account"]').eval
 const stored = async (page: Page) =>
   ((await (await page.context().request.get(`${env.server.url}/auth/accounts`)).json()) as { accounts: { provider: string }[] }).accounts.map((a) => a.provider).sort()
 
+/** Alice signs in with one of the IdP's clients, at the IdP's own form. */
+async function signInAtIdp(page: Page, provider: string) {
+  await page.evaluate((id) => window.client.signIn(id), provider)
+  await page.waitForURL((u) => u.origin === idp.origin)
+  await page.getByLabel('Email').fill(alice.email)
+  await page.getByLabel('Password').fill(alice.password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.waitForURL((u) => u.origin === env.server.url)
+  await page.waitForFunction(() => window.ready === true)
+  await expect.poll(() => statusOf(page)).toBe('authenticated')
+}
+
 test('list, the last-way guard, connect a second provider, unlink the first', async () => {
   const context = await env.browser.newContext()
   const page = await openPage(context, env.server.url + '/')
@@ -36,14 +56,7 @@ test('list, the last-way guard, connect a second provider, unlink the first', as
   expect(await accountsElement(page).locator('ul').count()).toBe(0)
 
   // Sign in with the first IdP, at the IdP's own form.
-  await page.evaluate(() => window.client.signIn('first-idp'))
-  await page.waitForURL((u) => u.origin === idp.origin)
-  await page.getByLabel('Email').fill(alice.email)
-  await page.getByLabel('Password').fill(alice.password)
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.waitForURL((u) => u.origin === env.server.url)
-  await page.waitForFunction(() => window.ready === true)
-  await expect.poll(() => statusOf(page)).toBe('authenticated')
+  await signInAtIdp(page, 'first-idp')
   await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<latchkey-accounts id="accounts"></latchkey-accounts>'))
   await expect.poll(() => linked(page)).toEqual(['first-idp'])
   // A Connect button for each configured OAuth/OIDC provider not linked, none for the linked one.
@@ -86,5 +99,41 @@ test('the SDK: accounts.list and accounts.unlink answer typed errors signed out'
     return [await code(window.client.accounts.list()), await code(window.client.accounts.unlink('first-idp'))]
   })
   expect(codes).toEqual(['AccessDenied', 'AccessDenied'])
+  await context.close()
+})
+
+test('a session past freshAge: Connect is refused before leaving and asks to confirm; once confirmed it links', async () => {
+  const context = await env.browser.newContext()
+  const page = await openPage(context, env.server.url + '/')
+  // Alice (left with the second IdP by the test above) signs in with it in a new browser.
+  await signInAtIdp(page, 'second-idp')
+  await page.evaluate(() => {
+    window.confirmsAsked = 0
+    document.addEventListener('latchkey-confirm-needed', () => window.confirmsAsked++)
+    document.body.insertAdjacentHTML('beforeend', '<latchkey-accounts id="accounts"></latchkey-accounts>')
+  })
+  await expect.poll(() => linked(page)).toEqual(['second-idp'])
+
+  // Two hours on: the copied-cookie case. Connect says to confirm, fires the event, and stays here.
+  env.server.advance(2 * 3600_000)
+  const connect = accountsElement(page).locator('button[part~="connect"][data-provider="first-idp"]')
+  const here = page.url()
+  await connect.click()
+  await expect.poll(() => accountsElement(page).locator('[part="error"]').textContent()).toMatch(/Confirm it's you/)
+  expect(await page.evaluate(() => window.confirmsAsked)).toBe(1)
+  expect(page.url()).toBe(here)
+  expect(await stored(page)).toEqual(['second-idp'])
+
+  // Confirm with the way she has (the IdP answers at once: she is signed in there), then Connect links.
+  await page.evaluate(() => window.client.signIn('second-idp', { confirm: true }))
+  await page.waitForURL((u) => u.origin === env.server.url && u.pathname === '/')
+  await page.waitForFunction(() => window.ready === true)
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<latchkey-accounts id="accounts"></latchkey-accounts>'))
+  await expect.poll(() => linked(page)).toEqual(['second-idp'])
+  const back = page.waitForResponse((r) => new URL(r.url()).pathname === '/auth/callback/first-idp')
+  await connect.click()
+  await back
+  await page.waitForURL((u) => u.origin === env.server.url && u.pathname === '/')
+  expect(await stored(page)).toEqual(['first-idp', 'second-idp'])
   await context.close()
 })

@@ -49,3 +49,19 @@ test('the worker binds the session; a lapsed short cookie is renewed by the key;
   expect(await me(page)).toEqual({ status: 200, body: { email: 'device@example.com' } })
   await Promise.all([owner.close(), thief.close()])
 })
+
+test('a sign-in by an email link, a navigation whose registration header the worker does not see, is bound too', async () => {
+  const context = await env.browser.newContext()
+  const page = await openPage(context, env.server.url + '/')
+  const sent = env.server.outbox.length
+  await page.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('link@example.com')
+  await page.locator('latchkey-signin form[part~="email-form"] button').click()
+  await expect.poll(() => env.server.outbox.length).toBe(sent + 1)
+  await page.goto(env.server.outbox.at(-1)!.url)
+  await page.waitForFunction(() => window.ready === true)
+  await expect.poll(() => statusOf(page)).toBe('authenticated')
+  // The session read after it carries latchkey's timing header: the worker asks for a challenge and registers.
+  await expect.poll(() => boundCookie(context), { timeout: 15_000 }).toBeTruthy()
+  expect(await me(page)).toEqual({ status: 200, body: { email: 'link@example.com' } })
+  await context.close()
+})

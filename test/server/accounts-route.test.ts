@@ -28,7 +28,8 @@ async function signedIn(email: string, providers: string[], user: Partial<Adapte
     await adapter.linkAccount({ userId: created.id, type: 'oauth', provider, providerAccountId: `${provider}-${created.id}`, access_token: `secret-${provider}`, refresh_token: `refresh-${provider}` })
   }
   const session = crypto.randomUUID()
-  await adapter.createSession({ sessionToken: await storedSessionToken(session), userId: created.id, expires: new Date(Date.now() + 86_400_000) })
+  // Signed in just now: unlinking needs a fresh session.
+  await adapter.createSession({ sessionToken: await storedSessionToken(session), userId: created.id, expires: new Date(Date.now() + 86_400_000), createdAt: new Date() })
   const csrf = await auth(new Request(`${base}/csrf`))
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const csrfCookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!

@@ -40,15 +40,30 @@ describe('callbacks and events', () => {
 })
 
 describe('cookies on https', () => {
-  it('carry Secure and the __Secure- / __Host- prefixes', async () => {
+  it('carry Secure and the __Host- prefix: Path=/, no Domain', async () => {
     const { handler } = testServer({ origin: 'https://app.example.com' })
     const jar = new Jar(handler, 'https://app.example.com')
     const csrf = await jar.get('/auth/csrf')
     expect(csrf.headers.getSetCookie()[0]).toMatch(/^__Host-latchkey\.csrf-token=.*; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
     const res = await signIn(jar)
-    const session = res.headers.getSetCookie().find((c) => c.startsWith('__Secure-latchkey.session-token='))
-    expect(session).toMatch(/; Secure;/)
+    const set = res.headers.getSetCookie()
+    expect(set.length).toBeGreaterThan(0)
+    for (const cookie of set) {
+      expect(cookie).toMatch(/^__Host-latchkey\./)
+      expect(cookie).toMatch(/; Path=\/; .*Secure;/)
+      expect(cookie).not.toMatch(/Domain=/i)
+    }
     expect((await jar.session()).user.email).toBe('ada@example.com')
+  })
+
+  it('a session cookie tossed by a sibling subdomain (__Secure-, Domain=parent) is not read', async () => {
+    const { handler } = testServer({ origin: 'https://app.example.com' })
+    // The attacker's own valid session, as evil.example.com could set it for .example.com.
+    const attacker = new Jar(handler, 'https://app.example.com')
+    await signIn(attacker)
+    const token = [...attacker.cookies].find(([name]) => name.endsWith('latchkey.session-token'))![1]
+    const res = await handler(new Request('https://app.example.com/auth/session', { headers: { cookie: `__Secure-latchkey.session-token=${token}` } }))
+    expect(await res.json()).toBeNull()
   })
 })
 

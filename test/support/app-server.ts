@@ -54,6 +54,8 @@ export interface AppServerOptions {
   authjs?: boolean
   /** More scripts to serve, by path (a worker the test built). */
   scripts?: Record<string, string>
+  /** Paths that answer 302 to a URL, as an app's open redirect does. */
+  redirects?: Record<string, string>
   /** Device-bound sessions (DBSC), with this short cookie's lifetime in seconds. */
   deviceBound?: number
   /** More providers, made once the app's URL is known (an IdP's client needs its redirect URI). */
@@ -149,6 +151,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     if (path === '/api/me') return signedIn(req, res, () => send(res, 200, JSON.stringify({ email: signedIn.session(req).user.email }), '.json'))
     if (path === '/api/fresh') return recent(req, res, () => send(res, 200, JSON.stringify({ email: recent.session(req).user.email }), '.json'))
     if (path === '/acme.svg') return send(res, 200, logo, '.svg')
+    const location = options.redirects?.[path]
+    if (location !== undefined) return void res.writeHead(302, { location }).end()
     const script = options.scripts?.[path]
     if (script !== undefined) return send(res, 200, script, '.js')
     if (path === '/app-sw.js' || path === '/app-sw.mjs') return send(res, 200, appWorker(path.endsWith('.mjs'), searchParams.has('latchkey')), '.js')

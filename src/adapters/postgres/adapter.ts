@@ -17,6 +17,7 @@ import {
   requireDateOrNull,
   requireString,
   requireStringOrNull,
+  requireTokenFilter,
 } from '../validate.js'
 import { toQueryable } from './drivers/index.js'
 import { withQueryListener, type QueryListener } from './query-hooks.js'
@@ -235,13 +236,14 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
       const expires = requireDate(method, 'expires', session.expires)
       const createdAt = session.createdAt === undefined ? null : requireDate(method, 'createdAt', session.createdAt)
       const userAgent = session.userAgent == null ? null : requireString(method, 'userAgent', session.userAgent)
+      const signInProvider = session.signInProvider == null ? null : requireString(method, 'signInProvider', session.signInProvider)
       const [row] = await write(
         () =>
           rows<SessionRow>(
-            `INSERT INTO sessions (session_token, user_id, expires, created_at, user_agent)
-             VALUES ($1::text, $2::text, $3::timestamptz, $4::timestamptz, $5::text)
+            `INSERT INTO sessions (session_token, user_id, expires, created_at, user_agent, sign_in_provider)
+             VALUES ($1::text, $2::text, $3::timestamptz, $4::timestamptz, $5::text, $6::text)
              RETURNING ${SESSION_COLUMNS}`,
-            [sessionToken, userId, expires, createdAt, userAgent],
+            [sessionToken, userId, expires, createdAt, userAgent, signInProvider],
           ),
         {
           unique: () => new AdapterError('DUPLICATE_SESSION', `${method}: expected a new session token, but this one is already in use`),
@@ -254,7 +256,7 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     async getSessionAndUser(sessionToken) {
       // One round trip: the session and its user in a join.
       const [row] = await rows<SessionRow & UserRow>(
-        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, u.id, u.email, u.email_verified, u.name, u.image,
+        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, s.sign_in_provider, u.id, u.email, u.email_verified, u.name, u.image,
            EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = s.user_id AND a.refresh_error IS NOT NULL) AS refresh_error
          FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.session_token = $1::text`,
@@ -328,6 +330,26 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
         [identifier, token],
       )
       return row ? toVerificationToken(row) : null
+    },
+
+    async deleteVerificationTokens(filter) {
+      const { identifier, expiredBefore, limit } = requireTokenFilter('deleteVerificationTokens', filter)
+      // Only the given conditions, so each shape gets a plan that uses its index (primary key, or expires).
+      const params: unknown[] = []
+      const where: string[] = []
+      if (identifier !== undefined) where.push(`identifier = $${params.push(identifier)}::text`)
+      if (expiredBefore !== undefined) where.push(`expires < $${params.push(expiredBefore)}::timestamptz`)
+      // PostgreSQL's DELETE has no LIMIT: a subquery picks the rows, oldest first.
+      const picked = limit === undefined ? '' : `ORDER BY expires LIMIT $${params.push(limit)}::bigint`
+      const [row] = await rows<{ deleted: number | string }>(
+        `WITH gone AS (
+           DELETE FROM verification_tokens WHERE (identifier, token) IN (
+             SELECT identifier, token FROM verification_tokens WHERE ${where.join(' AND ')} ${picked}
+           ) RETURNING 1
+         ) SELECT count(*) AS deleted FROM gone`,
+        params,
+      )
+      return Number(row?.deleted ?? 0)
     },
 
     // ------------------------------------------------------------ authenticators

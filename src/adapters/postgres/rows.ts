@@ -8,7 +8,7 @@ import { AdapterError, describeValue } from '../errors.js'
 export const USER_COLUMNS = 'id, email, email_verified, name, image'
 export const ACCOUNT_COLUMNS =
   'user_id, type, provider, provider_account_id, access_token, refresh_token, id_token, scope, token_type, refresh_error, expires_in, expires_at, extra'
-export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding, created_at, user_agent'
+export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding, created_at, user_agent, sign_in_provider'
 export const TOKEN_COLUMNS = 'identifier, token, expires'
 export const AUTHENTICATOR_COLUMNS =
   'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports, created_at'
@@ -44,6 +44,7 @@ export interface SessionRow {
   device_binding?: DeviceBinding | string | null
   created_at?: Date | string | null
   user_agent?: string | null
+  sign_in_provider?: string | null
   /** getSessionAndUser only: whether one of the user's accounts is marked refresh_error. */
   refresh_error?: boolean
 }
@@ -85,6 +86,7 @@ export function toSession(row: SessionRow): AdapterSession {
   if (row.device_binding) session.deviceBinding = typeof row.device_binding === 'string' ? (JSON.parse(row.device_binding) as DeviceBinding) : row.device_binding
   if (row.created_at) session.createdAt = toDate(row.created_at)
   if (row.user_agent) session.userAgent = row.user_agent
+  if (row.sign_in_provider) session.signInProvider = row.sign_in_provider
   if (row.refresh_error === true) session.refreshError = true
   return session
 }

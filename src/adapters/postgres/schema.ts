@@ -133,6 +133,18 @@ export const migrations: Migration[] = [
     // Set when the provider refused an account's refresh token (src/server/access-token.ts).
     statements: [`ALTER TABLE accounts ADD COLUMN refresh_error text`],
   },
+  {
+    version: 8,
+    name: 'verification token expiry index',
+    // Each token write purges a bounded batch of expired tokens (src/server/one-time-records.ts).
+    statements: [`CREATE INDEX verification_tokens_expires_idx ON verification_tokens (expires)`],
+  },
+  {
+    version: 9,
+    name: 'session sign-in provider',
+    // The provider a session's sign-in used (a credentials sign-in counts as a way in: src/server/sign-in-ways.ts).
+    statements: [`ALTER TABLE sessions ADD COLUMN sign_in_provider text`],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

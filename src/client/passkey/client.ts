@@ -12,7 +12,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser'
 import { beginCeremony, cancelCeremony, endCeremony, serialized } from './ceremony.js'
-import { cancelled, fromBrowserError, PasskeyError, unsupported } from './errors.js'
+import { cancelled, fromBrowserError, PasskeyError, registrationRefused, unsupported } from './errors.js'
 import { call, postJson } from './http.js'
 import type { PasskeyInfo } from '../../core/types.js'
 
@@ -105,7 +105,14 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
         if (opts.email) params.email = opts.email
         const { options: optionsJSON } = await options<PublicKeyCredentialCreationOptionsJSON>(provider, 'register', params, signal)
         const data = await startRegistration({ optionsJSON })
-        return finish(provider, 'register', data, opts.callbackUrl, signal)
+        try {
+          return await finish(provider, 'register', data, opts.callbackUrl, signal)
+        } catch (error) {
+          if (!(error instanceof PasskeyError) || error.code !== 'refused') throw error
+          // Refused, so stored nowhere: the device need not keep offering the new passkey.
+          await forget(optionsJSON.rp.id ?? location.hostname, data.id)
+          throw registrationRefused(error)
+        }
       })
     },
 
@@ -136,4 +143,10 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
     supported: browserSupportsWebAuthn,
     autofillSupported: browserSupportsWebAuthnAutofill,
   }
+}
+
+/** Asks the browser to drop a passkey the server does not know (the Signal API); best effort, where supported. */
+async function forget(rpId: string, credentialId: string): Promise<void> {
+  const signal = (globalThis.PublicKeyCredential as { signalUnknownCredential?: (o: { rpId: string; credentialId: string }) => Promise<void> } | undefined)?.signalUnknownCredential
+  await signal?.call(PublicKeyCredential, { rpId, credentialId }).catch(() => {})
 }

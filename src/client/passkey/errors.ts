@@ -18,7 +18,7 @@ export type PasskeyErrorCode =
   | 'already-registered'
   /** The page's origin does not match the relying party (RP ID), so the browser refused. */
   | 'security'
-  /** The server refused; `reason` says why (e.g. 'email-taken', 'counter', 'challenge', 'last-credential', 'signed-out'). */
+  /** The server refused; `reason` says why (e.g. 'verification', 'counter', 'challenge', 'last-credential', 'signed-out'). */
   | 'refused'
   | 'network'
   | 'server'
@@ -91,11 +91,21 @@ const reasons: Record<string, string> = {
   challenge: 'The passkey request expired or was already used; try again',
   verification: 'The passkey response did not verify for this site',
   counter: "The passkey's signature counter went backwards: the authenticator may have been cloned",
-  'email-taken': 'This email address already belongs to an account; sign in to it first, then add a passkey',
+  'other-account': 'You are signed in: a passkey can only be added to your own account',
   'signed-out': 'Sign in first',
   'not-fresh': 'Confirm it is you: sign in again, then add the passkey',
   'last-credential': 'This is your last passkey; add another way to sign in first',
   invalid: 'The passkey request was malformed',
+}
+
+/**
+ * The server answers a registration for an address that has an account as one that did not verify,
+ * so the options do not tell who has an account; the message covers both.
+ */
+export function registrationRefused(error: PasskeyError): PasskeyError {
+  if (error.code !== 'refused' || error.reason !== 'verification') return error
+  const message = 'The passkey could not be registered. If this email address already belongs to an account, sign in to it first, then add a passkey'
+  return new PasskeyError('refused', message, { reason: error.reason, serverError: error.serverError })
 }
 
 export function unsupported(detail: string): PasskeyError {

@@ -1,11 +1,13 @@
 /**
  * DBSC challenges: random, short, bound to one session (by a digest of its cookie) and one
  * purpose, and single-use across servers: each has a one-time record in the store, consumed by
- * the proof that signs it, as passkey challenges are.
+ * the proof that signs it, as passkey challenges are. A new challenge replaces the session's
+ * outstanding one for that purpose, as a browser keeps only the latest.
  */
 import { useAdapter } from '../adapter-methods.js'
 import type { Context } from '../context.js'
 import { hmacHex, randomToken, sha256Hex } from '../crypto.js'
+import { storeOneTimeRecord } from '../one-time-records.js'
 
 export type ChallengePurpose = 'register' | 'refresh'
 
@@ -18,11 +20,13 @@ const recordToken = (secret: string, challenge: string) => hmacHex(secret, `dbsc
 
 export async function issueDbscChallenge(ctx: Context, purpose: ChallengePurpose, sessionCookie: string): Promise<string> {
   const challenge = randomToken(24)
-  await useAdapter(ctx.config, ['createVerificationToken'], need).createVerificationToken({
+  const record = {
     identifier: await recordIdentifier(purpose, sessionCookie),
     token: await recordToken(ctx.config.secrets[0], challenge),
     expires: new Date(ctx.now + lifetimeMs),
-  })
+  }
+  // One outstanding challenge per session and purpose: asking again drops the one before.
+  await storeOneTimeRecord(ctx, record, need, { replace: true })
   return challenge
 }
 

@@ -10,6 +10,7 @@ import { useAdapter } from '../adapter-methods.js'
 import type { Context } from '../context.js'
 import { randomToken } from '../crypto.js'
 import { json, type Reply } from '../respond.js'
+import { enforceRateLimit } from '../rate-limit/index.js'
 import { readSession } from '../session.js'
 import { setBoundCookie } from './bound-cookie.js'
 import { consumeDbscChallenge, issueDbscChallenge } from './challenge.js'
@@ -23,6 +24,8 @@ export async function getDbsc(ctx: Context, step: string | undefined): Promise<R
   const cookieMaxAge = enabled(ctx)
   if (step !== 'challenge') throw unknownStep()
   const { record, cookie } = await signedInRecord(ctx)
+  // Per session (its stored token, a digest of the cookie) and per client.
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'dbscChallenge', record.sessionToken, ctx.now)
   if (record.deviceBinding) throw new AuthError('InvalidRequest', 'This session is already bound to a device', { status: 409 })
   return json(ctx, { challenge: await issueDbscChallenge(ctx, 'register', cookie), path: `${ctx.config.basePath}/dbsc/register`, cookieMaxAge })
 }

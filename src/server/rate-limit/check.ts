@@ -1,7 +1,7 @@
 /** `checkRateLimit`: counts a request against its action's rules and refuses it past a limit. */
 import { AuthError } from '../../core/errors.js'
 import { sha256Hex } from '../crypto.js'
-import { actionLabels, type RateLimitAction, type RateLimitRule, type RateLimitRules } from './rules.js'
+import { accountNames, actionLabels, type RateLimitAction, type RateLimitRule, type RateLimitRules } from './rules.js'
 import type { RateLimitStore } from './store.js'
 
 /** `AuthError('RateLimited')`, 429, with the seconds to wait for a `Retry-After` header. */
@@ -65,9 +65,9 @@ export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRule
   const resetAt = Math.max(...over.map((c) => c.resetAt))
   const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000))
   const by = over.some((c) => c.rule.per === 'account')
-    ? 'for this account'
+    ? `for this ${accountNames[subject.action] ?? 'account'}`
     : over.some((c) => c.rule.per === 'account+client')
-      ? 'for this account from this network address'
+      ? `for this ${accountNames[subject.action] ?? 'account'} from this network address`
       : 'from this network address'
   throw new RateLimitError(`Too many ${actionLabels[subject.action]} ${by}; try again in ${describeWait(retryAfter)}`, retryAfter)
 }

@@ -6,10 +6,10 @@
  * inboxes, and per-account-and-client rules stop one address guessing one account without
  * locking the account's owner out from elsewhere.
  */
-export type RateLimitAction = 'email' | 'credentials' | 'passkeyOptions'
+export type RateLimitAction = 'email' | 'credentials' | 'passkeyOptions' | 'dbscChallenge'
 
 export interface RateLimitRule {
-  /** What the hits are counted by. */
+  /** What the hits are counted by (for dbscChallenge, the "account" is the session). */
   per: 'account' | 'client' | 'account+client'
   /**
    * `attempts` (default): every request counts. `failures` (credentials only): an attempt counts
@@ -41,6 +41,12 @@ export const defaultRateLimitRules: RateLimitRules = {
   ],
   // Cheap, but each one stores a challenge and may look up a user.
   passkeyOptions: [{ per: 'client', limit: 30, windowSeconds: 1 * minutes }],
+  // Each one stores a challenge; a worker asks once per sign-in. Counted per session, not per user,
+  // so many people signed in to one shared account do not hold each other back.
+  dbscChallenge: [
+    { per: 'account', limit: 10, windowSeconds: 1 * minutes },
+    { per: 'client', limit: 60, windowSeconds: 1 * minutes },
+  ],
 }
 
 export const rateLimitActions = Object.keys(defaultRateLimitRules) as RateLimitAction[]
@@ -50,7 +56,11 @@ export const actionLabels: Record<RateLimitAction, string> = {
   email: 'email sign-in requests',
   credentials: 'sign-in attempts',
   passkeyOptions: 'passkey requests',
+  dbscChallenge: 'device-binding challenges',
 }
+
+/** What a per-account rule counts, where it is not an account: "... for this <name>". */
+export const accountNames: Partial<Record<RateLimitAction, string>> = { dbscChallenge: 'session' }
 
 /**
  * The defaults with `overrides` on top: an action given replaces that action's rules whole

@@ -12,7 +12,7 @@ import type { Context } from '../context.js'
 import { hmacHex } from '../crypto.js'
 import { verifyCsrf } from '../csrf.js'
 import { deviceLabel } from '../device-label.js'
-import { isFresh, notFresh } from '../fresh.js'
+import { requireFresh } from '../fresh.js'
 import { json, type Reply } from '../respond.js'
 import { destroySession, readSession } from '../session.js'
 
@@ -50,7 +50,7 @@ export async function postSessions(ctx: Context): Promise<Reply> {
     ending = own.list.filter((s) => s.sessionToken !== own.current.sessionToken)
   }
   // Ending other sessions is for the user who just proved who they are, not for a stolen session.
-  if (!isFresh(own.signedInAt, ctx.now, ctx.config.session.freshAge)) throw notFresh(ctx.config.session.freshAge)
+  requireFresh(ctx, own.signedInAt)
   for (const session of ending) await adapter.deleteSession(session.sessionToken)
   const left = own.list.filter((s) => !ending.includes(s))
   return json(ctx, { sessions: await describe(ctx, left, own.current) })

@@ -2,6 +2,7 @@
 import { AuthError } from '../../core/errors.js'
 import { readRedirectingBody, stringField } from '../body.js'
 import { noteConfirm } from '../confirm.js'
+import { checkLinkStart } from '../sign-in.js'
 import { setCookie, type Context } from '../context.js'
 import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
 import { emailIdentifier, sendEmailLink } from '../email.js'
@@ -30,6 +31,7 @@ export async function postSignIn(ctx: Context, providerId: string | undefined): 
   const provider = findProvider(ctx, providerId)
   await verifyCsrf(ctx, body.csrfToken)
   await noteConfirm(ctx, body, provider.type !== 'credentials')
+  if (body.link === 'true' || body.link === true) await checkLinkStart(ctx)
   const callbackUrl = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))
   setCookie(ctx, ctx.names.callbackUrl, callbackUrl)
   switch (provider.type) {

@@ -1,10 +1,11 @@
 /**
  * Authentication: with an email (the options list that user's credentials) or discoverable
  * without one (the browser offers whatever passkeys it has for this RP, e.g. in the autofill).
- * An unknown email gets discoverable options too, so the answer does not tell whether it has an account.
+ * An address without passkeys (unknown, or a user who has none) gets stand-in credentials
+ * (`decoy.ts`) after the same reads, so the answer does not tell whether it has an account.
  */
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server'
-import type { AdapterAccount, AdapterAuthenticator, WebAuthnConfig } from '../../core/types.js'
+import type { Adapter, AdapterAccount, AdapterAuthenticator, WebAuthnConfig } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import { useAdapter } from '../adapter-methods.js'
 import type { Context } from '../context.js'
@@ -12,31 +13,47 @@ import { completeSignIn } from '../sign-in.js'
 import { issueChallenge } from './challenge.js'
 import type { ChallengeState } from './challenge.js'
 import { checkCounter } from './counter.js'
+import { decoyCredentials, type Descriptor } from './decoy.js'
 import { WebAuthnRefusal } from './errors.js'
 import { toCredential, transportsOf } from './records.js'
 import { expectations, relyingParty } from './relying-party.js'
 import { emailParam, signedInUser } from './user.js'
 
-
 /** GET /webauthn-options/:provider?action=authenticate[&email=]: the request options, and the challenge cookie. */
 export async function authenticationOptions(ctx: Context, provider: WebAuthnConfig) {
   const adapter = useAdapter(ctx.config, ['getUserByEmail', 'listAuthenticatorsByUserId'], 'passkey sign-in')
   const email = emailParam(ctx)
-  const user = email ? await adapter.getUserByEmail(email) : null
-  const allow: AdapterAuthenticator[] = user ? await adapter.listAuthenticatorsByUserId(user.id) : []
+  const { allow, userId } = email ? await credentialsFor(ctx, adapter, email) : { allow: undefined, userId: undefined }
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(ctx, provider).id,
-    allowCredentials: allow.length ? allow.map((a) => ({ id: a.credentialID, transports: transportsOf(a) })) : undefined,
+    allowCredentials: allow,
     timeout: provider.timeout ?? 5 * 60_000,
     userVerification: provider.userVerification ?? 'preferred',
   })
-  await issueChallenge(ctx, provider, {
-    provider: provider.id,
-    action: 'authenticate',
-    challenge: options.challenge,
-    userId: allow.length ? user!.id : undefined,
-  })
+  await issueChallenge(ctx, provider, { provider: provider.id, action: 'authenticate', challenge: options.challenge, userId })
   return options
+}
+
+/**
+ * The address's user's credentials, else its stand-ins. Known or not, the same work is done: one
+ * user read, one authenticator read and the HMAC.
+ */
+async function credentialsFor(
+  ctx: Context,
+  adapter: Required<Pick<Adapter, 'getUserByEmail' | 'listAuthenticatorsByUserId'>>,
+  email: string,
+): Promise<{ allow: Descriptor[]; userId?: string }> {
+  const [user, decoys] = await Promise.all([adapter.getUserByEmail(email), decoyCredentials(ctx.config.secrets[0], email)])
+  let keys: AdapterAuthenticator[] = []
+  if (user) keys = await adapter.listAuthenticatorsByUserId(user.id)
+  else {
+    // Under an id no user has; a store whose ids are not text may refuse it, which finds nothing either.
+    try {
+      await adapter.listAuthenticatorsByUserId(crypto.randomUUID())
+    } catch {}
+  }
+  if (!user || !keys.length) return { allow: decoys }
+  return { allow: keys.map((a) => ({ id: a.credentialID, transports: transportsOf(a) })), userId: user.id }
 }
 
 /** POST /callback/:provider, action=authenticate: verifies the assertion, stores the counter, signs in. */

@@ -12,7 +12,7 @@
  * and consumed with `useVerificationToken` (identifier `webauthn:<provider id>`, token the HMAC of the
  * challenge under the secret). The record lives in the shared database, never in one process's
  * memory, so a challenge is accepted once across every server. Unused records expire with the
- * cookie and can be purged like expired email tokens.
+ * cookie and are purged by later writes (one-time-records.ts).
  */
 import type { WebAuthnConfig } from '../../core/types.js'
 import { fromBase64Url } from '../../core/encoding.js'
@@ -20,6 +20,7 @@ import { useAdapter } from '../adapter-methods.js'
 import { clearCookie, setCookie, type Context } from '../context.js'
 import { hmacHex } from '../crypto.js'
 import { seal, unseal } from '../jwt.js'
+import { storeOneTimeRecord } from '../one-time-records.js'
 import { WebAuthnRefusal } from './errors.js'
 
 export type CeremonyAction = 'register' | 'authenticate'
@@ -69,13 +70,9 @@ async function writeEntries(ctx: Context, entries: Entry[]): Promise<void> {
 
 /** Adds the challenge to the cookie and stores its one-time record. */
 export async function issueChallenge(ctx: Context, provider: WebAuthnConfig, state: ChallengeState): Promise<void> {
-  const adapter = useAdapter(ctx.config, ['createVerificationToken'], 'WebAuthn challenges')
   const until = ctx.now + (provider.timeout ?? 5 * 60_000) + graceMs
-  await adapter.createVerificationToken({
-    identifier: recordIdentifier(provider.id),
-    token: await recordToken(ctx.config.secrets[0], state.challenge),
-    expires: new Date(until),
-  })
+  const record = { identifier: recordIdentifier(provider.id), token: await recordToken(ctx.config.secrets[0], state.challenge), expires: new Date(until) }
+  await storeOneTimeRecord(ctx, record, 'WebAuthn challenges')
   const entries = [...(await readEntries(ctx)), { ...state, until }].slice(-maxEntries)
   await writeEntries(ctx, entries)
 }

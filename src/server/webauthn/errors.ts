@@ -12,7 +12,10 @@ export const reasonHeader = 'latchkey-webauthn-error'
 export type WebAuthnReason =
   /** The options cookie is missing, expired, for another provider or action, or was already used. */
   | 'challenge'
-  /** The browser's response did not verify (signature, origin, RP ID, challenge, flags). */
+  /**
+   * The browser's response did not verify (signature, origin, RP ID, challenge, flags); also a signed-out
+   * registration for an address that has an account, so that answer does not tell it has one.
+   */
   | 'verification'
   /** No stored authenticator has the credential id the browser answered with. */
   | 'unknown-credential'
@@ -20,8 +23,8 @@ export type WebAuthnReason =
   | 'counter'
   /** The credential is already registered. */
   | 'already-registered'
-  /** Registration for an email that already has an account, while signed out. */
-  | 'email-taken'
+  /** Signed in, registration named another address than the own account's (taken or not). */
+  | 'other-account'
   /** The route needs a signed-in user. */
   | 'signed-out'
   /** The action needs a recent sign-in (`session.freshAge`); sign in again and retry. */
@@ -45,6 +48,8 @@ export async function withReason<T>(ctx: Context, run: () => Promise<T>): Promis
     return await run()
   } catch (error) {
     if (error instanceof WebAuthnRefusal) ctx.headers[reasonHeader] = error.reason
+    // The shared freshness guard (fresh.ts) throws a plain AuthError; the passkey client reads its reason here.
+    else if (error instanceof AuthError && error.type === 'SessionNotFresh') ctx.headers[reasonHeader] = 'not-fresh'
     throw error
   }
 }

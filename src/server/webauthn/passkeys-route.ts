@@ -5,7 +5,7 @@
  *   one with the adapter's `deleteAuthenticator` (and unlinking its `webauthn` account when the
  *   adapter can). Removing the last passkey is refused unless another way to sign in remains.
  */
-import type { AdapterAuthenticator, AdapterUser } from '../../core/types.js'
+import type { AdapterAuthenticator } from '../../core/types.js'
 import { readBody, stringField } from '../body.js'
 import { useAdapter } from '../adapter-methods.js'
 import type { Context } from '../context.js'
@@ -14,7 +14,8 @@ import { json, type Reply } from '../respond.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { toPasskeyInfo } from './records.js'
 import { removePasskeyRecords } from './remove.js'
-import { requireSignedIn } from './user.js'
+import { requireSignedIn, signedIn, type SignedIn } from './user.js'
+import { requireFresh } from '../fresh.js'
 import { otherWayToSignIn } from '../sign-in-ways.js'
 
 export function getPasskeys(ctx: Context): Promise<Reply> {
@@ -33,13 +34,16 @@ export function postPasskeys(ctx: Context): Promise<Reply> {
     if (action !== 'remove') throw new WebAuthnRefusal('invalid', action ? 'Expected "action" to be remove, got another value' : 'Expected "action" to be remove, got none', { type: 'InvalidRequest' })
     const id = stringField(body, 'id')
     if (!id) throw new WebAuthnRefusal('invalid', 'Expected "id", the credential id of the passkey to remove', { type: 'InvalidRequest' })
-    const user = await requireSignedIn(ctx)
-    const remaining = await removePasskey(ctx, user, id)
+    const me = await signedIn(ctx)
+    if (!me) throw new WebAuthnRefusal('signed-out', 'Expected a signed-in user; sign in first', { status: 401, type: 'AccessDenied' })
+    // A copied old cookie must not strip the owner's passkeys: removing one needs a recent sign-in.
+    requireFresh(ctx, me.signedInAt)
+    const remaining = await removePasskey(ctx, me, id)
     return json(ctx, { passkeys: remaining.map(toPasskeyInfo) })
   })
 }
 
-async function removePasskey(ctx: Context, user: AdapterUser, id: string): Promise<AdapterAuthenticator[]> {
+async function removePasskey(ctx: Context, { user, signInProvider }: SignedIn, id: string): Promise<AdapterAuthenticator[]> {
   const adapter = useAdapter(ctx.config, ['getAuthenticator', 'listAuthenticatorsByUserId', 'deleteAuthenticator'], 'removing a passkey')
   const target = await adapter.getAuthenticator(id)
   // Someone else's credential reads as not found: its existence is none of this user's business.
@@ -47,7 +51,7 @@ async function removePasskey(ctx: Context, user: AdapterUser, id: string): Promi
     throw new WebAuthnRefusal('unknown-credential', 'Expected the id of one of your passkeys; none of yours has this id', { status: 404 })
   }
   const others = (await adapter.listAuthenticatorsByUserId(user.id)).filter((a) => a.credentialID !== id)
-  if (!others.length && !(await otherWayToSignIn(ctx, user, { credentialID: id }))) {
+  if (!others.length && !(await otherWayToSignIn(ctx, user, { credentialID: id }, signInProvider))) {
     throw new WebAuthnRefusal('last-credential', 'This is your last passkey and no other way to sign in remains; add another passkey, link an account, or prove your address with an email link, first', { status: 409 })
   }
   await removePasskeyRecords(ctx, target)

@@ -2,6 +2,8 @@
  * Registration: a new user with a new passkey, or a signed-in user adding one to their own account.
  * Nobody else can add a key to an existing account: while signed out, an email that already has a
  * user is refused (the owner signs in first), so a passkey never silently joins someone's account.
+ * That refusal comes only at the verify step, answered as a response that did not verify: the
+ * options are the same for every address, so they do not tell whether it has an account.
  */
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser, WebAuthnConfig } from '../../core/types.js'
@@ -14,35 +16,31 @@ import { issueChallenge, type ChallengeState } from './challenge.js'
 import { WebAuthnRefusal } from './errors.js'
 import { transportsOf } from './records.js'
 import { expectations, relyingParty } from './relying-party.js'
-import { isFresh, notFresh } from '../fresh.js'
+import { requireFresh } from '../fresh.js'
 import { newUserInfo, signedIn, signedInUser } from './user.js'
 
 const encoder = new TextEncoder()
 
 /** GET /webauthn-options/:provider?action=register: the creation options, and the challenge cookie. */
 export async function registrationOptions(ctx: Context, provider: WebAuthnConfig) {
-  const adapter = useAdapter(ctx.config, ['getUserByEmail', 'listAuthenticatorsByUserId'], 'passkey registration')
+  const adapter = useAdapter(ctx.config, ['listAuthenticatorsByUserId'], 'passkey registration')
   const rp = relyingParty(ctx, provider)
   const signedInNow = await signedIn(ctx)
   const current = signedInNow?.user
-  if (signedInNow && !isFresh(signedInNow.signedInAt, ctx.now, ctx.config.session.freshAge)) {
-    // Adding a key to an account is for its owner: an old (or stolen) session must sign in again first.
-    throw new WebAuthnRefusal('not-fresh', notFresh(ctx.config.session.freshAge).message, { status: 403, type: 'SessionNotFresh' })
-  }
+  // Adding a key to an account is for its owner: an old (or stolen) session must sign in again first.
+  if (signedInNow) requireFresh(ctx, signedInNow.signedInAt)
   let state: Omit<ChallengeState, 'challenge'>
   let exclude: AdapterAuthenticator[] = []
   if (current) {
     const asked = ctx.url.searchParams.get('email')
     if (asked && asked.trim().toLowerCase() !== current.email.toLowerCase()) {
-      throw new WebAuthnRefusal('email-taken', 'Signed in as another user: a passkey can only be added to your own account, not to the email address given', { status: 403, type: 'AccessDenied' })
+      throw new WebAuthnRefusal('other-account', 'Signed in as another user: a passkey can only be added to your own account, not to the email address given', { status: 403, type: 'AccessDenied' })
     }
     state = { provider: provider.id, action: 'register', userId: current.id, email: current.email, name: current.name ?? null, newUser: false }
     exclude = await adapter.listAuthenticatorsByUserId(current.id)
   } else {
+    // No user lookup here, taken or not: verifyRegistration refuses a taken address.
     const info = await newUserInfo(ctx, provider)
-    if (await adapter.getUserByEmail(info.email)) {
-      throw new WebAuthnRefusal('email-taken', 'This email address already belongs to an account; sign in to it first, then add a passkey', { status: 403, type: 'AccessDenied' })
-    }
     state = { provider: provider.id, action: 'register', userId: crypto.randomUUID(), email: info.email, name: info.name, newUser: true }
   }
   const options = await generateRegistrationOptions({
@@ -87,7 +85,8 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
   let user: AdapterUser | null
   if (state.newUser) {
     if (await adapter.getUserByEmail(state.email!)) {
-      throw new WebAuthnRefusal('email-taken', 'This email address was registered by someone else meanwhile; sign in to it first', { status: 403, type: 'AccessDenied' })
+      // Answered exactly as a response that did not verify (reason, type, status); only the log says why.
+      throw new WebAuthnRefusal('verification', 'The passkey registration is for an email address that already has an account: its owner signs in first, then adds a passkey')
     }
     user = null
   } else {

@@ -12,13 +12,21 @@ export async function signedInUser(ctx: Context): Promise<AdapterUser | null> {
   return (await signedIn(ctx))?.user ?? null
 }
 
-/** The signed-in user and when they signed in (ms, where the store keeps it); null when signed out. */
-export async function signedIn(ctx: Context): Promise<{ user: AdapterUser; signedInAt?: number } | null> {
+/** The signed-in user, when they signed in (ms) and with which provider, where the store keeps them. */
+export interface SignedIn {
+  user: AdapterUser
+  signedInAt?: number
+  signInProvider?: string
+}
+
+/** The signed-in user under either session strategy; null when signed out. */
+export async function signedIn(ctx: Context): Promise<SignedIn | null> {
   const read = await readSession(ctx)
-  if (read.user) return { user: read.user, signedInAt: read.signedInAt }
+  const { signedInAt, signInProvider } = read
+  if (read.user) return { user: read.user, signedInAt, signInProvider }
   const id = read.session?.user.id ?? read.token?.sub
   const user = id ? await useAdapter(ctx.config, ['getUser'], 'passkeys').getUser(id) : null
-  return user ? { user, signedInAt: read.signedInAt } : null
+  return user ? { user, signedInAt, signInProvider } : null
 }
 
 export async function requireSignedIn(ctx: Context): Promise<AdapterUser> {
