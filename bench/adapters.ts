@@ -25,7 +25,7 @@ import { MemoryAdapter } from '../src/adapters/memory.js'
 import { countQueries, fromPg, fromPGlite, migrate, PostgresAdapter, type CountingQueryable } from '../src/adapters/postgres/index.js'
 import type { Adapter, AdapterSession, AdapterUser } from '../src/core/types.js'
 import { Latchkey, toNodeHandler } from '../src/server/index.js'
-import { storedSessionToken } from '../src/server/session-token.js'
+import { storedSessionToken } from '../src/server/kernel/session-token.js'
 
 const secret = 'bench-secret-0123456789-abcdefghij'
 const day = 86_400_000
@@ -117,7 +117,7 @@ function sessionJson(found: { session: AdapterSession; user: AdapterUser } | nul
 async function measure(store: Store): Promise<Figures> {
   const { adapter } = store
   const user = await adapter.createUser!({ id: randomUUID(), email: `bench-${randomUUID()}@example.com`, emailVerified: null, name: 'Bench', image: null })
-  // The cookie carries the token, the store its hash (src/server/session-token.ts).
+  // The cookie carries the token, the store its hash (src/server/kernel/session-token.ts).
   const cookieToken = randomUUID()
   const sessionToken = await storedSessionToken(cookieToken)
   // Made now with the full maxAge, so no read in the next day is due: a read must not write.

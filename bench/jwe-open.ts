@@ -1,12 +1,12 @@
 /**
  * Opening latchkey's JWT-session token (JWE dir + A256GCM), the same tokens both ways: jose on
  * Web Crypto (the path on runtimes without node:crypto) against node:crypto's synchronous AES-GCM
- * (src/server/jwe-node.ts, the path on Node). Part of `server-speed`.
+ * (src/server/kernel/jwe-node.ts, the path on Node). Part of `server-speed`.
  */
 import { jwtDecrypt } from 'jose'
-import { deriveKey } from '../src/server/crypto.js'
-import { openWithNode } from '../src/server/jwe-node.js'
-import { seal } from '../src/server/jwt.js'
+import { deriveKey } from '../src/server/kernel/crypto.js'
+import { openWithNode } from '../src/server/kernel/jwe-node.js'
+import { seal } from '../src/server/kernel/jwt.js'
 
 export async function jweOpen(users: number, rounds = 50_000): Promise<string> {
   const secret = 'bench-secret-0123456789-abcdefghij-klmnop'

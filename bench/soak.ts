@@ -502,7 +502,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     const { rows } = await pool.query<{ session_token: string; user_id: string }>('SELECT session_token, user_id FROM sessions')
     const { rows: userRows } = await pool.query<{ count: string }>("SELECT count(*) FROM users WHERE id LIKE 'soak-user-%'")
     await pool.end()
-    // The table holds each cookie's SHA-256 (src/server/session-token.ts), never the cookie.
+    // The table holds each cookie's SHA-256 (src/server/kernel/session-token.ts), never the cookie.
     const stored = (cookie: string) => createHash('sha256').update(cookie).digest('hex')
     const byToken = new Map(rows.map((row) => [row.session_token, row.user_id]))
     const held = new Set<string>()

@@ -4,7 +4,7 @@
  */
 import type { emailProviderIds, oauthProviderIds } from './provider-ids.js'
 // Type only: the rate-limit options are the server's, named here so AuthConfig is whole.
-import type { RateLimitOptions } from '../server/rate-limit/config.js'
+import type { RateLimitOptions } from '../server/features/rate-limit/config.js'
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -399,7 +399,7 @@ export interface AdapterSession {
   createdAt?: Date
   /** latchkey's addition: the User-Agent of the sign-in, for the user's list of devices. */
   userAgent?: string | null
-  /** latchkey's addition: the id of the provider the session's sign-in used (a credentials one counts as a way to sign in: sign-in-ways.ts). */
+  /** latchkey's addition: the id of the provider the session's sign-in used (a credentials one counts as a way to sign in: server/sign-in/ways.ts). */
   signInProvider?: string | null
   /** latchkey's addition: the device key a bound session was registered with (DBSC), or null. */
   deviceBinding?: DeviceBinding | null

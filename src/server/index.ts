@@ -2,7 +2,7 @@
 export { Latchkey, type Handler, type LatchkeyHandler } from './latchkey.js'
 export type { GetSession, SessionOf, SessionResponse } from './app/get-session.js'
 export type { GetAccessToken } from './app/get-access-token.js'
-export { AccessTokenError, type AccessTokenErrorCode } from './access-token.js'
+export { AccessTokenError, type AccessTokenErrorCode } from './features/oauth/access-token.js'
 export { requireSession, type RequestWithSession } from './app/require-session.js'
 export { withSession } from './app/with-session.js'
 export { requireFreshSession } from './app/require-fresh-session.js'
@@ -30,4 +30,4 @@ export {
   type RateLimitRules,
   type RateLimitStore,
   type GetClientAddress,
-} from './rate-limit/index.js'
+} from './features/rate-limit/index.js'

@@ -2,14 +2,14 @@
 import type { AuthConfig, Session } from '../core/types.js'
 import { createGetSession, type GetSession } from './app/get-session.js'
 import { createGetAccessToken, type GetAccessToken } from './app/get-access-token.js'
-import { isFresh, signedInAtOf } from './fresh.js'
+import { isFresh, signedInAtOf } from './kernel/fresh.js'
 import { AuthError, clientErrorType } from '../core/errors.js'
-import { resolveConfig, type ResolvedConfig } from './config.js'
-import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './context.js'
-import { publicOrigin } from './public-origin.js'
-import { errorMessages } from './pages.js'
-import { RateLimitError } from './rate-limit/check.js'
-import { json, jsonHeaders, redirect, reply, toResponse, type Reply } from './respond.js'
+import { resolveConfig, type ResolvedConfig } from './kernel/config.js'
+import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
+import { publicOrigin } from './kernel/public-origin.js'
+import { errorMessages } from './routes/page-html.js'
+import { RateLimitError } from './features/rate-limit/check.js'
+import { json, jsonHeaders, redirect, reply, toResponse, type Reply } from './kernel/respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
 import { getErrorPage, getVerifyRequestPage } from './routes/pages.js'
@@ -17,23 +17,11 @@ import { getProviders } from './routes/providers.js'
 import { getSession, postSession } from './routes/session.js'
 import { getSignInPage, postSignIn } from './routes/signin.js'
 import { getSignOutPage, postSignOut } from './routes/signout.js'
-import { getWebAuthnOptions } from './webauthn/options-route.js'
-import { getPasskeys, postPasskeys } from './webauthn/passkeys-route.js'
-import { getDbsc, postDbsc } from './dbsc/routes.js'
-import { getSessions, postSessions } from './routes/sessions.js'
-import { getAccounts, postAccounts } from './accounts-route.js'
+import { features } from './features/index.js'
+import type { Action, Feature, Route } from './kernel/feature.js'
 
-type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>
-interface Action {
-  GET?: Route
-  POST?: Route
-  /** Takes a provider id as the next path segment. */
-  provider?: boolean
-  /** Failures send the browser to a page rather than answering JSON. */
-  flow?: boolean
-}
-
-const actions: Record<string, Action> = {
+/** The routes every instance has, whatever its features: the Auth.js wire protocol. */
+const coreActions: Record<string, Action> = {
   providers: { GET: getProviders },
   csrf: { GET: getCsrf },
   session: { GET: getSession, POST: postSession },
@@ -42,11 +30,18 @@ const actions: Record<string, Action> = {
   signout: { GET: getSignOutPage, POST: postSignOut, flow: true },
   error: { GET: getErrorPage },
   'verify-request': { GET: getVerifyRequestPage },
-  'webauthn-options': { GET: getWebAuthnOptions, provider: true },
-  passkeys: { GET: getPasskeys, POST: postPasskeys },
-  accounts: { GET: getAccounts, POST: postAccounts },
-  dbsc: { GET: getDbsc, POST: postDbsc, provider: true },
-  sessions: { GET: getSessions, POST: postSessions },
+}
+
+/** This instance's route table: the core's and its features'. */
+function routeTable(list: readonly Feature[]): Record<string, Action> {
+  const table: Record<string, Action> = { ...coreActions }
+  for (const feature of list) {
+    for (const [name, action] of Object.entries(feature.routes ?? {})) {
+      if (Object.hasOwn(table, name)) throw new TypeError(`latchkey: two features answer ${name}: the route table takes one`)
+      table[name] = action
+    }
+  }
+  return table
 }
 
 export type Handler = (request: Request) => Promise<Response>
@@ -54,11 +49,6 @@ export type Handler = (request: Request) => Promise<Response>
 /** The node binding's way in (node.ts): no `Request` unless a route asks, and a `Reply` rather than a `Response`. */
 export const handleIncoming = Symbol('latchkey.handleIncoming')
 export type IncomingHandler = (incoming: Incoming) => Promise<Reply>
-
-/** Extra routes, such as WebAuthn's, register here. */
-export function registerAction(name: string, action: Action): void {
-  actions[name] = action
-}
 
 /** What `Latchkey(config)` returns: the handler, and the session of any request to the app. */
 export type LatchkeyHandler<S extends Session = Session> = Handler & {
@@ -69,7 +59,7 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
    * `session.freshAge`), on the configured clock. A session without `signedInAt` is not fresh.
    */
   isFresh(session: Session, maxAgeSeconds?: number): boolean
-  /** A linked account's provider access token, refreshed when due (see src/server/access-token.ts). */
+  /** A linked account's provider access token, refreshed when due (see src/server/features/oauth/access-token.ts). */
   getAccessToken: GetAccessToken
 }
 
@@ -78,8 +68,9 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
  * `auth.getSession`, `requireSession` and `withSession` hand the app that type.
  */
 export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
-  const resolved = resolveConfig(config as AuthConfig)
-  const handle: IncomingHandler = (incoming) => answer(incoming, resolved, asIs)
+  const resolved = resolveConfig(config as AuthConfig, features)
+  const actions = routeTable(features)
+  const handle: IncomingHandler = (incoming) => answer(incoming, resolved, actions, asIs)
   const handler: Handler = (request) => {
     let incoming: Incoming
     try {
@@ -87,7 +78,7 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
     } catch {
       return Promise.resolve(toResponse(malformed()))
     }
-    return answer(incoming, resolved, toResponse)
+    return answer(incoming, resolved, actions, toResponse)
   }
   return Object.assign(handler, {
     [handleIncoming]: handle,
@@ -104,7 +95,7 @@ const asIs = (r: Reply): Reply => r
  * Web handler, the Reply itself for the node binding. Not `async`, and one promise step after the
  * route: each layer costs a microtask on every request.
  */
-function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) => T): Promise<T> {
+function answer<T>(incoming: Incoming, config: ResolvedConfig, actions: Record<string, Action>, out: (r: Reply) => T): Promise<T> {
   let ctx: Context
   try {
     const origin = publicOrigin(config.originRule, incoming)
@@ -115,7 +106,7 @@ function answer<T>(incoming: Incoming, config: ResolvedConfig, out: (r: Reply) =
   }
   let flow = false
   try {
-    const found = findRoute(ctx)
+    const found = findRoute(ctx, actions)
     if (!('route' in found)) return Promise.resolve(out(found))
     flow = found.flow
     return found.route(ctx, found.providerId).then(out, (error: unknown) => out(fail(ctx, error, flow)))
@@ -135,7 +126,7 @@ function untrusted(config: ResolvedConfig): Reply {
 }
 
 /** The route for the request's method and path, or the reply that says why there is none. */
-function findRoute(ctx: Context): Reply | { route: Route; providerId: string | undefined; flow: boolean } {
+function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { route: Route; providerId: string | undefined; flow: boolean } {
   const method = ctx.incoming.method
   if (method === 'OPTIONS') return preflight(ctx)
   addCorsHeaders(ctx, ctx.headers)

@@ -2,8 +2,8 @@
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import { AuthError } from '../core/errors.js'
-import type { Incoming } from './context.js'
-import { rememberClientAddress } from './rate-limit/client-address.js'
+import type { Incoming } from './kernel/context.js'
+import { rememberClientAddress } from './features/rate-limit/client-address.js'
 
 export function requestUrl(req: IncomingMessage): URL {
   const host = req.headers.host ?? 'localhost'

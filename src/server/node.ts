@@ -1,9 +1,9 @@
 /** The node:http binding: `http.createServer(toNodeHandler(Latchkey(config)))`. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleIncoming, type Handler, type IncomingHandler } from './latchkey.js'
-import { rememberClientAddress } from './rate-limit/client-address.js'
+import { rememberClientAddress } from './features/rate-limit/client-address.js'
 import { bodyOf, NodeIncoming, requestUrl, webHeaders } from './node-incoming.js'
-import { jsonHeaders, type Reply } from './respond.js'
+import { jsonHeaders, type Reply } from './kernel/respond.js'
 
 export function toNodeHandler(handler: Handler) {
   // Latchkey's own handler is entered without building a Web Request; any other takes the Web way.

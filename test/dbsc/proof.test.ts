@@ -7,8 +7,8 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { createDeviceKey } from '../../src/client/dbsc/device-key.js'
 import { signProof } from '../../src/client/dbsc/sign-proof.js'
-import { verifyRefreshProof, verifyRegistrationProof } from '../../src/server/dbsc/proof.js'
-import { challengeHeader, parseSfString, registrationHeader, sfString } from '../../src/server/dbsc/structured-fields.js'
+import { verifyRefreshProof, verifyRegistrationProof } from '../../src/server/features/dbsc/proof.js'
+import { challengeHeader, parseSfString, registrationHeader, sfString } from '../../src/server/features/dbsc/structured-fields.js'
 
 async function deviceKey(alg: 'ES256' | 'RS256' = 'ES256') {
   const { privateKey, publicKey } = await generateKeyPair(alg)

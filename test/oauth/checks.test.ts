@@ -1,8 +1,8 @@
 /** Which checks each provider performs: the defaults, `none`, and the redirect proxy's `state`. */
 import { describe, expect, it } from 'vitest'
 import type { OAuthConfig } from '../../src/core/types.js'
-import type { Context } from '../../src/server/context.js'
-import { checksOf } from '../../src/server/oauth/checks.js'
+import type { Context } from '../../src/server/kernel/context.js'
+import { checksOf } from '../../src/server/features/oauth/checks.js'
 
 const ctx = (redirectProxyUrl?: string) => ({ config: { redirectProxyUrl } }) as unknown as Context
 const provider = (type: 'oauth' | 'oidc', extra: object = {}) => ({ id: 'p', name: 'P', type, jwks_endpoint: undefined, ...extra }) as OAuthConfig<any>

@@ -6,7 +6,7 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { OAuthConfig, PrivateJWK } from '../../src/core/types.js'
-import { clearDiscoveryCache } from '../../src/server/oauth/discovery.js'
+import { clearDiscoveryCache } from '../../src/server/features/oauth/discovery.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { alice, beginSignIn, Browser, countingAdapter, recordingLogger, sessionOf, signIn, startApp, type App } from './harness.js'
 

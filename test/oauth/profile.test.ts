@@ -1,7 +1,7 @@
 /** The default profile and account mappings, and the checks each provider type performs. */
 import { describe, expect, it } from 'vitest'
 import type { OAuthConfig } from '../../src/core/types.js'
-import { accountFrom, defaultAccount, defaultProfile, userFrom } from '../../src/server/oauth/profile.js'
+import { accountFrom, defaultAccount, defaultProfile, userFrom } from '../../src/server/features/oauth/profile.js'
 
 const oidc = { id: 'o', name: 'O', type: 'oidc', jwks_endpoint: undefined } as OAuthConfig<any>
 const oauth = { id: 'g', name: 'G', type: 'oauth', jwks_endpoint: undefined } as OAuthConfig<any>

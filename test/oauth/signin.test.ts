@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AuthConfig, OAuthConfig } from '../../src/core/types.js'
-import { clearDiscoveryCache } from '../../src/server/oauth/discovery.js'
-import { storedSessionToken } from '../../src/server/session-token.js'
+import { clearDiscoveryCache } from '../../src/server/features/oauth/discovery.js'
+import { storedSessionToken } from '../../src/server/kernel/session-token.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import {
   alice,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import type { Adapter, AdapterAccount, AuthConfig } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
-import { storedSessionToken } from '../../src/server/session-token.js'
+import { storedSessionToken } from '../../src/server/kernel/session-token.js'
 import { pgliteAdapter } from '../support/pglite.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { atIdp, beginSignIn, bob, Browser, deliver, recordingLogger, sessionOf, startApp, type App } from './harness.js'
@@ -93,6 +93,8 @@ describe.each(Object.keys(stores))('on %s', (storeName) => {
     const authorization = await beginSignIn(thief, app, 'idp')
     const finished = await deliver(thief, await atIdp(thief, authorization, bob))
     expect(finished.error).toBe('SessionNotFresh')
+    // The error page says what to do.
+    expect(await (await thief.request(new URL(finished.location, app.url).href)).text()).toContain('sign in again the way you did before, then add the new way to sign in')
     expect(await idpLinks()).toEqual([])
     expect(await adapter.getUserByEmail(bob.email)).toBeNull()
     expect(linked).toEqual([])
@@ -149,9 +151,9 @@ describe.each(Object.keys(stores))('on %s', (storeName) => {
     await adapter.updateSession({ sessionToken: await storedSessionToken(cookie), deviceBinding: binding })
     // Without its bound cookie a bound session reads as none; give the browser one, as /dbsc/register would.
     app.use(config(adapter, { session: { strategy: 'database', freshAge: 3600, deviceBound: { cookieMaxAge: 600 } } }))
-    const { setBoundCookie } = await import('../../src/server/dbsc/bound-cookie.js')
-    const { resolveConfig } = await import('../../src/server/config.js')
-    const { createContext } = await import('../../src/server/context.js')
+    const { setBoundCookie } = await import('../../src/server/features/dbsc/bound-cookie.js')
+    const { resolveConfig } = await import('../../src/server/kernel/config.js')
+    const { createContext } = await import('../../src/server/kernel/context.js')
     const ctx = createContext(new Request(`${app.url}/`), resolveConfig(config(adapter, { session: { strategy: 'database', deviceBound: { cookieMaxAge: 600 } } })))
     await setBoundCookie(ctx, binding.id, 600)
     const [pair] = ctx.setCookies[0].split(';')

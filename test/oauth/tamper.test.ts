@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AuthConfig, OAuthConfig } from '../../src/core/types.js'
-import { cookieNames } from '../../src/server/cookies.js'
-import { sealCheck } from '../../src/server/oauth/checks.js'
+import { cookieNames } from '../../src/server/kernel/cookies.js'
+import { sealCheck } from '../../src/server/features/oauth/checks.js'
 import { makeSigningKey, startIdp, type Idp } from '../support/idp.js'
 import {
   alice,

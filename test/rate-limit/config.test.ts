@@ -8,7 +8,7 @@ import {
   postgresRateLimitStore,
   RateLimitError,
   resolveRateLimit,
-} from '../../src/server/rate-limit/index.js'
+} from '../../src/server/features/rate-limit/index.js'
 
 const t0 = Date.parse('2026-01-01T00:00:00Z')
 

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import type { AdapterAccount, AdapterUser, AuthConfig } from '../../src/core/types.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { storedSessionToken } from '../../src/server/session-token.js'
+import { storedSessionToken } from '../../src/server/kernel/session-token.js'
 
 const base = 'http://localhost/auth'
 const oauth = (id: string, name: string) =>

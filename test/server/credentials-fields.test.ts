@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { AuthError } from '../../src/core/errors.js'
 import Credentials from '../../src/providers/credentials.js'
-import { accountFields, readCredentials } from '../../src/server/credentials-fields.js'
+import { accountFields, readCredentials } from '../../src/server/features/credentials/fields.js'
 
 const authorize = async () => null
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { WebIncoming } from '../../src/server/context.js'
+import { WebIncoming } from '../../src/server/kernel/context.js'
 
 describe('WebIncoming reads the path and origin without parsing the URL again', () => {
   const urls = [

@@ -1,13 +1,13 @@
 /**
- * The node:crypto path for latchkey's JWT sessions (src/server/jwe-node.ts) against jose, its
+ * The node:crypto path for latchkey's JWT sessions (src/server/kernel/jwe-node.ts) against jose, its
  * judge: the same answer for good tokens, expiry at the boundary, other secrets, and every single
  * character changed in a token; any header but latchkey's own goes to jose.
  */
 import { EncryptJWT, jwtDecrypt } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { deriveKey } from '../../src/server/crypto.js'
-import { openWithNode } from '../../src/server/jwe-node.js'
-import { seal, unseal } from '../../src/server/jwt.js'
+import { deriveKey } from '../../src/server/kernel/crypto.js'
+import { openWithNode } from '../../src/server/kernel/jwe-node.js'
+import { seal, unseal } from '../../src/server/kernel/jwt.js'
 import Credentials from '../../src/providers/credentials.js'
 import { Latchkey } from '../../src/server/index.js'
 

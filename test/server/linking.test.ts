@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { resolveConfig } from '../../src/server/config.js'
-import { createContext } from '../../src/server/context.js'
-import { completeSignIn } from '../../src/server/sign-in.js'
+import { resolveConfig } from '../../src/server/kernel/config.js'
+import { createContext } from '../../src/server/kernel/context.js'
+import { completeSignIn } from '../../src/server/sign-in/complete.js'
 import type { AdapterAccount, OAuth2Config } from '../../src/core/types.js'
 import { testSecret } from '../support/server.js'
 

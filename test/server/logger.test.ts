@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AuthError } from '../../src/core/errors.js'
-import { createLogger, escapeControl } from '../../src/server/logger.js'
+import { createLogger, escapeControl } from '../../src/server/kernel/logger.js'
 import { Jar } from '../support/jar.js'
 import { testServer } from '../support/server.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultRedirect } from '../../src/server/redirect-url.js'
+import { defaultRedirect } from '../../src/server/kernel/redirect-url.js'
 import { Jar } from '../support/jar.js'
 import { testServer } from '../support/server.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { parseTiming, timingHeader } from '../../src/core/session-rule.js'
-import { storedSessionToken } from '../../src/server/session-token.js'
+import { storedSessionToken } from '../../src/server/kernel/session-token.js'
 import { Jar } from '../support/jar.js'
 import { testServer } from '../support/server.js'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { sha256Hex } from '../../src/server/crypto.js'
-import { storedSessionToken } from '../../src/server/session-token.js'
+import { sha256Hex } from '../../src/server/kernel/crypto.js'
+import { storedSessionToken } from '../../src/server/kernel/session-token.js'
 
 describe('the stored form of a session token', () => {
   // A generated token is base64url; generateSessionToken may give any string, so UTF-8 counts.

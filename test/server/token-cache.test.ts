@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TokenCache } from '../../src/server/token-cache.js'
+import { TokenCache } from '../../src/server/kernel/token-cache.js'
 
 describe('TokenCache', () => {
   it('answers a hit until the payload expires, then forgets it', () => {

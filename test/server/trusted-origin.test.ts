@@ -13,7 +13,7 @@ import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
 import { Latchkey } from '../../src/server/index.js'
 import { toNodeHandler } from '../../src/server/node.js'
-import { isLoopback, resolveOriginRule } from '../../src/server/public-origin.js'
+import { isLoopback, resolveOriginRule } from '../../src/server/kernel/public-origin.js'
 import { testSecret } from '../support/server.js'
 
 interface RawResponse {

@@ -1,5 +1,5 @@
 /** A tiny cookie-keeping client for driving the handler as a browser would, without following redirects. */
-import { parseCookies } from '../../src/server/cookies.js'
+import { parseCookies } from '../../src/server/kernel/cookies.js'
 
 export type Fetcher = (request: Request) => Promise<Response>
 

@@ -90,7 +90,7 @@ export const migrations: Migration[] = [
     version: 2,
     name: 'rate limits',
     statements: [
-      // One row per counted key (see src/server/rate-limit/postgres.ts); reset_at in epoch milliseconds.
+      // One row per counted key (see src/server/features/rate-limit/postgres.ts); reset_at in epoch milliseconds.
       `CREATE TABLE rate_limits (
         key text PRIMARY KEY,
         hits bigint NOT NULL,
@@ -110,7 +110,7 @@ export const migrations: Migration[] = [
     name: 'hashed session tokens',
     statements: [
       // The server now stores a session cookie's SHA-256 (hex) instead of the cookie itself (see
-      // src/server/session-token.ts): hash the rows written in clear, exactly as the server does,
+      // src/server/kernel/session-token.ts): hash the rows written in clear, exactly as the server does,
       // so every session open at the upgrade stays signed in. sha256(bytea) is PostgreSQL 11+.
       `UPDATE sessions SET session_token = encode(sha256(convert_to(session_token, 'UTF8')), 'hex')`,
     ],
@@ -118,7 +118,7 @@ export const migrations: Migration[] = [
   {
     version: 5,
     name: 'device-bound sessions',
-    // The device's public key and the DBSC session id of a bound session (src/server/dbsc/).
+    // The device's public key and the DBSC session id of a bound session (src/server/features/dbsc/).
     statements: [`ALTER TABLE sessions ADD COLUMN device_binding jsonb`],
   },
   {
@@ -130,19 +130,19 @@ export const migrations: Migration[] = [
   {
     version: 7,
     name: 'account refresh errors',
-    // Set when the provider refused an account's refresh token (src/server/access-token.ts).
+    // Set when the provider refused an account's refresh token (src/server/features/oauth/access-token.ts).
     statements: [`ALTER TABLE accounts ADD COLUMN refresh_error text`],
   },
   {
     version: 8,
     name: 'verification token expiry index',
-    // Each token write purges a bounded batch of expired tokens (src/server/one-time-records.ts).
+    // Each token write purges a bounded batch of expired tokens (src/server/kernel/one-time-records.ts).
     statements: [`CREATE INDEX verification_tokens_expires_idx ON verification_tokens (expires)`],
   },
   {
     version: 9,
     name: 'session sign-in provider',
-    // The provider a session's sign-in used (a credentials sign-in counts as a way in: src/server/sign-in-ways.ts).
+    // The provider a session's sign-in used (a credentials sign-in counts as a way in: src/server/sign-in/ways.ts).
     statements: [`ALTER TABLE sessions ADD COLUMN sign_in_provider text`],
   },
 ]

@@ -1,13 +1,13 @@
 /** `auth.getSession(request, response?)`: the session of a request to the app's own routes. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Session } from '../../core/types.js'
-import type { ResolvedConfig } from '../config.js'
-import { contextFor, WebIncoming, type Context, type Incoming } from '../context.js'
+import type { ResolvedConfig } from '../kernel/config.js'
+import { contextFor, WebIncoming, type Context, type Incoming } from '../kernel/context.js'
 import { NodeIncoming } from '../node-incoming.js'
-import { publicOrigin } from '../public-origin.js'
+import { publicOrigin } from '../kernel/public-origin.js'
 import { sessionAnswer } from '../routes/session.js'
 import { timingHeader } from '../../core/session-rule.js'
-import { challengeHeaderName } from '../dbsc/registration.js'
+import { challengeHeaderName } from '../features/dbsc/registration.js'
 
 /** Where `getSession` may append the Set-Cookie and timing headers of an extended or cleared session. */
 export type SessionResponse = ServerResponse | Headers

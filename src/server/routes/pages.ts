@@ -1,7 +1,7 @@
 /** GET /error and GET /verify-request. */
-import type { Context } from '../context.js'
-import { errorPage, verifyRequestPage } from '../pages.js'
-import { html, redirect, type Reply } from '../respond.js'
+import type { Context } from '../kernel/context.js'
+import { errorPage, verifyRequestPage } from './page-html.js'
+import { html, redirect, type Reply } from '../kernel/respond.js'
 
 export async function getErrorPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.error) return redirect(ctx, ctx.config.pages.error + ctx.url.search)

@@ -1,11 +1,11 @@
 /** GET /session reads the session; POST /session updates it through the callbacks. */
-import { readBody } from '../body.js'
+import { readBody } from '../kernel/body.js'
 import type { Session } from '../../core/types.js'
-import { announceSession, type Context } from '../context.js'
-import { verifyCsrf } from '../csrf.js'
-import { json, type Reply } from '../respond.js'
-import { readSession, updateSession } from '../session.js'
-import { askForProof, challengeHeaderName } from '../dbsc/registration.js'
+import { announceSession, type Context } from '../kernel/context.js'
+import { verifyCsrf } from '../kernel/csrf.js'
+import { json, type Reply } from '../kernel/respond.js'
+import { readSession, updateSession } from '../kernel/session.js'
+import { askForProof, challengeHeaderName } from '../features/dbsc/registration.js'
 
 export async function getSession(ctx: Context): Promise<Reply> {
   const { session, expiresAt } = await sessionAnswer(ctx)

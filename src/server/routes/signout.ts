@@ -1,12 +1,12 @@
 /** GET /signout shows the confirmation page; POST /signout ends the session. */
-import { readRedirectingBody, stringField } from '../body.js'
-import type { Context } from '../context.js'
-import { ensureCsrfToken, verifyCsrf } from '../csrf.js'
-import { signOutFormTargets } from '../form-action.js'
-import { signOutPage } from '../pages.js'
-import { resolveCallbackUrl } from '../redirect-url.js'
-import { html, redirect, type Reply } from '../respond.js'
-import { destroySession } from '../session.js'
+import { readRedirectingBody, stringField } from '../kernel/body.js'
+import type { Context } from '../kernel/context.js'
+import { ensureCsrfToken, verifyCsrf } from '../kernel/csrf.js'
+import { signOutFormTargets } from './form-action.js'
+import { signOutPage } from './page-html.js'
+import { resolveCallbackUrl } from '../kernel/redirect-url.js'
+import { html, redirect, type Reply } from '../kernel/respond.js'
+import { destroySession } from '../kernel/session.js'
 
 export async function getSignOutPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signOut) return redirect(ctx, ctx.config.pages.signOut)

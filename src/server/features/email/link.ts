@@ -1,0 +1,81 @@
+/**
+ * Email sign-in. The plain token goes only into the emailed link; the store keeps
+ * HMAC-SHA-256(secret, token) as hex, so a leaked table signs nobody in.
+ */
+import type { EmailConfig } from '../../../core/types.js'
+import { AuthError } from '../../../core/errors.js'
+import { useAdapter } from '../../kernel/adapter-methods.js'
+import type { Context } from '../../kernel/context.js'
+import { hmacHex, randomToken } from '../../kernel/crypto.js'
+import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
+import { completeSignIn } from '../../sign-in/complete.js'
+
+const defaultMaxAge = 24 * 60 * 60
+
+/** Lower-cases and trims the address, and refuses anything not shaped like one. */
+export function normalizeEmail(input: string): string {
+  const value = input.trim().toLowerCase()
+  const at = value.lastIndexOf('@')
+  if (value.length > 254 || at < 1 || at === value.length - 1 || /[\s,;<>"()]/.test(value) || value.split('@').length !== 2) {
+    throw new AuthError('EmailSignin', 'Expected an email address like name@example.com')
+  }
+  return value
+}
+
+export function hashToken(token: string, secret: string): Promise<string> {
+  return hmacHex(secret, token)
+}
+
+/** The address a sign-in link would go to: the provider's `normalizeIdentifier`, else `normalizeEmail`. */
+export function emailIdentifier(provider: EmailConfig, rawEmail: string | undefined): string {
+  if (!rawEmail) throw new AuthError('EmailSignin', 'Expected an email address in the "email" field')
+  return (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail)
+}
+
+/** POST /signin/:email: stores the hashed token and sends the link to `identifier` (from `emailIdentifier`). */
+export async function sendEmailLink(ctx: Context, provider: EmailConfig, identifier: string, callbackUrl: string): Promise<string> {
+  useAdapter(ctx.config, ['createVerificationToken'], 'email sign-in') // a missing method fails before the signIn callback runs
+  const allowed = ctx.config.callbacks.signIn
+    ? await ctx.config.callbacks.signIn({ user: { email: identifier }, account: null, email: { verificationRequest: true } })
+    : true
+  if (allowed !== true) throw new AuthError('AccessDenied', 'The signIn callback refused this email address', { status: 403 })
+
+  const token = (await provider.generateVerificationToken?.()) ?? randomToken(32)
+  const expires = new Date(ctx.now + (provider.maxAge ?? defaultMaxAge) * 1000)
+  await storeOneTimeRecord(ctx, { identifier, token: await hashToken(token, ctx.config.secrets[0]), expires }, 'email sign-in')
+  const params = new URLSearchParams({ callbackUrl, token, email: identifier })
+  const url = `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}?${params}`
+  try {
+    await provider.sendVerificationRequest({ identifier, url, expires, provider, token, request: ctx.request })
+  } catch (cause) {
+    throw new AuthError('EmailSignin', `Sending the sign-in email through "${provider.id}" failed`, { cause, status: 502 })
+  }
+  return identifier
+}
+
+/** GET /callback/:email: a matching, unexpired, unused token signs in; anything else is `Verification`. */
+export async function verifyEmailLink(ctx: Context, provider: EmailConfig): Promise<void> {
+  const token = ctx.url.searchParams.get('token')
+  const rawEmail = ctx.url.searchParams.get('email')
+  if (!token || !rawEmail) throw new AuthError('Verification', 'Expected "token" and "email" in the sign-in link')
+  let identifier: string
+  try {
+    identifier = (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail)
+  } catch {
+    throw new AuthError('Verification', 'The sign-in link carries an invalid email address')
+  }
+  const adapter = useAdapter(ctx.config, ['useVerificationToken'], 'email sign-in')
+  let record = null
+  // Every secret in rotation is tried, so links sent before a rotation still work.
+  for (const secret of ctx.config.secrets) {
+    record = await adapter.useVerificationToken({ identifier, token: await hashToken(token, secret) })
+    if (record) break
+  }
+  if (!record) throw new AuthError('Verification', 'The sign-in link is invalid or has already been used')
+  if (record.expires.getTime() <= ctx.now) throw new AuthError('Verification', 'The sign-in link has expired')
+  await completeSignIn(ctx, {
+    user: { email: identifier },
+    account: { type: 'email', provider: provider.id, providerAccountId: identifier, userId: '' },
+    emailVerified: true,
+  })
+}

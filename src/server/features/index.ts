@@ -1,0 +1,11 @@
+/** Every feature a `Latchkey` instance is built from; a new way to sign in is one more line here. */
+import type { Feature } from '../kernel/feature.js'
+import { accounts } from './accounts/feature.js'
+import { credentials } from './credentials/feature.js'
+import { dbsc } from './dbsc/feature.js'
+import { email } from './email/feature.js'
+import { oauth } from './oauth/feature.js'
+import { sessions } from './sessions/feature.js'
+import { webauthn } from './webauthn/feature.js'
+
+export const features: readonly Feature[] = [oauth, email, credentials, webauthn, dbsc, sessions, accounts]

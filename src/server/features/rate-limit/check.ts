@@ -1,0 +1,112 @@
+/** `checkRateLimit`: counts a request against its action's rules and refuses it past a limit. */
+import { AuthError } from '../../../core/errors.js'
+import { sha256Hex } from '../../kernel/crypto.js'
+import { accountNames, actionLabels, type RateLimitAction, type RateLimitRule, type RateLimitRules } from './rules.js'
+import type { RateLimitStore } from './store.js'
+
+/** `AuthError('RateLimited')`, 429, with the seconds to wait for a `Retry-After` header. */
+export class RateLimitError extends AuthError {
+  readonly retryAfter: number
+  constructor(message: string, retryAfter: number) {
+    super('RateLimited', message, { status: 429 })
+    this.retryAfter = retryAfter
+  }
+}
+
+export interface RateLimitSubject {
+  action: RateLimitAction
+  /**
+   * The email address or username the request names; several when it is not known which one the
+   * app reads (each is counted). Per-account rules skip a request without one.
+   */
+  account?: string | readonly string[] | null
+  /** The client's network address; per-client rules skip a request without one (see `countedBy`). */
+  client?: string | null
+}
+
+/** One counted request. */
+export interface CountedAttempt {
+  /** The attempt succeeded: takes back its hits on rules that count failures (once; later calls do nothing). */
+  succeeded(): Promise<void>
+}
+
+/** What `enforceRateLimit` answers when limits are off. */
+export const uncountedAttempt: CountedAttempt = { succeeded: async () => {} }
+
+/**
+ * Counts one hit on every rule of `subject.action` that applies, then throws a RateLimitError if
+ * any rule is past its limit (waiting for the latest of their windows). A refused request's hits
+ * on rules that count failures are taken back: it was not a guess, so refusals from one address
+ * never add up to the per-account ceiling. Accounts are normalised (`normalizeAccount`) and
+ * hashed into the key, so "Ada@x" and "ada@x " share a count and no address is stored in clear.
+ * A store failure throws an AuthError('AdapterError'), logged in full by the handler and shown
+ * to the browser as `Configuration`.
+ */
+export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRules, subject: RateLimitSubject, now: number = Date.now()): Promise<CountedAttempt> {
+  const list = rules[subject.action]
+  if (!list) throw new TypeError(`checkRateLimit: unknown action "${subject.action}"`)
+  if (list.some((rule) => rule.counts === 'failures') && typeof store.refund !== 'function') {
+    throw new TypeError(`checkRateLimit: the ${subject.action} rules count failures, which needs a store with refund(key, now)`)
+  }
+  const named = [subject.account ?? []].flat().map(normalizeAccount).filter(Boolean)
+  const accounts = await Promise.all([...new Set(named)].map((account) => sha256Hex(account)))
+  const client = subject.client?.trim() ? subject.client.trim().toLowerCase().slice(0, 100) : null
+  const keyed = list.flatMap((rule) => countedBy(rule.per, accounts, client).map((value) => ({ rule, key: `${subject.action}:${rule.per}:${rule.windowSeconds}:${value}` })))
+  const counted = await Promise.all(keyed.map(async ({ rule, key }) => ({ rule, key, ...(await storeCall(key, 'count', () => store.hit(key, rule.windowSeconds, now))) })))
+  let failures = counted.filter((c) => c.rule.counts === 'failures')
+  const refund = async () => {
+    const taken = failures
+    failures = [] // once only
+    await Promise.all(taken.map((c) => storeCall(c.key, 'refund', () => store.refund!(c.key, now))))
+  }
+  const over = counted.filter((c) => c.count > c.rule.limit)
+  if (!over.length) return { succeeded: refund }
+  await refund()
+  const resetAt = Math.max(...over.map((c) => c.resetAt))
+  const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000))
+  const by = over.some((c) => c.rule.per === 'account')
+    ? `for this ${accountNames[subject.action] ?? 'account'}`
+    : over.some((c) => c.rule.per === 'account+client')
+      ? `for this ${accountNames[subject.action] ?? 'account'} from this network address`
+      : 'from this network address'
+  throw new RateLimitError(`Too many ${actionLabels[subject.action]} ${by}; try again in ${describeWait(retryAfter)}`, retryAfter)
+}
+
+/**
+ * The values a rule counts by: none when the request lacks what the rule needs. Per account and
+ * client, an unknown client counts as one client: the rule then bounds the account's guesses as a
+ * per-account rule would, rather than lapse and leave only the ceiling.
+ */
+function countedBy(per: RateLimitRule['per'], accounts: string[], client: string | null): string[] {
+  if (per === 'account') return accounts
+  if (per === 'account+client') return accounts.map((account) => `${account}:${client ?? '?'}`)
+  return client ? [client] : []
+}
+
+async function storeCall<T>(key: string, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (cause) {
+    throw new AuthError('AdapterError', `The rate-limit store failed to ${what} "${key}": ${(cause as Error)?.message ?? cause}`, { cause, status: 503 })
+  }
+}
+
+/**
+ * One spelling per account: Unicode compatibility forms folded (NFKC), surrounding space trimmed,
+ * lower-cased. An app that tells "Ada" from "ada" then shares one count between them: stricter,
+ * never looser.
+ */
+export function normalizeAccount(account: string): string {
+  return account.normalize('NFKC').trim().toLowerCase()
+}
+
+function describeWait(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`
+  const minutes = Math.ceil(seconds / 60)
+  return `${minutes} minutes`
+}
+
+/** The key a per-account rule uses, for `store.reset` after a successful sign-in. */
+export async function accountKey(action: RateLimitAction, windowSeconds: number, account: string): Promise<string> {
+  return `${action}:account:${windowSeconds}:${await sha256Hex(normalizeAccount(account))}`
+}

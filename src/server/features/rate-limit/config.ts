@@ -1,0 +1,67 @@
+/**
+ * `AuthConfig.rateLimit` resolved once, and the one call a route makes. The default store follows
+ * the adapter: an SQL adapter's own database when there is one, so several servers on one
+ * database share their counts (issue 4); else process memory, which is per server.
+ */
+import type { Adapter } from '../../../core/types.js'
+import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
+import { defaultClientAddress, type GetClientAddress } from './client-address.js'
+import { memoryRateLimitStore } from './memory.js'
+import { postgresRateLimitStore } from './postgres.js'
+import { countsFailures, resolveRateLimitRules, type RateLimitAction, type RateLimitRules } from './rules.js'
+import type { RateLimitStore } from './store.js'
+import type { Queryable } from '../../../adapters/postgres/queryable.js'
+
+export interface RateLimitOptions {
+  /** Where counts live. Default: the SQL adapter's database, else this process's memory. */
+  store?: RateLimitStore
+  /** Per action, replacing that action's default rules; `[]` turns an action's limits off. */
+  rules?: Partial<RateLimitRules>
+  /** The client's network address; default `defaultClientAddress(trustProxy)`. */
+  getClientAddress?: GetClientAddress
+  /** Believe `X-Forwarded-For`: `true` for its first entry, n for n proxies of yours. Default false. */
+  trustProxy?: boolean | number
+}
+
+export interface ResolvedRateLimit {
+  store: RateLimitStore
+  rules: RateLimitRules
+  getClientAddress: GetClientAddress
+}
+
+/** `false` turns rate limits off; `undefined` means the defaults. Throws a TypeError on bad rules. */
+export function resolveRateLimit(options: RateLimitOptions | false | undefined, adapter?: Adapter): ResolvedRateLimit | null {
+  if (options === false) return null
+  const given = options ?? {}
+  if (given.getClientAddress !== undefined && typeof given.getClientAddress !== 'function') {
+    throw new TypeError('rateLimit.getClientAddress: expected a function (request) => address')
+  }
+  if (given.store !== undefined && typeof given.store?.hit !== 'function') throw new TypeError('rateLimit.store: expected an object with hit(key, windowSeconds, now)')
+  const rules = resolveRateLimitRules(given.rules)
+  if (given.store && typeof given.store.refund !== 'function' && countsFailures(rules)) {
+    throw new TypeError('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store (see memoryRateLimitStore for one)')
+  }
+  const db = (adapter as { db?: Queryable } | undefined)?.db
+  return {
+    store: given.store ?? (db && typeof db.query === 'function' ? postgresRateLimitStore(db) : memoryRateLimitStore()),
+    rules,
+    getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false),
+  }
+}
+
+/**
+ * Counts this request for `action`; throws a RateLimitError (429) when past a limit. Answers the
+ * counted attempt, whose `succeeded()` a credentials route calls when `authorize` accepts. No-op
+ * when off.
+ */
+export async function enforceRateLimit(
+  limits: ResolvedRateLimit | null | undefined,
+  request: Request,
+  action: RateLimitAction,
+  account: string | readonly string[] | null | undefined,
+  now: number,
+): Promise<CountedAttempt> {
+  if (!limits) return uncountedAttempt
+  const client = (await limits.getClientAddress(request)) ?? null
+  return checkRateLimit(limits.store, limits.rules, { action, account: account ?? null, client }, now)
+}

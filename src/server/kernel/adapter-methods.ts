@@ -1,0 +1,30 @@
+/** Which adapter methods a configuration needs, checked at start-up and again at call time. */
+import type { Adapter } from '../../core/types.js'
+import { MissingAdapterMethods } from '../../core/errors.js'
+import type { ResolvedConfig } from './config.js'
+
+/** A method of the adapter contract. */
+export type AdapterMethod = keyof Adapter
+type Method = AdapterMethod
+
+const userMethods: Method[] = ['createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'linkAccount']
+const sessionMethods: Method[] = ['createSession', 'getSessionAndUser', 'updateSession', 'deleteSession']
+
+/** Methods the configuration needs: users, sessions, and what each configured provider's sign-in method asks. */
+export function requiredAdapterMethods(config: ResolvedConfig): Method[] {
+  if (!config.adapter) return []
+  const need = new Set<Method>(userMethods)
+  if (config.session.strategy === 'database') sessionMethods.forEach((m) => need.add(m))
+  for (const p of config.providers.values()) config.methods.get(p.type)?.adapterMethods?.(config).forEach((m) => need.add(m))
+  return [...need]
+}
+
+/** The adapter, with the named methods checked; throws `MissingAdapterMethods` naming every one that is absent. */
+export function useAdapter<M extends Method>(config: ResolvedConfig, methods: M[], needFor: string): Required<Pick<Adapter, M>> {
+  const adapter = config.adapter as Adapter | undefined
+  // A loop, not a filter: this runs on every session read and should allocate nothing when all is well.
+  for (const m of methods) {
+    if (typeof adapter?.[m] !== 'function') throw new MissingAdapterMethods(adapter ? methods.filter((n) => typeof adapter[n] !== 'function') : methods, needFor)
+  }
+  return adapter as Required<Pick<Adapter, M>>
+}

@@ -1,0 +1,140 @@
+/** Turns an `AuthConfig` into the resolved, checked form that every request uses. */
+import type {
+  Adapter,
+  AdapterUser,
+  AuthConfig,
+  CredentialsConfig,
+  EmailConfig,
+  JWT,
+  Logger,
+  OAuthConfig,
+  SessionOptions,
+  WebAuthnConfig,
+} from '../../core/types.js'
+import { AuthError } from '../../core/errors.js'
+import { requiredAdapterMethods } from './adapter-methods.js'
+import type { Feature, SignInMethod } from './feature.js'
+import { createLogger } from './logger.js'
+import { TokenCache } from './token-cache.js'
+import { resolveRateLimit, type ResolvedRateLimit } from '../features/rate-limit/config.js'
+import { resolveOriginRule, type OriginRule } from './public-origin.js'
+
+export type ResolvedProvider = OAuthConfig<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
+
+export interface ResolvedConfig {
+  basePath: string
+  secrets: string[]
+  providers: Map<string, ResolvedProvider>
+  session: Required<Omit<SessionOptions, 'generateSessionToken' | 'deviceBound'>> & Pick<SessionOptions, 'generateSessionToken'>
+  /** Device-bound sessions, or null when off. */
+  deviceBound: { cookieMaxAge: number; requireFor?: (user: AdapterUser) => boolean } | null
+  adapter?: Adapter
+  callbacks: NonNullable<AuthConfig['callbacks']>
+  events: NonNullable<AuthConfig['events']>
+  pages: NonNullable<AuthConfig['pages']>
+  redirectProxyUrl?: string
+  trustedOrigins: Set<string>
+  /** How each request's public origin is decided (public-origin.ts). */
+  originRule: OriginRule
+  useSecureCookies?: boolean
+  maxBodySize: number
+  logger: Logger
+  now: () => number
+  /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
+  missingMethods: string[]
+  /** The sign-in method of each provider type, from the instance's features. */
+  methods: Map<string, SignInMethod>
+  /** Null when turned off. */
+  rateLimit: ResolvedRateLimit | null
+  /** Decrypted JWT sessions, keyed by cookie value. */
+  sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
+}
+
+const day = 24 * 60 * 60
+
+/** `features`: what the instance is built from (features/index.ts); none leaves every provider without its sign-in method. */
+export function resolveConfig(config: AuthConfig, features: readonly Feature[] = []): ResolvedConfig {
+  if (!config || typeof config !== 'object') throw new TypeError('latchkey: expected a configuration object')
+  const logger = createLogger(config.logger)
+  const secrets = readSecrets(config.secret)
+  const basePath = normaliseBasePath(config.basePath ?? '/auth')
+  const providers = new Map<string, ResolvedProvider>()
+  for (const entry of config.providers ?? []) {
+    const provider = (typeof entry === 'function' ? entry() : entry) as ResolvedProvider
+    if (!provider || typeof provider.id !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(provider.id)) {
+      throw new TypeError(`latchkey: a provider needs an id of letters, digits, "-" and "_", got ${JSON.stringify(provider?.id)}`)
+    }
+    if (providers.has(provider.id)) throw new TypeError(`latchkey: two providers share the id "${provider.id}"`)
+    providers.set(provider.id, provider)
+  }
+  const strategy = config.session?.strategy ?? (config.adapter ? 'database' : 'jwt')
+  if (strategy === 'database' && !config.adapter) {
+    throw new TypeError('latchkey: session.strategy "database" needs an adapter')
+  }
+  const maxAge = config.session?.maxAge ?? 30 * day
+  const updateAge = config.session?.updateAge ?? day
+  const freshAge = config.session?.freshAge ?? 3600
+  if (!(freshAge >= 0)) throw new TypeError(`latchkey: expected session.freshAge >= 0 seconds, got ${freshAge}`)
+  if (!(maxAge > 0) || !(updateAge >= 0) || updateAge > maxAge) {
+    throw new TypeError(`latchkey: expected 0 <= session.updateAge <= session.maxAge and maxAge > 0, got maxAge ${maxAge}, updateAge ${updateAge}`)
+  }
+  const resolved: ResolvedConfig = {
+    basePath,
+    secrets,
+    providers,
+    session: { strategy, maxAge, updateAge, freshAge, generateSessionToken: config.session?.generateSessionToken },
+    deviceBound: resolveDeviceBound(config.session?.deviceBound, strategy),
+    adapter: config.adapter,
+    callbacks: config.callbacks ?? {},
+    events: config.events ?? {},
+    pages: config.pages ?? {},
+    redirectProxyUrl: config.redirectProxyUrl,
+    trustedOrigins: new Set((config.trustedOrigins ?? []).map((o) => new URL(o).origin)),
+    originRule: resolveOriginRule(config),
+    useSecureCookies: config.useSecureCookies,
+    maxBodySize: config.maxBodySize ?? 64 * 1024,
+    logger,
+    now: config.now ?? Date.now,
+    missingMethods: [],
+    methods: new Map(features.flatMap((f) => (f.method ? f.method.types.map((t) => [t, f.method!] as const) : []))),
+    sessionTokens: new TokenCache(),
+    rateLimit: resolveRateLimit(config.rateLimit, config.adapter),
+  }
+  if (features.length) {
+    for (const p of providers.values()) {
+      if (!resolved.methods.has(p.type)) throw new TypeError(`latchkey: provider "${p.id}" has type "${String(p.type)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)
+    }
+  }
+  resolved.missingMethods = requiredAdapterMethods(resolved).filter((m) => typeof (config.adapter as any)?.[m] !== 'function')
+  if (resolved.missingMethods.length) {
+    logger.error(new AuthError('MissingAdapterMethods', `latchkey: the adapter lacks ${resolved.missingMethods.join(', ')}; sign-ins that need them will fail`))
+  }
+  return resolved
+}
+
+function readSecrets(secret: AuthConfig['secret']): string[] {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  const given = secret ?? env?.AUTH_SECRET
+  const list = (Array.isArray(given) ? given : [given]).filter((s): s is string => typeof s === 'string' && s.length > 0)
+  if (!list.length) {
+    throw new AuthError('MissingSecret', 'latchkey: a secret is required. Set `secret` in the configuration or AUTH_SECRET in the environment (for example: openssl rand -base64 33).', { status: 500 })
+  }
+  const short = list.find((s) => s.length < 16)
+  if (short !== undefined) throw new AuthError('MissingSecret', 'latchkey: each secret must be at least 16 characters long', { status: 500 })
+  return list
+}
+
+function normaliseBasePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '')
+  if (!trimmed.startsWith('/')) throw new TypeError(`latchkey: basePath must start with "/", got ${JSON.stringify(path)}`)
+  return trimmed
+}
+
+function resolveDeviceBound(option: SessionOptions['deviceBound'], strategy: 'jwt' | 'database'): ResolvedConfig['deviceBound'] {
+  if (!option) return null
+  if (strategy !== 'database') throw new TypeError('latchkey: session.deviceBound needs the database session strategy (an adapter)')
+  const given = option === true ? {} : option
+  const cookieMaxAge = given.cookieMaxAge ?? 600
+  if (!(cookieMaxAge >= 10)) throw new TypeError(`latchkey: expected session.deviceBound.cookieMaxAge >= 10 seconds, got ${cookieMaxAge}`)
+  return { cookieMaxAge, requireFor: given.requireFor }
+}

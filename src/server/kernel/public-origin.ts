@@ -1,0 +1,108 @@
+/**
+ * The app's public origin: the one place that reads a request's Host (and, only under
+ * `trustHost`, X-Forwarded-Host and X-Forwarded-Proto). Every absolute URL latchkey builds
+ * (email links, OAuth `redirect_uri`, passkey relying parties, redirects) starts from it, so a
+ * forged Host must never become one.
+ */
+import type { AuthConfig } from '../../core/types.js'
+import { AuthError } from '../../core/errors.js'
+import type { Incoming } from './context.js'
+
+export interface OriginRule {
+  /** Configured public origins, by host (`name[:port]`); the first is the default. */
+  hosts: Map<string, string>
+  first: string | undefined
+  /** The platform sets Host (and X-Forwarded-*) itself; take them as the origin. */
+  trustHost: boolean
+}
+
+/**
+ * Reads `origin` (or `AUTH_URL`) and `trustHost` (or `AUTH_TRUST_HOST`). A production start
+ * (`NODE_ENV=production`) with neither is refused: there, only loopback hosts would be answered.
+ */
+export function resolveOriginRule(config: Pick<AuthConfig, 'origin' | 'trustHost'>, env: Record<string, string | undefined> = processEnv()): OriginRule {
+  const given = config.origin ?? env.AUTH_URL
+  const list = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : [given]).map(originOfSetting)
+  const hosts = new Map<string, string>()
+  for (const origin of list) if (!hosts.has(hostOf(origin))) hosts.set(hostOf(origin), origin)
+  const trustHost = config.trustHost ?? /^(1|true)$/i.test(env.AUTH_TRUST_HOST ?? '')
+  if (!list.length && !trustHost && env.NODE_ENV === 'production') {
+    throw new AuthError(
+      'UntrustedHost',
+      'latchkey: set `origin` (or AUTH_URL) to the app\'s public origin, for example "https://app.example.com". ' +
+        'Without it latchkey would build links from the request\'s Host header, which anyone can forge; in production ' +
+        'it refuses to start. On a platform that sets Host itself, set `trustHost: true` (or AUTH_TRUST_HOST=true) instead.',
+      { status: 500 },
+    )
+  }
+  return { hosts, first: list[0], trustHost }
+}
+
+/**
+ * The public origin for this request, or null when its Host is not trusted:
+ * - a configured origin whose host is the request's, else the first configured origin when the
+ *   Host is a loopback one (a proxy on the same machine) or `trustHost` is set;
+ * - without configured origins: the forwarded or Host origin under `trustHost`, else the
+ *   request's own origin only when its host is a loopback one (development).
+ * X-Forwarded-* is never read unless `trustHost` is set and no origin is configured.
+ */
+export function publicOrigin(rule: OriginRule, incoming: Incoming): string | null {
+  const own = incoming.origin
+  const host = hostOf(own)
+  if (rule.first !== undefined) {
+    const matched = rule.hosts.get(host)
+    if (matched !== undefined) return matched
+    return rule.trustHost || isLoopback(host) ? rule.first : null
+  }
+  if (rule.trustHost) return forwardedOrigin(incoming) ?? own
+  return isLoopback(host) ? own : null
+}
+
+/** `proto://host` from the first X-Forwarded-Proto and X-Forwarded-Host values, when both parse as one origin. */
+function forwardedOrigin(incoming: Incoming): string | null {
+  const host = firstValue(incoming.header('x-forwarded-host'))
+  const proto = firstValue(incoming.header('x-forwarded-proto'))
+  if (!host && !proto) return null
+  const scheme = proto ?? incoming.origin.slice(0, incoming.origin.indexOf(':'))
+  if (scheme !== 'http' && scheme !== 'https') return null
+  try {
+    const url = new URL(`${scheme}://${host ?? hostOf(incoming.origin)}/`)
+    return url.username || url.password || url.href !== `${url.origin}/` ? null : url.origin
+  } catch {
+    return null
+  }
+}
+
+function firstValue(header: string | null): string | undefined {
+  const value = header?.split(',')[0].trim()
+  return value || undefined
+}
+
+/** `host[:port]` of a serialized origin. */
+function hostOf(origin: string): string {
+  const start = origin.indexOf('://')
+  return start < 0 ? '' : origin.slice(start + 3)
+}
+
+/** localhost, *.localhost, 127.0.0.0/8 and [::1], on any port. */
+export function isLoopback(host: string): boolean {
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '')
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+}
+
+function originOfSetting(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new TypeError(`latchkey: \`origin\` must be an absolute http(s) URL such as "https://app.example.com", got ${JSON.stringify(value)}`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`latchkey: \`origin\` must be an http(s) URL, got ${JSON.stringify(value)}`)
+  }
+  return url.origin
+}
+
+function processEnv(): Record<string, string | undefined> {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+}

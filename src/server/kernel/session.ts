@@ -1,0 +1,289 @@
+/**
+ * Session reads, creation and removal for both strategies, under the in-step rule:
+ * the cookie's expiry is the stored expiry, an access extends both only when due,
+ * and an access after expiry deletes the record and clears the cookie.
+ */
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, DeviceBinding, JWT, Profile, Session, User } from '../../core/types.js'
+import { AuthError } from '../../core/errors.js'
+import { classifyAccess, nextExpiry } from '../../core/session-rule.js'
+import { useAdapter } from './adapter-methods.js'
+import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
+import { randomToken } from './crypto.js'
+import { seal, unseal } from './jwt.js'
+import { carryUnproven, isUnproven, markUnproven, outlivedProof } from '../sign-in/unproven-session.js'
+import { storedSessionToken } from './session-token.js'
+import { hasBoundCookie } from '../features/dbsc/bound-cookie.js'
+import { offerRegistration } from '../features/dbsc/registration.js'
+
+export interface SessionRead {
+  session: Session | null
+  /** The signed-in user, for routes that act on their own account (database strategy). */
+  user?: AdapterUser
+  token?: JWT
+  /** The database record, for sign-out and update. */
+  record?: AdapterSession
+  /** When the session's sign-in happened (ms), where the store keeps it. */
+  signedInAt?: number
+  /** The provider the session's sign-in used, where the store keeps it. */
+  signInProvider?: string
+  /** A device-bound session whose short cookie is missing or lapsed: its binding id. No session is answered. */
+  refresh?: string
+  /** When the session ends (ms), as stored: what `Latchkey-Session` announces, whatever the callbacks made of `session.expires`. */
+  expiresAt?: number
+}
+
+/**
+ * What a sign-in over a held session of the same user keeps of it: its device binding, so signing
+ * in again never unbinds; and, where the sign-in only linked a new way in (which proves that the
+ * person holds the session, not who they are), its sign-in instant: no fresher than before.
+ */
+export interface Carried {
+  signedInAt?: number
+  deviceBinding?: DeviceBinding | null
+}
+
+/** How long after its sign-in a session may stay unbound where binding is required: time to register. */
+const registrationGraceMs = 60_000
+
+const sessionMethods: Array<'getSessionAndUser' | 'updateSession' | 'deleteSession'> = ['getSessionAndUser', 'updateSession', 'deleteSession']
+
+const noSession: Promise<SessionRead> = Promise.resolve(Object.freeze({ session: null }))
+
+/**
+ * Reads the request's session, extending or removing it as the rule says; with `extend` false a
+ * due session is answered as it is (no response will carry a new cookie). Not `async`: it only
+ * picks the strategy.
+ */
+export function readSession(ctx: Context, extend = true): Promise<SessionRead> {
+  const cookie = ctx.cookies.get(ctx.names.sessionToken)
+  if (!cookie) return noSession
+  return ctx.config.session.strategy === 'database' ? readDatabaseSession(ctx, cookie, extend) : readJwtSession(ctx, cookie, extend)
+}
+
+async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean): Promise<SessionRead> {
+  const adapter = useAdapter(ctx.config, sessionMethods, 'database sessions')
+  const { maxAge, updateAge } = ctx.config.session
+  const sessionToken = await storedSessionToken(cookie)
+  const found = await adapter.getSessionAndUser(sessionToken)
+  if (!found) {
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  let { session: record, user } = found
+  const access = classifyAccess(ctx.now, record.expires.getTime(), maxAge, updateAge)
+  if (access === 'expired') {
+    await adapter.deleteSession(sessionToken)
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  const bound = ctx.config.deviceBound
+  const binding = bound ? record.deviceBinding : null
+  if (binding && !(await hasBoundCookie(ctx, binding.id))) {
+    // Bound to a device: without its short cookie, only the device's key can go on (POST /dbsc/refresh).
+    return { session: null, record, refresh: binding.id }
+  }
+  if (bound?.requireFor && !binding && ctx.now - (record.createdAt?.getTime() ?? 0) > registrationGraceMs && bound.requireFor(user)) {
+    // This user's sessions must be bound, and this one was not in time: it ends.
+    await adapter.deleteSession(sessionToken)
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  if (access === 'due' && extend) {
+    const expires = new Date(nextExpiry(ctx.now, maxAge))
+    const extended = await adapter.updateSession({ sessionToken, expires })
+    // The contract allows the session, null or undefined. Only null says the record is gone
+    // (deleted while we read it: a sign-out in another tab or server), and then it stays gone.
+    // undefined is an adapter that does not read back (an UPDATE without RETURNING, as
+    // @auth/pg-adapter's): the record has the expiry we asked for.
+    if (extended === null) {
+      clearSessionCookie(ctx)
+      return { session: null }
+    }
+    record = extended ?? { ...record, expires }
+    setSessionCookie(ctx, cookie, record.expires.getTime())
+  }
+  const signedInAt = record.createdAt?.getTime()
+  const signInProvider = record.signInProvider ?? undefined
+  const expiresAt = record.expires.getTime()
+  const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
+  if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
+  // An account whose refresh the provider refused (access-token.ts): the app asks the user to sign in with it again.
+  if (record.refreshError) base.error = 'RefreshAccessTokenError'
+  const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base
+  return { session, user, record, signedInAt, signInProvider, expiresAt }
+}
+
+/**
+ * The JWT read awaits only what is asynchronous: jose for a token of another form, the callbacks,
+ * the store for an unproven session, a re-issue. A plain read of latchkey's own token is
+ * synchronous to its last line: each await costs a promise and a turn of the microtask queue.
+ */
+async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Promise<SessionRead> {
+  const { maxAge, updateAge } = ctx.config.session
+  const nowSeconds = Math.floor(ctx.now / 1000)
+  const cache = ctx.config.sessionTokens
+  const salt = ctx.names.sessionToken
+  let payload = cache.get(cookie, salt, nowSeconds)
+  if (!payload) {
+    // Synchronous for latchkey's own tokens: awaited only when jose reads it.
+    const opened = unseal<JWT>(cookie, ctx.config.secrets, salt, nowSeconds)
+    payload = (opened instanceof Promise ? await opened : opened) ?? undefined
+    if (payload) cache.set(cookie, salt, payload)
+  }
+  if (!payload || (isUnproven(payload) && (await outlivedProof(ctx, payload)))) {
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+  let expires = payload.exp * 1000
+  // The claims without the token's own times (a re-issue sets them anew): a plain loop, which V8
+  // runs several times faster than an object rest pattern. A "__proto__" claim would set the
+  // copy's prototype rather than a property, so it is left out.
+  const claims: JWT = {}
+  for (const name in payload) if (name !== 'exp' && name !== 'iat' && name !== '__proto__') claims[name] = payload[name]
+  let token: JWT | null = claims
+  const { jwt, session: sessionCallback } = ctx.config.callbacks
+  if (jwt) {
+    token = await jwt({ token })
+    if (token) token = carryUnproven(claims, token)
+    if (!token) {
+      clearSessionCookie(ctx)
+      return { session: null }
+    }
+  }
+  if (extend && classifyAccess(ctx.now, expires, maxAge, updateAge) === 'due') {
+    expires = nextExpiry(ctx.now, maxAge)
+    await writeJwt(ctx, token, expires)
+  }
+  const base = jwtBase(token, expires)
+  const session = sessionCallback ? await sessionCallback({ session: base, token }) : base
+  const signInProvider = typeof token.sign_in_provider === 'string' ? token.sign_in_provider : undefined
+  return { session, token, signedInAt: authTimeOf(token), signInProvider, expiresAt: expires }
+}
+
+/** The `auth_time` claim (seconds) in milliseconds, when the token has one. */
+function authTimeOf(token: JWT): number | undefined {
+  return typeof token.auth_time === 'number' ? token.auth_time * 1000 : undefined
+}
+
+/** The session a JWT gives before the `session` callback. */
+function jwtBase(token: JWT, expires: number): Session {
+  const base: Session = {
+    user: { id: token.sub, name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
+    expires: new Date(expires).toISOString(),
+  }
+  const signedInAt = authTimeOf(token)
+  if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
+  return base
+}
+
+/** Browsers drop a cookie over 4096 bytes without a word; refuse well before that. */
+const maxCookieValue = 3800
+
+async function writeJwt(ctx: Context, token: JWT, expires: number): Promise<void> {
+  const value = await seal(token, ctx.config.secrets, ctx.names.sessionToken, { now: Math.floor(ctx.now / 1000), expires: expires / 1000 })
+  if (value.length > maxCookieValue) {
+    throw new AuthError('Configuration', `The session token is ${value.length} bytes, over the ${maxCookieValue} a cookie can carry; keep what the jwt callback adds small`, { status: 500 })
+  }
+  setSessionCookie(ctx, value, expires)
+}
+
+/** Starts a new session for a user who just signed in; always a new token. */
+export async function createSession(
+  ctx: Context,
+  user: AdapterUser | User,
+  details: { account: AdapterAccount | null; profile?: Profile; isNewUser: boolean; provider?: string; carried?: Carried },
+): Promise<void> {
+  const expires = nextExpiry(ctx.now, ctx.config.session.maxAge)
+  const { provider, carried } = details
+  // A sign-in that linked over a held session is no fresher than that session (sign-in/complete.ts).
+  const signedInAt = carried?.signedInAt ?? ctx.now
+  if (ctx.config.session.strategy === 'database') {
+    const adapter = useAdapter(ctx.config, ['createSession', 'deleteSession', 'updateSession'], 'database sessions')
+    const cookie = ctx.config.session.generateSessionToken?.() ?? randomToken(32)
+    const record = { sessionToken: await storedSessionToken(cookie), userId: user.id as string, expires: new Date(expires) }
+    // latchkey's additions to the record (the sign-in instant for fresh-session checks, the
+    // browser for the list of devices, the provider) go only to an adapter that keeps them: one
+    // written for Auth.js may refuse fields it does not know (Prisma's does). There no session is fresh.
+    const keeps = typeof ctx.config.adapter?.listSessionsByUserId === 'function'
+    const userAgent = ctx.incoming.header('user-agent')?.slice(0, 512) || null
+    await adapter.createSession(keeps ? { ...record, createdAt: new Date(signedInAt), userAgent, signInProvider: provider ?? null } : record)
+    const replaced = ctx.cookies.get(ctx.names.sessionToken)
+    setSessionCookie(ctx, cookie, expires)
+    if (replaced && replaced !== cookie) await deleteReplacedSession(ctx, adapter, replaced)
+    if (carried?.deviceBinding) {
+      // The held session was bound: so is this one, to the same key (its bound cookie names the binding).
+      await adapter.updateSession({ sessionToken: record.sessionToken, deviceBinding: carried.deviceBinding })
+    } else if (ctx.config.deviceBound) await offerRegistration(ctx, cookie)
+    return
+  }
+  // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.
+  let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, auth_time: Math.floor(signedInAt / 1000) }
+  if (provider) token.sign_in_provider = provider
+  if (ctx.config.callbacks.jwt) {
+    token = await ctx.config.callbacks.jwt({
+      token,
+      user,
+      account: details.account,
+      profile: details.profile,
+      trigger: details.isNewUser ? 'signUp' : 'signIn',
+      isNewUser: details.isNewUser,
+    })
+  }
+  if (!token) throw new Error('The jwt callback returned no token at sign-in')
+  await writeJwt(ctx, markUnproven(user, details.account, token), expires)
+}
+
+/**
+ * The browser signed in again over a session it still held: that session ends, so it cannot be
+ * used again by whoever copied the old cookie. The new session is already made, and the old one
+ * may be gone (expired and cleaned up, signed out elsewhere), so a failure here is logged and
+ * does not fail the sign-in.
+ */
+async function deleteReplacedSession(ctx: Context, adapter: Required<Pick<Adapter, 'deleteSession'>>, cookie: string): Promise<void> {
+  try {
+    await adapter.deleteSession(await storedSessionToken(cookie))
+  } catch (cause) {
+    ctx.config.logger.error(new AuthError('AdapterError', 'Deleting the session this sign-in replaced failed; it ends at its expiry', { cause }))
+  }
+}
+
+/** Ends the request's session: deletes the record (database) and clears the cookie. */
+export async function destroySession(ctx: Context): Promise<{ record?: AdapterSession | null; token?: JWT | null }> {
+  const cookie = ctx.cookies.get(ctx.names.sessionToken)
+  clearSessionCookie(ctx)
+  if (!cookie) return {}
+  if (ctx.config.session.strategy === 'database') {
+    const adapter = useAdapter(ctx.config, ['deleteSession'], 'sign-out')
+    const record = (await adapter.deleteSession(await storedSessionToken(cookie))) as AdapterSession | null | undefined
+    return { record }
+  }
+  const token = await unseal<JWT>(cookie, ctx.config.secrets, ctx.names.sessionToken, Math.floor(ctx.now / 1000))
+  return { token }
+}
+
+/** Applies POST /session's `data` through the callbacks and answers the new session. */
+export async function updateSession(ctx: Context, data: unknown): Promise<Session | null> {
+  const current = await readSession(ctx)
+  if (!current.session) return null
+  if (ctx.config.session.strategy === 'database') {
+    const base: Session = { user: publicUser(current.user!), expires: current.session.expires }
+    return ctx.config.callbacks.session
+      ? ctx.config.callbacks.session({ session: base, user: current.user, trigger: 'update', newSession: data })
+      : current.session
+  }
+  const expires = Date.parse(current.session.expires)
+  let token: JWT | null = current.token!
+  if (ctx.config.callbacks.jwt) token = await ctx.config.callbacks.jwt({ token, trigger: 'update', session: data })
+  if (!token) {
+    clearSessionCookie(ctx)
+    return null
+  }
+  token = carryUnproven(current.token!, token)
+  await writeJwt(ctx, token, expires)
+  const base = jwtBase(token, expires)
+  return ctx.config.callbacks.session ? ctx.config.callbacks.session({ session: base, token, trigger: 'update', newSession: data }) : base
+}
+
+function publicUser(user: AdapterUser): User {
+  return { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null }
+}

@@ -1,0 +1,189 @@
+/**
+ * The end of every sign-in: find or create the user, link the account, ask the `signIn`
+ * callback, start a new session and fire the events. The linking rules of the contract live here.
+ */
+import type { AdapterAccount, AdapterUser, Profile, User } from '../../core/types.js'
+import { AuthError } from '../../core/errors.js'
+import { useAdapter } from '../kernel/adapter-methods.js'
+import type { Context } from '../kernel/context.js'
+import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-proof.js'
+import { createSession, readSession, type Carried, type SessionRead } from '../kernel/session.js'
+import { checkConfirm } from './confirm.js'
+import { requireFresh } from '../kernel/fresh.js'
+
+export interface SignInInput {
+  /** The user as the provider describes them (from `profile`, `authorize` or the email address). */
+  user: User
+  /** The account to link; null for credentials, which are not stored as accounts. */
+  account: AdapterAccount | null
+  profile?: Profile
+  /** Email sign-in: the address was just proven, so `emailVerified` is set on first use. */
+  emailVerified?: boolean
+  allowDangerousEmailAccountLinking?: boolean
+  credentials?: Record<string, unknown>
+  /** The provider's id where there is no account to name it (credentials). */
+  provider?: string
+}
+
+export interface SignInResult {
+  user: AdapterUser | User
+  isNewUser: boolean
+}
+
+
+/** The stored user; `linkedOver`: the sign-in instant of the held session the sign-in only linked a way to. */
+type Resolved = { user: AdapterUser; isNewUser: boolean; linkedOver?: number }
+
+/** Resolves the user, runs the `signIn` callback, and starts the session. */
+export async function completeSignIn(ctx: Context, input: SignInInput): Promise<SignInResult> {
+  const allowed = ctx.config.callbacks.signIn
+    ? await ctx.config.callbacks.signIn({ user: input.user, account: input.account, profile: input.profile, credentials: input.credentials })
+    : true
+  if (allowed !== true) throw new AuthError('AccessDenied', 'The signIn callback refused this sign-in', { status: 403 })
+  await checkConfirm(ctx, input)
+
+  const held = ctx.config.adapter ? await readSession(ctx) : undefined
+  const result: Resolved | SignInResult = held ? await resolveStoredUser(ctx, input, held) : { user: input.user, isNewUser: false }
+  const account = input.account ? { ...input.account, userId: result.user.id as string } : null
+  const provider = input.account?.provider ?? input.provider
+  const carried: Carried = { signedInAt: 'linkedOver' in result ? result.linkedOver : undefined }
+  if (held?.record && held.record.userId === result.user.id) carried.deviceBinding = held.record.deviceBinding
+  await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried })
+  await ctx.config.events.signIn?.({ user: result.user, account, profile: input.profile, isNewUser: result.isNewUser })
+  return result
+}
+
+/**
+ * A sign-in asked to link (`link=true`, as `client.accounts.link` sends it) is refused before the
+ * browser leaves for the provider when the session could not add a way in; the completion step
+ * decides again on what comes back.
+ */
+export async function checkLinkStart(ctx: Context): Promise<void> {
+  const held = await readSession(ctx)
+  if (!held.session) throw new AuthError('AccessDenied', 'Linking an account needs a signed-in user; sign in first', { status: 401 })
+  requireFresh(ctx, held.signedInAt)
+}
+
+async function resolveStoredUser(ctx: Context, input: SignInInput, held: SessionRead): Promise<Resolved> {
+  const adapter = useAdapter(ctx.config, ['getUser', 'getUserByEmail', 'getUserByAccount', 'createUser', 'updateUser', 'linkAccount'], 'sign-in')
+  const email = input.user.email ?? null
+  // An email link proves the address, so it signs in as the address's owner, whoever is signed in now.
+  const signedIn = input.emailVerified ? undefined : held.session?.user
+  const current = signedIn?.id ? await adapter.getUser(signedIn.id) : null
+
+  if (!input.account) {
+    // Credentials: the app's own user, found by id, then by email, else created.
+    const byId = input.user.id ? await adapter.getUser(input.user.id) : null
+    const existing = byId ?? (email ? await adapter.getUserByEmail(email) : null)
+    if (existing && !byId && !existing.emailVerified && passkeysOffered(ctx)) {
+      // Its address is unproven, so it may be someone else's passkey registration: it is nobody's yet.
+      throw new AuthError('AccessDenied', 'An account with this email address exists but its address is not proven yet; sign in with an email link first', { status: 403 })
+    }
+    if (existing) return { user: existing, isNewUser: false }
+    if (!email) {
+      throw new AuthError('Configuration', 'authorize returned a user the adapter does not have and no email to create it with; return an existing user id or an email', { status: 500 })
+    }
+    return { user: await createUser(ctx, { ...input.user, email, emailVerified: null }), isNewUser: true }
+  }
+
+  const owner = await adapter.getUserByAccount({ provider: input.account.provider, providerAccountId: input.account.providerAccountId })
+  if (owner) {
+    if (current && current.id !== owner.id) {
+      throw new AuthError('OAuthAccountNotLinked', 'This account is already linked to another user', { status: 403 })
+    }
+    await renewTokens(ctx, input.account)
+    return { user: await markVerified(ctx, owner, input), isNewUser: false }
+  }
+
+  if (current) {
+    // A signed-in user adding another way to sign in: for the owner only, under the guard of
+    // adding a passkey, so a copied old cookie cannot add the thief's own account.
+    requireFresh(ctx, held.signedInAt)
+    await refuseLinkWhileUnproven(ctx, current)
+    await link(ctx, current, input)
+    return { user: await markVerified(ctx, current, input), isNewUser: false, linkedOver: held.signedInAt }
+  }
+
+  const byEmail = email ? await adapter.getUserByEmail(email) : null
+  if (byEmail) return linkByEmail(ctx, byEmail, input)
+
+  if (!email) throw new AuthError('OAuthCallbackError', 'The provider returned no email address, which a new user needs')
+  let user: AdapterUser
+  try {
+    user = await createUser(ctx, {
+      id: crypto.randomUUID(),
+      email,
+      name: input.user.name ?? null,
+      image: input.user.image ?? null,
+      emailVerified: input.emailVerified ? new Date(ctx.now) : null,
+    })
+  } catch (error) {
+    // A parallel sign-in created this email's user first (the store keeps one user per email):
+    // from here it is an existing user, under the same linking rules.
+    const winner = await adapter.getUserByEmail(email)
+    if (!winner) throw error
+    return linkByEmail(ctx, winner, input)
+  }
+  await link(ctx, user, input)
+  return { user, isNewUser: true }
+}
+
+/** The email belongs to an existing user: link only on proof of the address or the provider's say-so. */
+async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput): Promise<Resolved> {
+  if (!input.emailVerified && !input.allowDangerousEmailAccountLinking) {
+    throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
+  }
+  // Either way the address is proven: by the link, or by a provider the app trusts with it.
+  const user = await proveAddress(ctx, owner)
+  await link(ctx, user, input)
+  return { user, isNewUser: false }
+}
+
+async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 'email'> & { email: string | null }): Promise<AdapterUser> {
+  const adapter = useAdapter(ctx.config, ['createUser'], 'sign-up')
+  const created = await adapter.createUser({
+    id: user.id ?? crypto.randomUUID(),
+    email: user.email ?? '',
+    emailVerified: user.emailVerified ?? null,
+    name: user.name ?? null,
+    image: user.image ?? null,
+  })
+  await ctx.config.events.createUser?.({ user: created })
+  return created
+}
+
+async function link(ctx: Context, user: AdapterUser, input: SignInInput): Promise<void> {
+  const adapter = useAdapter(ctx.config, ['linkAccount'], 'account linking')
+  const account = { ...input.account!, userId: user.id }
+  await adapter.linkAccount(account)
+  await ctx.config.events.linkAccount?.({ user, account, profile: input.profile })
+}
+
+/**
+ * A sign-in with an account already linked: its new tokens replace the stored ones and clear a
+ * refusal mark (access-token.ts), so signing in again is how a user mends a refused refresh.
+ * Only OAuth accounts carry tokens, and only adapters with `updateAccount` can store them.
+ */
+async function renewTokens(ctx: Context, account: AdapterAccount): Promise<void> {
+  const adapter = ctx.config.adapter
+  if (!adapter?.updateAccount || (account.type !== 'oauth' && account.type !== 'oidc') || !account.access_token) return
+  const { access_token, refresh_token, id_token, scope, token_type, expires_in, expires_at } = account
+  await adapter.updateAccount({
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+    access_token,
+    // A provider that sends no new refresh token on a repeat sign-in keeps the old one valid.
+    ...(refresh_token !== undefined && { refresh_token }),
+    id_token: id_token ?? null,
+    scope: scope ?? null,
+    token_type: token_type ?? null,
+    expires_in: expires_in ?? null,
+    expires_at: expires_at ?? null,
+    refresh_error: null,
+  })
+}
+
+/** `emailVerified` becomes the date of the first email sign-in, and never changes after. */
+function markVerified(ctx: Context, user: AdapterUser, input: SignInInput): Promise<AdapterUser> | AdapterUser {
+  return input.emailVerified ? proveAddress(ctx, user) : user
+}
