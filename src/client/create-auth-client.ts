@@ -8,7 +8,7 @@ import { post, request, type Reply } from './request.js'
 import { channelName } from './channel-name.js'
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
-import type { AccountInfo, AppProvider, AuthStatus, Session, SessionInfo, SessionState } from './types.js'
+import type { AccountInfo, AppProvider, AuthStatus, PasskeyInfo, Session, SessionInfo, SessionState } from './types.js'
 import type { PasskeyClient } from './passkey/client.js'
 import { workerBridge } from './worker-bridge.js'
 
@@ -86,6 +86,14 @@ export interface AuthClient {
     list(): Promise<AccountInfo[]>
     link(provider: string, options?: SignInOptions): Promise<SignInResult | undefined>
     unlink(provider: string): Promise<AccountInfo[]>
+  }
+  /**
+   * The signed-in user's passkeys (registering one is the passkey client's ceremony). Removing one
+   * needs a recent sign-in (`SessionNotFresh`); removing the last way to sign in is refused.
+   */
+  passkeys: {
+    list(): Promise<PasskeyInfo[]>
+    remove(id: string): Promise<PasskeyInfo[]>
   }
 }
 
@@ -182,6 +190,7 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
   })
   const sessions = listed<SessionInfo>('/sessions')
   const accounts = listed<AccountInfo>('/accounts')
+  const passkeys = listed<PasskeyInfo>('/passkeys')
 
   const client: AuthClient = {
     basePath: base,
@@ -266,6 +275,10 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
       list: accounts.list,
       link: (provider, options) => client.signIn(provider, { ...options, link: true }),
       unlink: (provider) => accounts.act({ action: 'unlink', provider }),
+    },
+    passkeys: {
+      list: passkeys.list,
+      remove: (id) => passkeys.act({ action: 'remove', id }),
     },
   }
   new BroadcastChannel(channelName(sessionUrl)).onmessage = (e) => apply(e.data)

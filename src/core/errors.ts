@@ -51,14 +51,21 @@ const clientSafe = new Set<ErrorType>([
   'WebAuthnVerificationError',
 ])
 
+/**
+ * Every failure of the server: `code` (PascalCase, as Auth.js's error types; also `type`, the name
+ * Auth.js gives it) is what docs/errors.md lists and what the browser sees as `AuthClientError.code`.
+ */
 export class AuthError extends Error {
   readonly type: ErrorType
+  /** The same as `type`: the one name of the condition, on the server and in the browser. */
+  readonly code: ErrorType
   /** HTTP status when the error is answered directly rather than by redirect. */
   readonly status: number
   constructor(type: ErrorType, message: string, options?: { cause?: unknown; status?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = type
     this.type = type
+    this.code = type
     this.status = options?.status ?? 400
   }
 }

@@ -91,14 +91,14 @@ test('list, the last-way guard, connect a second provider, unlink the first', as
   await context.close()
 })
 
-test('the SDK: accounts.list and accounts.unlink answer typed errors signed out', async () => {
+test('the SDK: accounts.list, accounts.unlink and passkeys.list answer typed errors signed out', async () => {
   const context = await env.browser.newContext()
   const page = await openPage(context, env.server.url + '/')
   const codes = await page.evaluate(async () => {
     const code = (p: Promise<unknown>) => p.then(() => 'none', (e: { code?: string }) => e.code)
-    return [await code(window.client.accounts.list()), await code(window.client.accounts.unlink('first-idp'))]
+    return [await code(window.client.accounts.list()), await code(window.client.accounts.unlink('first-idp')), await code(window.client.passkeys.list())]
   })
-  expect(codes).toEqual(['AccessDenied', 'AccessDenied'])
+  expect(codes).toEqual(['AccessDenied', 'AccessDenied', 'AccessDenied'])
   await context.close()
 })
 
@@ -122,6 +122,13 @@ test('a session past freshAge: Connect is refused before leaving and asks to con
   await expect.poll(() => accountsElement(page).locator('[part="error"]').textContent()).toMatch(/Confirm it's you/)
   expect(await page.evaluate(() => window.confirmsAsked)).toBe(1)
   expect(page.url()).toBe(here)
+  expect(await stored(page)).toEqual(['second-idp'])
+  // The same guard, and the same code, on every management call that removes a way in or ends a session.
+  const refused = await page.evaluate(async () => {
+    const code = (p: Promise<unknown>) => p.then(() => 'none', (e: { code?: string }) => e.code)
+    return [await code(window.client.accounts.unlink('second-idp')), await code(window.client.passkeys.remove('any-id')), await code(window.client.sessions.revokeOthers())]
+  })
+  expect(refused).toEqual(['SessionNotFresh', 'SessionNotFresh', 'SessionNotFresh'])
   expect(await stored(page)).toEqual(['second-idp'])
 
   // Confirm with the way she has (the IdP answers at once: she is signed in there), then Connect links.

@@ -77,3 +77,34 @@ describe.each(['database', 'jwt'] as const)('%s sessions', (strategy) => {
     expect(await adapter.getAuthenticator('thief-key')).not.toBeNull()
   })
 })
+
+describe('management routes of one shape', () => {
+  it('a missing adapter method is 501 NotSupported naming it, on /accounts, /passkeys and /sessions alike', async () => {
+    const base = MemoryAdapter()
+    const { listAccountsByUserId: _a, listAuthenticatorsByUserId: _p, listSessionsByUserId: _s, ...rest } = base
+    const server = testServer({ adapter: rest as typeof base })
+    const jar = new Jar(server.handler)
+    await passwordSignIn(jar)
+    for (const [path, method] of [['accounts', 'listAccountsByUserId'], ['passkeys', 'listAuthenticatorsByUserId'], ['sessions', 'listSessionsByUserId']]) {
+      const res = await jar.get(`/auth/${path}`)
+      expect([path, res.status]).toEqual([path, 501])
+      expect(await res.json()).toMatchObject({ error: 'NotSupported', message: expect.stringContaining(method) })
+    }
+  })
+
+  it('one reader of a POST: the same 400 naming the actions expected, and the same 401 signed out', async () => {
+    const { handler } = testServer({ extraProviders: [Passkey()] })
+    const jar = new Jar(handler)
+    await passwordSignIn(jar)
+    for (const [path, expected] of [['accounts', 'unlink'], ['passkeys', 'remove'], ['sessions', 'revoke or revoke-others']]) {
+      const res = await jar.postForm(`/auth/${path}`, { csrfToken: await jar.csrf(), action: 'explode' })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ error: 'InvalidRequest', message: `Expected "action" to be ${expected}, got another value` })
+    }
+    const out = new Jar(handler)
+    for (const path of ['accounts', 'passkeys', 'sessions']) {
+      const res = await out.get(`/auth/${path}`)
+      expect([path, res.status, ((await res.json()) as { error: string }).error]).toEqual([path, 401, 'AccessDenied'])
+    }
+  })
+})

@@ -124,7 +124,7 @@ describe('sign-in options with an email', () => {
     await knownUser()
     const c = ceremony()
     const options = await c.options('authenticate', { email: freshEmail() })
-    const signed = await c.sign('authenticate', options.body.options).catch((e: Error) => e)
+    const signed = await c.sign('authenticate', { ...options.body.options, timeout: 3000 }).catch((e: Error) => e)
     expect(signed).toBeInstanceOf(Error)
     expect(await c.session()).toBeNull()
   })

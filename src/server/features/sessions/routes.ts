@@ -6,11 +6,10 @@
  */
 import type { AdapterSession, SessionInfo } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
-import { useAdapter } from '../../kernel/adapter-methods.js'
-import { readBody, stringField } from '../../kernel/body.js'
+import { stringField } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { hmacHex } from '../../kernel/crypto.js'
-import { verifyCsrf } from '../../kernel/csrf.js'
+import { managedAdapter, readAction } from '../../kernel/manage.js'
 import { deviceLabel } from './device-label.js'
 import { requireFresh } from '../../kernel/fresh.js'
 import { json, type Reply } from '../../kernel/respond.js'
@@ -25,14 +24,9 @@ export async function getSessions(ctx: Context): Promise<Reply> {
 }
 
 export async function postSessions(ctx: Context): Promise<Reply> {
-  const body = await readBody(ctx.request, ctx.config.maxBodySize)
-  await verifyCsrf(ctx, body.csrfToken)
-  const action = stringField(body, 'action')
-  if (action !== 'revoke' && action !== 'revoke-others') {
-    throw new AuthError('InvalidRequest', 'Expected "action" to be "revoke" or "revoke-others"')
-  }
+  const { body, action } = await readAction(ctx, ['revoke', 'revoke-others'])
   const own = await ownSessions(ctx)
-  const adapter = useAdapter(ctx.config, methods, 'the sessions list')
+  const adapter = managedAdapter(ctx, methods, 'Listing and ending sessions')
   let ending: AdapterSession[]
   if (action === 'revoke') {
     const id = stringField(body, 'id')
@@ -60,11 +54,10 @@ async function ownSessions(ctx: Context) {
   if (ctx.config.session.strategy !== 'database') {
     throw new AuthError('NotSupported', 'Listing and ending sessions needs the database session strategy (an adapter): JWT sessions are kept only in their cookies', { status: 501 })
   }
-  const missing = methods.filter((m) => typeof ctx.config.adapter?.[m] !== 'function')
-  if (missing.length) throw new AuthError('NotSupported', `Listing and ending sessions needs the adapter methods ${missing.join(' and ')}`, { status: 501 })
+  const adapter = managedAdapter(ctx, methods, 'Listing and ending sessions')
   const read = await readSession(ctx)
-  if (!read.user || !read.record) throw new AuthError('AccessDenied', 'Expected a signed-in user', { status: 401 })
-  const all = await useAdapter(ctx.config, methods, 'the sessions list').listSessionsByUserId(read.user.id)
+  if (!read.user || !read.record) throw new AuthError('AccessDenied', 'Expected a signed-in user; sign in first', { status: 401 })
+  const all = await adapter.listSessionsByUserId(read.user.id)
   const list = all.filter((s) => s.expires.getTime() > ctx.now)
   return { list, current: read.record, signedInAt: read.signedInAt }
 }

@@ -42,14 +42,20 @@ export class WebAuthnRefusal extends AuthError {
   }
 }
 
+/** The reasons of the shared guards' errors (a 401 AccessDenied is 'signed-out'). */
+const sharedReasons: Partial<Record<ErrorType, WebAuthnReason>> = { SessionNotFresh: 'not-fresh', InvalidRequest: 'invalid' }
+
 /** Runs a route, putting a refusal's reason into the response header before the handler answers. */
 export async function withReason<T>(ctx: Context, run: () => Promise<T>): Promise<T> {
   try {
     return await run()
   } catch (error) {
     if (error instanceof WebAuthnRefusal) ctx.headers[reasonHeader] = error.reason
-    // The shared freshness guard (fresh.ts) throws a plain AuthError; the passkey client reads its reason here.
-    else if (error instanceof AuthError && error.type === 'SessionNotFresh') ctx.headers[reasonHeader] = 'not-fresh'
+    // The shared guards (kernel/fresh.ts, kernel/manage.ts) throw plain AuthErrors; the passkey client reads a reason here too.
+    else if (error instanceof AuthError) {
+      const reason = error.type === 'AccessDenied' ? (error.status === 401 ? 'signed-out' : undefined) : sharedReasons[error.type]
+      if (reason) ctx.headers[reasonHeader] = reason
+    }
     throw error
   }
 }

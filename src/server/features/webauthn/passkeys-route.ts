@@ -6,37 +6,31 @@
  *   adapter can). Removing the last passkey is refused unless another way to sign in remains.
  */
 import type { AdapterAuthenticator } from '../../../core/types.js'
-import { readBody, stringField } from '../../kernel/body.js'
-import { useAdapter } from '../../kernel/adapter-methods.js'
+import { stringField } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
-import { verifyCsrf } from '../../kernel/csrf.js'
+import { requireFresh } from '../../kernel/fresh.js'
+import { managedAdapter, readAction, requireOwner, type SignedIn } from '../../kernel/manage.js'
 import { json, type Reply } from '../../kernel/respond.js'
+import { otherWayToSignIn } from '../../sign-in/ways.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { toPasskeyInfo } from './records.js'
 import { removePasskeyRecords } from './remove.js'
-import { requireSignedIn, signedIn, type SignedIn } from './user.js'
-import { requireFresh } from '../../kernel/fresh.js'
-import { otherWayToSignIn } from '../../sign-in/ways.js'
 
 export function getPasskeys(ctx: Context): Promise<Reply> {
   return withReason(ctx, async () => {
-    const user = await requireSignedIn(ctx)
-    const adapter = useAdapter(ctx.config, ['listAuthenticatorsByUserId'], 'passkey management')
+    const { user } = await requireOwner(ctx)
+    const adapter = managedAdapter(ctx, ['listAuthenticatorsByUserId'], 'Listing passkeys')
     return json(ctx, { passkeys: (await adapter.listAuthenticatorsByUserId(user.id)).map(toPasskeyInfo) })
   })
 }
 
 export function postPasskeys(ctx: Context): Promise<Reply> {
   return withReason(ctx, async () => {
-    const body = await readBody(ctx.request, ctx.config.maxBodySize)
-    await verifyCsrf(ctx, body.csrfToken)
-    const action = stringField(body, 'action')
-    if (action !== 'remove') throw new WebAuthnRefusal('invalid', action ? 'Expected "action" to be remove, got another value' : 'Expected "action" to be remove, got none', { type: 'InvalidRequest' })
+    const { body } = await readAction(ctx, ['remove'])
     const id = stringField(body, 'id')
     if (!id) throw new WebAuthnRefusal('invalid', 'Expected "id", the credential id of the passkey to remove', { type: 'InvalidRequest' })
-    const me = await signedIn(ctx)
-    if (!me) throw new WebAuthnRefusal('signed-out', 'Expected a signed-in user; sign in first', { status: 401, type: 'AccessDenied' })
-    // A copied old cookie must not strip the owner's passkeys: removing one needs a recent sign-in.
+    const me = await requireOwner(ctx)
+    // A copied old cookie must not strip the owner's passkeys.
     requireFresh(ctx, me.signedInAt)
     const remaining = await removePasskey(ctx, me, id)
     return json(ctx, { passkeys: remaining.map(toPasskeyInfo) })
@@ -44,7 +38,7 @@ export function postPasskeys(ctx: Context): Promise<Reply> {
 }
 
 async function removePasskey(ctx: Context, { user, signInProvider }: SignedIn, id: string): Promise<AdapterAuthenticator[]> {
-  const adapter = useAdapter(ctx.config, ['getAuthenticator', 'listAuthenticatorsByUserId', 'deleteAuthenticator'], 'removing a passkey')
+  const adapter = managedAdapter(ctx, ['getAuthenticator', 'listAuthenticatorsByUserId', 'deleteAuthenticator'], 'Removing a passkey')
   const target = await adapter.getAuthenticator(id)
   // Someone else's credential reads as not found: its existence is none of this user's business.
   if (!target || target.userId !== user.id) {

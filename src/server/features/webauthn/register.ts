@@ -17,7 +17,8 @@ import { WebAuthnRefusal } from './errors.js'
 import { transportsOf } from './records.js'
 import { expectations, relyingParty } from './relying-party.js'
 import { requireFresh } from '../../kernel/fresh.js'
-import { newUserInfo, signedIn, signedInUser } from './user.js'
+import { newUserInfo, signedInUser } from './user.js'
+import { signedIn } from '../../kernel/manage.js'
 
 const encoder = new TextEncoder()
 

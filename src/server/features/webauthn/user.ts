@@ -4,35 +4,12 @@ import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
 import { normalizeEmail } from '../email/link.js'
-import { readSession } from '../../kernel/session.js'
+import { signedIn } from '../../kernel/manage.js'
 import { WebAuthnRefusal } from './errors.js'
 
 /** The signed-in user as stored, under either session strategy; null when signed out. */
 export async function signedInUser(ctx: Context): Promise<AdapterUser | null> {
   return (await signedIn(ctx))?.user ?? null
-}
-
-/** The signed-in user, when they signed in (ms) and with which provider, where the store keeps them. */
-export interface SignedIn {
-  user: AdapterUser
-  signedInAt?: number
-  signInProvider?: string
-}
-
-/** The signed-in user under either session strategy; null when signed out. */
-export async function signedIn(ctx: Context): Promise<SignedIn | null> {
-  const read = await readSession(ctx)
-  const { signedInAt, signInProvider } = read
-  if (read.user) return { user: read.user, signedInAt, signInProvider }
-  const id = read.session?.user.id ?? read.token?.sub
-  const user = id ? await useAdapter(ctx.config, ['getUser'], 'passkeys').getUser(id) : null
-  return user ? { user, signedInAt, signInProvider } : null
-}
-
-export async function requireSignedIn(ctx: Context): Promise<AdapterUser> {
-  const user = await signedInUser(ctx)
-  if (!user) throw new WebAuthnRefusal('signed-out', 'Expected a signed-in user; sign in first', { status: 401, type: 'AccessDenied' })
-  return user
 }
 
 /**
