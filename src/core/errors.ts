@@ -70,6 +70,11 @@ export class AuthError extends Error {
   }
 }
 
+/** A configuration `Latchkey(config)` cannot run with: thrown at start-up, with a message that says the fix. */
+export function configurationError(message: string): AuthError {
+  return new AuthError('Configuration', message, { status: 500 })
+}
+
 /** The error type the browser may be told. */
 export function clientErrorType(error: unknown): ErrorType {
   return error instanceof AuthError && clientSafe.has(error.type) ? error.type : 'Configuration'

@@ -3,8 +3,7 @@
  * Names are spelled as the contract spells them. No runtime code lives here except `isDate`.
  */
 import type { emailProviderIds, oauthProviderIds } from './provider-ids.js'
-// Type only: the rate-limit options are the server's, named here so AuthConfig is whole.
-import type { RateLimitOptions } from '../server/features/rate-limit/config.js'
+import type { RateLimitOptions } from './rate-limit.js'
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>

@@ -3,7 +3,7 @@ import type { AuthConfig, Session } from '../core/types.js'
 import { createGetSession, type GetSession } from './app/get-session.js'
 import { createGetAccessToken, type GetAccessToken } from './app/get-access-token.js'
 import { isFresh, signedInAtOf } from './kernel/fresh.js'
-import { AuthError, clientErrorType } from '../core/errors.js'
+import { AuthError, clientErrorType, configurationError } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './kernel/config.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
 import { publicOrigin } from './kernel/public-origin.js'
@@ -37,7 +37,7 @@ function routeTable(list: readonly Feature[]): Record<string, Action> {
   const table: Record<string, Action> = { ...coreActions }
   for (const feature of list) {
     for (const [name, action] of Object.entries(feature.routes ?? {})) {
-      if (Object.hasOwn(table, name)) throw new TypeError(`latchkey: two features answer ${name}: the route table takes one`)
+      if (Object.hasOwn(table, name)) throw configurationError(`latchkey: two features answer ${name}: the route table takes one`)
       table[name] = action
     }
   }

@@ -11,7 +11,7 @@ import type {
   SessionOptions,
   WebAuthnConfig,
 } from '../../core/types.js'
-import { AuthError } from '../../core/errors.js'
+import { AuthError, configurationError } from '../../core/errors.js'
 import { requiredAdapterMethods } from './adapter-methods.js'
 import type { Feature, SignInMethod } from './feature.js'
 import { createLogger } from './logger.js'
@@ -54,7 +54,7 @@ const day = 24 * 60 * 60
 
 /** `features`: what the instance is built from (features/index.ts); none leaves every provider without its sign-in method. */
 export function resolveConfig(config: AuthConfig, features: readonly Feature[] = []): ResolvedConfig {
-  if (!config || typeof config !== 'object') throw new TypeError('latchkey: expected a configuration object')
+  if (!config || typeof config !== 'object') throw configurationError('latchkey: expected a configuration object')
   const logger = createLogger(config.logger)
   const secrets = readSecrets(config.secret)
   const basePath = normaliseBasePath(config.basePath ?? '/auth')
@@ -62,21 +62,21 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
   for (const entry of config.providers ?? []) {
     const provider = (typeof entry === 'function' ? entry() : entry) as ResolvedProvider
     if (!provider || typeof provider.id !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(provider.id)) {
-      throw new TypeError(`latchkey: a provider needs an id of letters, digits, "-" and "_", got ${JSON.stringify(provider?.id)}`)
+      throw configurationError(`latchkey: a provider needs an id of letters, digits, "-" and "_", got ${JSON.stringify(provider?.id)}`)
     }
-    if (providers.has(provider.id)) throw new TypeError(`latchkey: two providers share the id "${provider.id}"`)
+    if (providers.has(provider.id)) throw configurationError(`latchkey: two providers share the id "${provider.id}"`)
     providers.set(provider.id, provider)
   }
   const strategy = config.session?.strategy ?? (config.adapter ? 'database' : 'jwt')
   if (strategy === 'database' && !config.adapter) {
-    throw new TypeError('latchkey: session.strategy "database" needs an adapter')
+    throw configurationError('latchkey: session.strategy "database" needs an adapter')
   }
   const maxAge = config.session?.maxAge ?? 30 * day
   const updateAge = config.session?.updateAge ?? day
   const freshAge = config.session?.freshAge ?? 3600
-  if (!(freshAge >= 0)) throw new TypeError(`latchkey: expected session.freshAge >= 0 seconds, got ${freshAge}`)
+  if (!(freshAge >= 0)) throw configurationError(`latchkey: expected session.freshAge >= 0 seconds, got ${freshAge}`)
   if (!(maxAge > 0) || !(updateAge >= 0) || updateAge > maxAge) {
-    throw new TypeError(`latchkey: expected 0 <= session.updateAge <= session.maxAge and maxAge > 0, got maxAge ${maxAge}, updateAge ${updateAge}`)
+    throw configurationError(`latchkey: expected 0 <= session.updateAge <= session.maxAge and maxAge > 0, got maxAge ${maxAge}, updateAge ${updateAge}`)
   }
   const resolved: ResolvedConfig = {
     basePath,
@@ -102,7 +102,7 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
   }
   if (features.length) {
     for (const p of providers.values()) {
-      if (!resolved.methods.has(p.type)) throw new TypeError(`latchkey: provider "${p.id}" has type "${String(p.type)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)
+      if (!resolved.methods.has(p.type)) throw configurationError(`latchkey: provider "${p.id}" has type "${String(p.type)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)
     }
   }
   resolved.missingMethods = requiredAdapterMethods(resolved).filter((m) => typeof (config.adapter as any)?.[m] !== 'function')
@@ -126,15 +126,15 @@ function readSecrets(secret: AuthConfig['secret']): string[] {
 
 function normaliseBasePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '')
-  if (!trimmed.startsWith('/')) throw new TypeError(`latchkey: basePath must start with "/", got ${JSON.stringify(path)}`)
+  if (!trimmed.startsWith('/')) throw configurationError(`latchkey: basePath must start with "/", got ${JSON.stringify(path)}`)
   return trimmed
 }
 
 function resolveDeviceBound(option: SessionOptions['deviceBound'], strategy: 'jwt' | 'database'): ResolvedConfig['deviceBound'] {
   if (!option) return null
-  if (strategy !== 'database') throw new TypeError('latchkey: session.deviceBound needs the database session strategy (an adapter)')
+  if (strategy !== 'database') throw configurationError('latchkey: session.deviceBound needs the database session strategy (an adapter)')
   const given = option === true ? {} : option
   const cookieMaxAge = given.cookieMaxAge ?? 600
-  if (!(cookieMaxAge >= 10)) throw new TypeError(`latchkey: expected session.deviceBound.cookieMaxAge >= 10 seconds, got ${cookieMaxAge}`)
+  if (!(cookieMaxAge >= 10)) throw configurationError(`latchkey: expected session.deviceBound.cookieMaxAge >= 10 seconds, got ${cookieMaxAge}`)
   return { cookieMaxAge, requireFor: given.requireFor }
 }

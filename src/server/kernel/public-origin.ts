@@ -5,7 +5,7 @@
  * forged Host must never become one.
  */
 import type { AuthConfig } from '../../core/types.js'
-import { AuthError } from '../../core/errors.js'
+import { AuthError, configurationError } from '../../core/errors.js'
 import type { Incoming } from './context.js'
 
 export interface OriginRule {
@@ -95,10 +95,10 @@ function originOfSetting(value: string): string {
   try {
     url = new URL(value)
   } catch {
-    throw new TypeError(`latchkey: \`origin\` must be an absolute http(s) URL such as "https://app.example.com", got ${JSON.stringify(value)}`)
+    throw configurationError(`latchkey: \`origin\` must be an absolute http(s) URL such as "https://app.example.com", got ${JSON.stringify(value)}`)
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`latchkey: \`origin\` must be an http(s) URL, got ${JSON.stringify(value)}`)
+    throw configurationError(`latchkey: \`origin\` must be an http(s) URL, got ${JSON.stringify(value)}`)
   }
   return url.origin
 }

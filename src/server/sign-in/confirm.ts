@@ -5,13 +5,20 @@
  * (credentials, passkeys) carry the flag in their body; those that leave the site first (OAuth,
  * an email link) carry it in a short sealed cookie naming the user, set where they start.
  */
+import type { AdapterAccount, User } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import type { Body } from '../kernel/body.js'
 import { useAdapter } from '../kernel/adapter-methods.js'
 import { clearCookie, setCookie, type Context } from '../kernel/context.js'
 import { seal, unseal } from '../kernel/jwt.js'
 import { readSession } from '../kernel/session.js'
-import type { SignInInput } from './complete.js'
+
+/** What a sign-in would sign in with: the part of the completion step's input (complete.ts) that names the user. */
+interface Attempt {
+  user: User
+  account: AdapterAccount | null
+  emailVerified?: boolean
+}
 
 /** How long a confirmation that left the site may take to come back. */
 const lifetimeMs = 15 * 60_000
@@ -32,7 +39,7 @@ export async function noteConfirm(ctx: Context, body: Body, leavesSite: boolean)
 }
 
 /** Refuses a confirming sign-in that would sign in anyone but the user it confirms; call before anything is written. */
-export async function checkConfirm(ctx: Context, input: SignInInput): Promise<void> {
+export async function checkConfirm(ctx: Context, input: Attempt): Promise<void> {
   let target = ctx.confirmUser
   const raw = ctx.cookies.get(ctx.names.confirm)
   if (raw !== undefined) {
@@ -47,7 +54,7 @@ export async function checkConfirm(ctx: Context, input: SignInInput): Promise<vo
 }
 
 /** The stored user this sign-in would resolve to, without writing anything; undefined for a new one. */
-async function whoWouldSignIn(ctx: Context, input: SignInInput): Promise<string | undefined> {
+async function whoWouldSignIn(ctx: Context, input: Attempt): Promise<string | undefined> {
   if (!ctx.config.adapter) return input.user.id
   const adapter = useAdapter(ctx.config, ['getUser', 'getUserByEmail', 'getUserByAccount'], 'confirming a sign-in')
   const email = input.user.email ?? undefined

@@ -8,6 +8,8 @@
  * No address means per-client rules do not apply: lumping unknown clients into one bucket would
  * let one of them lock out all the others.
  */
+import { configurationError } from '../../../core/errors.js'
+import type { GetClientAddress } from '../../../core/rate-limit.js'
 const socketAddresses = new WeakMap<Request, string>()
 
 /** Called by the node binding with `req.socket.remoteAddress`. */
@@ -15,7 +17,7 @@ export function rememberClientAddress(request: Request, address: string | undefi
   if (address) socketAddresses.set(request, address)
 }
 
-export type GetClientAddress = (request: Request) => string | null | undefined | Promise<string | null | undefined>
+export type { GetClientAddress } from '../../../core/rate-limit.js'
 
 /**
  * `trustProxy`:
@@ -28,7 +30,7 @@ export type GetClientAddress = (request: Request) => string | null | undefined |
  */
 export function defaultClientAddress(trustProxy: boolean | number = false): GetClientAddress {
   if (typeof trustProxy === 'number' && (!Number.isInteger(trustProxy) || trustProxy < 1)) {
-    throw new TypeError(`rateLimit.trustProxy: expected true, false or a number of proxies >= 1, got ${trustProxy}`)
+    throw configurationError(`rateLimit.trustProxy: expected true, false or a number of proxies >= 1, got ${trustProxy}`)
   }
   return (request) => {
     if (trustProxy !== false) {

@@ -3,7 +3,9 @@
  * the adapter: an SQL adapter's own database when there is one, so several servers on one
  * database share their counts (issue 4); else process memory, which is per server.
  */
+import { configurationError } from '../../../core/errors.js'
 import type { Adapter } from '../../../core/types.js'
+import type { RateLimitOptions } from '../../../core/rate-limit.js'
 import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
 import { defaultClientAddress, type GetClientAddress } from './client-address.js'
 import { memoryRateLimitStore } from './memory.js'
@@ -12,16 +14,7 @@ import { countsFailures, resolveRateLimitRules, type RateLimitAction, type RateL
 import type { RateLimitStore } from './store.js'
 import type { Queryable } from '../../../adapters/postgres/queryable.js'
 
-export interface RateLimitOptions {
-  /** Where counts live. Default: the SQL adapter's database, else this process's memory. */
-  store?: RateLimitStore
-  /** Per action, replacing that action's default rules; `[]` turns an action's limits off. */
-  rules?: Partial<RateLimitRules>
-  /** The client's network address; default `defaultClientAddress(trustProxy)`. */
-  getClientAddress?: GetClientAddress
-  /** Believe `X-Forwarded-For`: `true` for its first entry, n for n proxies of yours. Default false. */
-  trustProxy?: boolean | number
-}
+export type { RateLimitOptions }
 
 export interface ResolvedRateLimit {
   store: RateLimitStore
@@ -34,12 +27,12 @@ export function resolveRateLimit(options: RateLimitOptions | false | undefined, 
   if (options === false) return null
   const given = options ?? {}
   if (given.getClientAddress !== undefined && typeof given.getClientAddress !== 'function') {
-    throw new TypeError('rateLimit.getClientAddress: expected a function (request) => address')
+    throw configurationError('rateLimit.getClientAddress: expected a function (request) => address')
   }
-  if (given.store !== undefined && typeof given.store?.hit !== 'function') throw new TypeError('rateLimit.store: expected an object with hit(key, windowSeconds, now)')
+  if (given.store !== undefined && typeof given.store?.hit !== 'function') throw configurationError('rateLimit.store: expected an object with hit(key, windowSeconds, now)')
   const rules = resolveRateLimitRules(given.rules)
   if (given.store && typeof given.store.refund !== 'function' && countsFailures(rules)) {
-    throw new TypeError('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store (see memoryRateLimitStore for one)')
+    throw configurationError('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store (see memoryRateLimitStore for one)')
   }
   const db = (adapter as { db?: Queryable } | undefined)?.db
   return {

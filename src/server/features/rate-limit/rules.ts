@@ -6,22 +6,10 @@
  * inboxes, and per-account-and-client rules stop one address guessing one account without
  * locking the account's owner out from elsewhere.
  */
-export type RateLimitAction = 'email' | 'credentials' | 'passkeyOptions' | 'dbscChallenge'
+import { configurationError } from '../../../core/errors.js'
+import type { RateLimitAction, RateLimitRule, RateLimitRules } from '../../../core/rate-limit.js'
 
-export interface RateLimitRule {
-  /** What the hits are counted by (for dbscChallenge, the "account" is the session). */
-  per: 'account' | 'client' | 'account+client'
-  /**
-   * `attempts` (default): every request counts. `failures` (credentials only): an attempt counts
-   * while it runs and is taken back when `authorize` accepts it, or when a limit refuses it.
-   */
-  counts?: 'attempts' | 'failures'
-  /** Hits allowed in one window; the next one is refused. */
-  limit: number
-  windowSeconds: number
-}
-
-export type RateLimitRules = Record<RateLimitAction, RateLimitRule[]>
+export type { RateLimitAction, RateLimitRule, RateLimitRules }
 
 const minutes = 60
 
@@ -70,14 +58,14 @@ export function resolveRateLimitRules(overrides: Partial<RateLimitRules> = {}): 
   const rules = { ...defaultRateLimitRules }
   for (const [action, list] of Object.entries(overrides)) {
     if (!rateLimitActions.includes(action as RateLimitAction)) {
-      throw new TypeError(`rateLimit.rules: unknown action "${action}"; expected one of ${rateLimitActions.join(', ')}`)
+      throw configurationError(`rateLimit.rules: unknown action "${action}"; expected one of ${rateLimitActions.join(', ')}`)
     }
     if (list === undefined) continue
-    if (!Array.isArray(list)) throw new TypeError(`rateLimit.rules.${action}: expected a list of rules`)
+    if (!Array.isArray(list)) throw configurationError(`rateLimit.rules.${action}: expected a list of rules`)
     list.forEach((rule, i) => checkRule(rule, action as RateLimitAction, `rateLimit.rules.${action}[${i}]`))
     // Two such rules would share one count, and each request would add two to it.
     const seen = new Set(list.map((rule) => `${rule.per}/${rule.windowSeconds}`))
-    if (seen.size !== list.length) throw new TypeError(`rateLimit.rules.${action}: two rules count per the same thing over the same window; keep the one with the lower limit`)
+    if (seen.size !== list.length) throw configurationError(`rateLimit.rules.${action}: two rules count per the same thing over the same window; keep the one with the lower limit`)
     rules[action as RateLimitAction] = list
   }
   return rules
@@ -91,12 +79,12 @@ export function countsFailures(rules: RateLimitRules): boolean {
 const pers = ['account', 'client', 'account+client']
 
 function checkRule(rule: RateLimitRule, action: RateLimitAction, where: string): void {
-  if (!rule || !pers.includes(rule.per)) throw new TypeError(`${where}: expected per "account", "client" or "account+client", got ${JSON.stringify(rule?.per)}`)
+  if (!rule || !pers.includes(rule.per)) throw configurationError(`${where}: expected per "account", "client" or "account+client", got ${JSON.stringify(rule?.per)}`)
   if (rule.counts !== undefined && rule.counts !== 'attempts' && rule.counts !== 'failures') {
-    throw new TypeError(`${where}: expected counts "attempts" or "failures", got ${JSON.stringify(rule.counts)}`)
+    throw configurationError(`${where}: expected counts "attempts" or "failures", got ${JSON.stringify(rule.counts)}`)
   }
   // Only a credentials attempt ends in a verdict that can take its hit back.
-  if (rule.counts === 'failures' && action !== 'credentials') throw new TypeError(`${where}: counts "failures" applies only to credentials rules`)
-  if (!Number.isInteger(rule.limit) || rule.limit < 1) throw new TypeError(`${where}: expected limit to be a whole number >= 1, got ${rule.limit}`)
-  if (!Number.isFinite(rule.windowSeconds) || rule.windowSeconds <= 0) throw new TypeError(`${where}: expected windowSeconds > 0, got ${rule.windowSeconds}`)
+  if (rule.counts === 'failures' && action !== 'credentials') throw configurationError(`${where}: counts "failures" applies only to credentials rules`)
+  if (!Number.isInteger(rule.limit) || rule.limit < 1) throw configurationError(`${where}: expected limit to be a whole number >= 1, got ${rule.limit}`)
+  if (!Number.isFinite(rule.windowSeconds) || rule.windowSeconds <= 0) throw configurationError(`${where}: expected windowSeconds > 0, got ${rule.windowSeconds}`)
 }

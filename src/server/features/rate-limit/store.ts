@@ -3,25 +3,9 @@
  * key opens a window of `windowSeconds`, later hits in it add one, and the first hit after it
  * ends opens a new one. One atomic call per hit, so several servers sharing a store count as one.
  */
-export interface RateLimitHit {
-  /** Hits in the current window, this one included. */
-  count: number
-  /** When the current window ends, in milliseconds since the epoch. */
-  resetAt: number
-}
+import type { RateLimitHit, RateLimitStore } from '../../../core/rate-limit.js'
 
-export interface RateLimitStore {
-  /** Counts one hit on `key` at `now` (milliseconds) and answers the window's count and end. */
-  hit(key: string, windowSeconds: number, now: number): Promise<RateLimitHit>
-  /**
-   * Takes one hit back from `key`'s current window: the attempt turned out not to count (a correct
-   * password, under a rule that counts failures). Without an open window nothing changes; the
-   * count never goes below 0. Needed only by rules with `counts: 'failures'`.
-   */
-  refund?(key: string, now: number): Promise<void>
-  /** Forgets `key`, for example after a successful sign-in. */
-  reset?(key: string): Promise<void>
-}
+export type { RateLimitHit, RateLimitStore }
 
 /** Throws a TypeError unless the arguments of `hit` are usable; shared by every store. */
 export function checkHitArguments(key: string, windowSeconds: number, now: number): void {

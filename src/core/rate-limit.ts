@@ -1,0 +1,54 @@
+/**
+ * The rate-limit options of `AuthConfig.rateLimit`, as types: what a configuration says. The
+ * limits themselves run in src/server/features/rate-limit.
+ */
+
+export type RateLimitAction = 'email' | 'credentials' | 'passkeyOptions' | 'dbscChallenge'
+
+export interface RateLimitRule {
+  /** What the hits are counted by (for dbscChallenge, the "account" is the session). */
+  per: 'account' | 'client' | 'account+client'
+  /**
+   * `attempts` (default): every request counts. `failures` (credentials only): an attempt counts
+   * while it runs and is taken back when `authorize` accepts it, or when a limit refuses it.
+   */
+  counts?: 'attempts' | 'failures'
+  /** Hits allowed in one window; the next one is refused. */
+  limit: number
+  windowSeconds: number
+}
+
+export type RateLimitRules = Record<RateLimitAction, RateLimitRule[]>
+
+export interface RateLimitHit {
+  /** Hits in the current window, this one included. */
+  count: number
+  /** When the current window ends, in milliseconds since the epoch. */
+  resetAt: number
+}
+
+export interface RateLimitStore {
+  /** Counts one hit on `key` at `now` (milliseconds) and answers the window's count and end. */
+  hit(key: string, windowSeconds: number, now: number): Promise<RateLimitHit>
+  /**
+   * Takes one hit back from `key`'s current window: the attempt turned out not to count (a correct
+   * password, under a rule that counts failures). Without an open window nothing changes; the
+   * count never goes below 0. Needed only by rules with `counts: 'failures'`.
+   */
+  refund?(key: string, now: number): Promise<void>
+  /** Forgets `key`, for example after a successful sign-in. */
+  reset?(key: string): Promise<void>
+}
+
+export type GetClientAddress = (request: Request) => string | null | undefined | Promise<string | null | undefined>
+
+export interface RateLimitOptions {
+  /** Where counts live. Default: the SQL adapter's database, else this process's memory. */
+  store?: RateLimitStore
+  /** Per action, replacing that action's default rules; `[]` turns an action's limits off. */
+  rules?: Partial<RateLimitRules>
+  /** The client's network address; default `defaultClientAddress(trustProxy)`. */
+  getClientAddress?: GetClientAddress
+  /** Believe `X-Forwarded-For`: `true` for its first entry, n for n proxies of yours. Default false. */
+  trustProxy?: boolean | number
+}
