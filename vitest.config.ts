@@ -27,6 +27,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^latchkey\/server$/, replacement: src('server/index.ts') },
+      { find: /^latchkey\/node$/, replacement: src('node/index.ts') },
       { find: /^latchkey\/adapters\/memory$/, replacement: src('adapters/memory.ts') },
       { find: /^latchkey\/adapters\/postgres$/, replacement: src('adapters/postgres/index.ts') },
       { find: /^latchkey\/providers\/(.*)$/, replacement: src('providers/$1.ts') },

@@ -6,6 +6,7 @@
 const all: Record<string, () => Promise<void>> = {
   // client-size prints as it loads.
   'client-size': () => import('./client-size.js').then(() => {}),
+  'server-size': () => import('./server-size.js').then((m) => m.run()),
   tabs: () => import('./tabs.js').then((m) => m.run()),
   'device-bound': () => import('./device-bound.js').then((m) => m.run()),
   session: () => import('./session.js').then((m) => m.run()),

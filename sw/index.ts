@@ -8,6 +8,7 @@
  * activate listener: the app's worker keeps its own lifecycle.
  */
 import { fromOrigin } from '../src/client/from-origin.js'
+import { networkFailure } from '../src/client/network-failure.js'
 import { createEngine } from '../src/client/session-engine.js'
 import type { SessionState } from '../src/client/types.js'
 import { timingHeader } from '../src/core/session-rule.js'
@@ -21,8 +22,9 @@ export interface LatchkeyWorkerOptions {
    * Path prefixes of the app's own API (for example `['/api/']`) whose answers latchkey reads:
    * a 401 there, or a `Latchkey-Session` header (an extension or a clearing by
    * `auth.getSession(req, res)`), tells every tab the session changed, without the app asking.
-   * latchkey answers those fetches (passing them to the network unchanged), so list only paths
-   * no handler of the app's own worker answers. Default: none. latchkey's own worker: every path.
+   * latchkey answers those fetches (passing them to the network unchanged; one the network fails
+   * comes back 504 with `Latchkey-Network-Error`), so list only paths no handler of the app's own
+   * worker answers. Default: none. latchkey's own worker: every path.
    */
   apiPaths?: string[]
 }
@@ -100,20 +102,19 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
           const told = fromOrigin(response, url.origin) && (response.status === 401 || response.headers.has(timingHeader))
           if (told) event.waitUntil(appAnswered(request.method, response).catch(() => {}))
           return response
-        }),
+        }, networkFailure),
       )
       return
     }
     event.respondWith(
-      (async () => {
-        const response = await device.fetch(request)
+      device.fetch(request).then(async (response) => {
         try {
           await engine.observe(url.pathname.slice(base.length), request.method, response)
         } catch {
           // Observing must never break the app's request.
         }
         return response
-      })(),
+      }, networkFailure),
     )
   })
 }

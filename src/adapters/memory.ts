@@ -4,7 +4,6 @@
  * cascade on deleteUser, single-use verification tokens) so code tested against it behaves the
  * same against a database. Every record handed out is a copy, so callers cannot change the store.
  */
-import { randomUUID } from 'node:crypto'
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from '../core/types.js'
 import { checkAccountUpdate } from './account-changes.js'
 import { AdapterError } from './errors.js'
@@ -87,7 +86,7 @@ export function MemoryAdapter(): MemoryAdapter {
     async createUser(user) {
       checkUser('createUser', user)
       const email = requireString('createUser', 'email', user.email)
-      const id = typeof user.id === 'string' && user.id.length > 0 ? user.id : randomUUID()
+      const id = typeof user.id === 'string' && user.id.length > 0 ? user.id : crypto.randomUUID()
       if (users.has(id)) throw new AdapterError('DUPLICATE_USER', `createUser: a user with id "${id}" already exists`)
       if (userIdByEmail.has(email)) {
         throw new AdapterError('DUPLICATE_EMAIL', `createUser: expected a new email address, but a user with this email already exists`)

@@ -1,4 +1,5 @@
 import { AuthClientError } from './errors.js'
+import { networkFailureHeader } from './network-failure.js'
 
 export interface Reply<T> {
   data: T
@@ -6,9 +7,9 @@ export interface Reply<T> {
 }
 
 /**
- * fetch + JSON with typed failures: no connection is 'NetworkError'; a 5xx, or a body that is
- * not JSON, is 'ServerError'; a 4xx names the server's error type. A body with `url` (a sign-in
- * or sign-out result, even a failed one) is handed back for the caller to read.
+ * fetch + JSON with typed failures: no connection is 'NetworkError' (also when the worker says
+ * so); a 5xx, or a body that is not JSON, is 'ServerError'; a 4xx names the server's error type.
+ * A body with `url` (a sign-in or sign-out result, even a failed one) is handed back to the caller.
  */
 export async function request<T>(url: string, init: RequestInit = {}): Promise<Reply<T>> {
   let response: Response
@@ -17,6 +18,8 @@ export async function request<T>(url: string, init: RequestInit = {}): Promise<R
   } catch (e) {
     throw new AuthClientError('NetworkError', `Could not reach ${url}: ${(e as Error).message}`)
   }
+  // The worker's stand-in for a failed fetch (src/client/network-failure.ts).
+  if (response.headers.has(networkFailureHeader)) throw new AuthClientError('NetworkError', `Could not reach ${url}`)
   let data: any
   try {
     // A clone: the body stays readable for the session engine, which may look at it too.

@@ -7,6 +7,9 @@ const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?m
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 const quietAutofill = new Set(['cancelled', 'unsupported', 'not-allowed'])
 
+/** WebAuthn here (WebKitGTK has none): the passkey client's own check, else the global it needs. */
+const hasWebAuthn = (client: AuthClient) => client.passkey?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
+
 /** The letter mark: the name's first letter in a ring, drawn in CSS in the button's text colour. */
 const mark = (p: AppProvider) => h('span', { class: 'mark', part: 'logo mark', 'aria-hidden': 'true' }, p.name.trim().charAt(0).toUpperCase())
 
@@ -23,10 +26,10 @@ function logo(p: AppProvider): HTMLElement {
 /**
  * `<latchkey-signin>`: a button per OAuth/OIDC provider ("Sign in with {name}", brand colour and
  * the configured logo or a letter mark), a form for email and for credentials (fields from
- * `credentials-fields`, default "username,password"), a passkey button, and the `?error=` of the
- * URL in words. One error at a time: a `latchkey-error` from elsewhere on the page replaces this
- * one. "Check your email" shows under the email form, followed by the `email-sent` slot (a link to
- * the mailbox, say). Hidden while signed in, which clears the error, the message and the password.
+ * `credentials-fields`, default "username,password"), a passkey button where the browser has
+ * WebAuthn, and the `?error=` of the URL in words. One error at a time: a `latchkey-error` from
+ * elsewhere on the page replaces this one. "Check your email" shows under the email form,
+ * followed by the `email-sent` slot (a link to the mailbox, say). Hidden while signed in, which clears the error, the message and the password.
  * Attributes: `callback-url`, `credentials-fields`, `redirect`, and `confirm`: "confirm it's you",
  * shown only while signed in, signing the same user in again (a fresh session) and firing
  * `latchkey-confirmed`; a sign-in as anyone else is refused and changes nothing.
@@ -94,7 +97,9 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private get confirming(): boolean {
       return this.hasAttribute('confirm')
     }
-    private build(providers: AppProvider[]) {
+    private build(all: AppProvider[]) {
+      // A passkey button the browser cannot run would only fail when pressed.
+      const providers = hasWebAuthn(this.client) ? all : all.filter((p) => p.type !== 'webauthn')
       const callbackUrl = this.getAttribute('callback-url') ?? location.href.replace(/[?&]error=[^&]*/, '')
       const redirect = this.hasAttribute('redirect')
       const confirm = this.confirming ? { confirm: true } : {}

@@ -1,12 +1,15 @@
-/** latchkey/server: the sign-in service. */
+/**
+ * latchkey/server: the sign-in service, a Web-standard handler for any fetch runtime. It imports
+ * no `node:` module and its types need no @types/node; the node:http binding is `latchkey/node`.
+ */
 export { Latchkey, type Handler, type LatchkeyHandler } from './latchkey.js'
 export type { GetSession, SessionOf, SessionResponse } from './app/get-session.js'
 export type { GetAccessToken } from './app/get-access-token.js'
 export { AccessTokenError, type AccessTokenErrorCode } from './features/oauth/access-token.js'
-export { requireSession, type RequestWithSession } from './app/require-session.js'
 export { withSession } from './app/with-session.js'
-export { requireFreshSession } from './app/require-fresh-session.js'
-export { toNodeHandler, toRequest } from './node.js'
+export type { NodeRequestLike, NodeResponseLike } from './app/node-like.js'
+// Deprecated here: latchkey/node has them.
+export { requireSession, requireFreshSession, toNodeHandler, toRequest, type RequestWithSession } from './app/deprecated.js'
 export { AuthError, MissingAdapterMethods, type ErrorType } from '../core/errors.js'
 export { timingHeader, parseTiming, type SessionTiming } from '../core/session-rule.js'
 export type * from '../core/types.js'

@@ -1,19 +1,22 @@
-/** Node's IncomingMessage as latchkey reads it (`Incoming`), with the Web Request built only when a route asks. */
-import type { IncomingMessage } from 'node:http'
-import { Readable } from 'node:stream'
+/**
+ * Node's IncomingMessage as latchkey reads it (`Incoming`), with the Web Request built only when a
+ * route asks. Typed structurally and free of `node:` imports, so the deprecated node forms that
+ * latchkey/server still accepts do not tie it to Node.
+ */
 import { AuthError } from '../core/errors.js'
 import type { Incoming } from './kernel/context.js'
 import { rememberClientAddress } from './features/rate-limit/client-address.js'
+import type { NodeRequestLike } from './app/node-like.js'
 
-export function requestUrl(req: IncomingMessage): URL {
+export function requestUrl(req: NodeRequestLike): URL {
   const host = req.headers.host ?? 'localhost'
   // Concatenated, not resolved: a request path of "//evil.example/x" must not become the host.
   const path = req.url?.startsWith('/') ? req.url : `/${req.url ?? ''}`
   return new URL(`${schemeOf(req)}://${host}${path}`)
 }
 
-export function schemeOf(req: IncomingMessage): 'http' | 'https' {
-  return 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted) ? 'https' : 'http'
+export function schemeOf(req: NodeRequestLike): 'http' | 'https' {
+  return req.socket.encrypted ? 'https' : 'http'
 }
 
 /**
@@ -41,7 +44,7 @@ function originOf(scheme: string, host: string): string | null {
   return origin
 }
 
-export function webHeaders(req: IncomingMessage): Headers {
+export function webHeaders(req: NodeRequestLike): Headers {
   const headers = new Headers()
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined || key.startsWith(':')) continue
@@ -51,10 +54,25 @@ export function webHeaders(req: IncomingMessage): Headers {
   return headers
 }
 
-export function bodyOf(req: IncomingMessage): RequestInit {
+export function bodyOf(req: NodeRequestLike): RequestInit {
   if (req.method === 'GET' || req.method === 'HEAD') return {}
   // @ts-expect-error Node's fetch needs `duplex` to stream a request body
-  return { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }
+  return { body: bodyStream(req), duplex: 'half' }
+}
+
+/** The request body as a Web stream, read from node's stream as the reader pulls. */
+function bodyStream(req: NodeRequestLike): ReadableStream<Uint8Array> {
+  const chunks = req[Symbol.asyncIterator]()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next()
+      if (next.done) controller.close()
+      else controller.enqueue(next.value)
+    },
+    async cancel() {
+      await chunks.return?.()
+    },
+  })
 }
 
 /**
@@ -67,7 +85,7 @@ export class NodeIncoming implements Incoming {
   readonly origin: string
   private parsed: URL | undefined
   private web: Request | undefined
-  constructor(private readonly req: IncomingMessage) {
+  constructor(private readonly req: NodeRequestLike) {
     this.method = req.method ?? 'GET'
     if (forbiddenMethods.has(this.method)) throw new TypeError('Request cannot be constructed')
     // A plain path under a known Host is taken as it is; anything else goes through the URL parser.

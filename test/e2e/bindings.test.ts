@@ -3,48 +3,14 @@
  * by Vite with the real framework and latchkey's built files; a sign-in in one tab re-renders
  * the component in another, and a sign-out the same.
  */
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startAppServer, type AppServer } from '../support/app-server.js'
 import { launchBrowser } from '../support/browser.js'
+import { appPage, buildApp } from '../support/example-app.js'
 import { ensureBuilt } from './ensure-built.js'
 
-const dist = join(import.meta.dirname, '../../dist')
-/** The examples under examples/, as their guides describe them. */
-const examples = join(import.meta.dirname, '../../examples')
 const apps = ['react', 'vue', 'svelte']
-
-/** Builds an example with Vite, as its app would: the framework and latchkey's shipped files bundled. */
-async function buildApp(name: string): Promise<string> {
-  const { build } = await import('vite')
-  const plugins = name === 'svelte' ? [(await import('@sveltejs/vite-plugin-svelte')).svelte()] : []
-  const nodeEnv = process.env.NODE_ENV
-  const out = await build({
-    root: join(examples, `${name}-vite`),
-    configFile: false,
-    logLevel: 'warn',
-    plugins,
-    // The package as npm installs it, its built files: the binding bundled into the app; the SDK
-    // and components left as the server's own /latchkey.js files (with their lazy chunks).
-    resolve: {
-      alias: [
-        { find: /^latchkey$/, replacement: '/latchkey.js' },
-        { find: /^latchkey\/components$/, replacement: '/latchkey-components.js' },
-        { find: /^latchkey\/(react|vue|svelte)$/, replacement: join(dist, 'latchkey-$1.js') },
-      ],
-    },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: join(examples, `${name}-vite/main.js`), formats: ['es'], fileName: 'app' },
-      rolldownOptions: { external: ['/latchkey.js', '/latchkey-components.js'] },
-    },
-  }).finally(() => (nodeEnv === undefined ? delete process.env.NODE_ENV : (process.env.NODE_ENV = nodeEnv)))
-  const output = (Array.isArray(out) ? out[0] : out) as { output: Array<{ type: string; code?: string; isEntry?: boolean }> }
-  return output.output.find((o) => o.type === 'chunk' && o.isEntry)!.code!
-}
 
 let browser: Browser
 let server: AppServer
@@ -73,7 +39,7 @@ describe.each(apps)('latchkey/%s (examples/%s-vite)', (name) => {
   test('a sign-in in one tab re-renders the component in another; a sign-out the same', async () => {
     const context = await browser.newContext()
     await context.route(`**/${name}.html`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: `<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="/app-${name}.js"></script>` }),
+      route.fulfill({ contentType: 'text/html', body: appPage(name) }),
     )
     // Every text #out shows, in order, from the first render on.
     await context.addInitScript(() => {

@@ -3,10 +3,11 @@
  * bin run through `npx` (so through node_modules/.bin's symlink) and its entries imported by name.
  */
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { installPacked, type PackedProject } from '../support/packed.js'
+import { installPacked, repoRoot, type PackedProject } from '../support/packed.js'
 
 let app: PackedProject
 /** Optional peers npm installed along with latchkey (none should be). */
@@ -52,6 +53,66 @@ describe('public entries', () => {
     const { code, stdout, stderr } = await app.run(process.execPath, ['--input-type=module', '-e', script])
     expect(stderr).toBe('')
     expect(JSON.parse(stdout)).toEqual(['function', 'function', 'function'])
+    expect(code).toBe(0)
+  })
+})
+
+describe('latchkey/server is Web-only, latchkey/node holds the node binding', () => {
+  /** tsc on one file of the app, with no ambient types at all (no @types/node), checking the package's .d.ts too. */
+  async function typecheck(name: string, code: string): Promise<string[]> {
+    await writeFile(join(app.dir, `${name}.ts`), code)
+    const compilerOptions = { module: 'preserve', moduleResolution: 'bundler', target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], strict: true, noEmit: true, skipLibCheck: false }
+    await writeFile(join(app.dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.ts`] }))
+    const { stdout } = await app.run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${name}.json`, '--pretty', 'false'])
+    return stdout.split('\n').filter((line) => /error TS/.test(line))
+  }
+
+  test('an app importing latchkey/server type-checks without @types/node', async () => {
+    const errors = await typecheck(
+      'web-app',
+      `import { Latchkey, withSession, type Session } from 'latchkey/server'
+      import Credentials from 'latchkey/providers/credentials'
+      const auth = Latchkey({ secret: 'x'.repeat(32), providers: [Credentials({ authorize: async () => null })] })
+      const me = withSession(auth, (_request, session: Session) => Response.json(session.user))
+      export default { fetch: (request: Request) => (new URL(request.url).pathname === '/me' ? me(request) : auth(request)) }
+      export const read = (request: Request, headers: Headers) => auth.getSession(request, headers)`,
+    )
+    expect(errors).toEqual([])
+  }, 60_000)
+
+  test('the same check finds what needs @types/node: latchkey/node does', async () => {
+    const errors = await typecheck('node-app', `import { toNodeHandler } from 'latchkey/node'\nexport const bind = toNodeHandler`)
+    expect(errors.some((e) => /Cannot find module 'node:http'/.test(e))).toBe(true)
+  }, 60_000)
+
+  for (const platform of ['browser', 'neutral'] as const) {
+    test(`esbuild bundles latchkey/server for the ${platform} platform, with no node: import`, async () => {
+      const result = await build({
+        stdin: { contents: `export * from 'latchkey/server'`, resolveDir: app.dir, loader: 'js' },
+        absWorkingDir: app.dir,
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform,
+        ...(platform === 'neutral' ? { mainFields: ['module', 'main'], conditions: ['worker', 'browser'] } : {}),
+        metafile: true,
+        logLevel: 'silent',
+      })
+      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path))
+      expect(imports.filter((path) => path.startsWith('node:'))).toEqual([])
+      expect(Object.keys(result.metafile.inputs).some((path) => path.includes('node_modules/latchkey/dist/src/server/latchkey.js'))).toBe(true)
+      expect(result.outputFiles[0]!.text).not.toMatch(/\bfrom\s*["']node:|\bimport\(\s*["']node:|require\(\s*["']node:/)
+    }, 60_000)
+  }
+
+  test('latchkey/node exports the binding and the node forms; latchkey/server still has the old names', async () => {
+    const script = `import * as node from 'latchkey/node'
+      import * as server from 'latchkey/server'
+      const names = ['toNodeHandler', 'toRequest', 'getSession', 'requireSession', 'requireFreshSession', 'withSession']
+      console.log(JSON.stringify([names.map((name) => typeof node[name]), ['toNodeHandler', 'toRequest', 'requireSession', 'requireFreshSession'].map((name) => typeof server[name])]))`
+    const { code, stdout, stderr } = await app.run(process.execPath, ['--input-type=module', '-e', script])
+    expect(stderr).toBe('')
+    expect(JSON.parse(stdout)).toEqual([Array(6).fill('function'), Array(4).fill('function')])
     expect(code).toBe(0)
   })
 })

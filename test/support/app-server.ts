@@ -37,6 +37,8 @@ export interface AppServer {
   holdSessions(): () => void
   /** Requests by `METHOD /path` (and ` (proof)` for one carrying a DBSC proof), counted from the start. */
   requests: Map<string, number>
+  /** Off: every request under /auth and /api/ loses its connection, as when the network is down. */
+  setReachable(on: boolean): void
   /** Ends every session of `user-<username>` in the store, as a sign-out on another device does. */
   endSessions(username: string): Promise<void>
   close(): Promise<void>
@@ -54,6 +56,8 @@ export interface AppServerOptions {
   authjs?: boolean
   /** More scripts to serve, by path (a worker the test built). */
   scripts?: Record<string, string>
+  /** More HTML pages to serve, by path. */
+  pages?: Record<string, string>
   /** Paths that answer 302 to a URL, as an app's open redirect does. */
   redirects?: Record<string, string>
   /** Device-bound sessions (DBSC), with this short cookie's lifetime in seconds. */
@@ -124,6 +128,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const sessionRequests: SessionRequest[] = []
   const requests = new Map<string, number>()
   let held: Promise<void> | undefined
+  let reachable = true
   const adapter = MemoryAdapter()
   let auth: ReturnType<typeof toNodeHandler>
   let signedIn: ReturnType<typeof requireSession>
@@ -136,6 +141,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     requests.set(key, (requests.get(key) ?? 0) + 1)
     // A real server stamps Date with its own clock; the worker reads the skew from it.
     res.setHeader('date', new Date(now()).toUTCString())
+    if (!reachable && (path.startsWith(base + '/') || path.startsWith('/api/'))) return void req.socket.destroy()
     if (path === base || path.startsWith(base + '/')) {
       if (req.method === 'GET' && path === base + '/session') {
         await held
@@ -155,6 +161,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     if (location !== undefined) return void res.writeHead(302, { location }).end()
     const script = options.scripts?.[path]
     if (script !== undefined) return send(res, 200, script, '.js')
+    const page = options.pages?.[path]
+    if (page !== undefined) return send(res, 200, page, '.html')
     if (path === '/app-sw.js' || path === '/app-sw.mjs') return send(res, 200, appWorker(path.endsWith('.mjs'), searchParams.has('latchkey')), '.js')
     if (path === '/offline.html') return send(res, 200, offlinePage, '.html')
     if (path === '/drop-in.html') return send(res, 200, dropInPage(searchParams.has('nosw') ? 'false' : searchParams.has('default') ? undefined : '/latchkey-sw.js', searchParams.has('passkey')), '.html')
@@ -217,6 +225,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     sessionRequests,
     requests,
     advance: (ms) => void (offset += ms),
+    setReachable: (on) => void (reachable = on),
     now,
     endSessions: async (username) => void (await adapter.deleteSessionsByUserId!(`user-${username}`)),
     holdSessions() {

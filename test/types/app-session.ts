@@ -3,7 +3,8 @@
  * `getSession`, `requireSession` and `withSession`. Compiled by `tsc --noEmit` in `npm test`.
  */
 import type { IncomingMessage } from 'node:http'
-import { Latchkey, requireSession, withSession, type RequestWithSession, type Session, type SessionOf } from '../../src/server/index.js'
+import { Latchkey, withSession, type Session, type SessionOf } from '../../src/server/index.js'
+import { requireSession, type RequestWithSession } from '../../src/node/index.js'
 
 const typed = Latchkey({
   secret: 'x'.repeat(32),

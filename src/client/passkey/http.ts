@@ -1,4 +1,5 @@
 /** JSON over fetch for the passkey routes, with every failure as a `PasskeyError`. */
+import { networkFailureHeader } from '../network-failure.js'
 import { fromServer, PasskeyError, cancelled } from './errors.js'
 
 const reasonHeader = 'latchkey-webauthn-error'
@@ -11,6 +12,8 @@ export async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
     if (init.signal?.aborted) throw cancelled()
     throw new PasskeyError('network', `Could not reach ${url}: ${(e as Error).message}`, { cause: e })
   }
+  // The worker's stand-in for a failed fetch (src/client/network-failure.ts).
+  if (response.headers.has(networkFailureHeader)) throw new PasskeyError('network', `Could not reach ${url}`)
   let body: any = null
   try {
     body = await response.json()

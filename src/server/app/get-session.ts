@@ -1,18 +1,25 @@
 /** `auth.getSession(request, response?)`: the session of a request to the app's own routes. */
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Session } from '../../core/types.js'
 import type { ResolvedConfig } from '../kernel/config.js'
 import { contextFor, WebIncoming, type Context, type Incoming } from '../kernel/context.js'
 import { NodeIncoming } from '../node-incoming.js'
+import type { NodeRequestLike, NodeResponseLike } from './node-like.js'
 import { publicOrigin } from '../kernel/public-origin.js'
 import { sessionAnswer } from '../routes/session.js'
 import { timingHeader } from '../../core/session-rule.js'
 import { challengeHeaderName } from '../features/dbsc/registration.js'
 
 /** Where `getSession` may append the Set-Cookie and timing headers of an extended or cleared session. */
-export type SessionResponse = ServerResponse | Headers
+export type SessionResponse = Headers | NodeResponseLike
 
-export type GetSession<S extends Session = Session> = (request: Request | IncomingMessage, response?: SessionResponse) => Promise<S | null>
+export interface GetSession<S extends Session = Session> {
+  (request: Request, response?: Headers): Promise<S | null>
+  /**
+   * @deprecated A node request: use `getSession(auth, req, res)` from `latchkey/node`. This form
+   * leaves `auth.getSession` in the next minor version.
+   */
+  (request: Request | NodeRequestLike, response?: SessionResponse): Promise<S | null>
+}
 
 /** The session type of an `auth` object: `SessionOf<typeof auth>`. */
 export type SessionOf<A> = A extends { getSession: GetSession<infer S> } ? S : never
@@ -26,7 +33,7 @@ export type SessionOf<A> = A extends { getSession: GetSession<infer S> } ? S : n
  * A request latchkey cannot read (untrusted Host, malformed URL) has no session.
  */
 export function createGetSession<S extends Session>(config: ResolvedConfig): GetSession<S> {
-  return async (request, response) => {
+  return async (request: Request | NodeRequestLike, response?: SessionResponse) => {
     const ctx = contextOf(request, config)
     if (!ctx) return null
     const { session } = await sessionAnswer(ctx, response !== undefined)
@@ -36,7 +43,7 @@ export function createGetSession<S extends Session>(config: ResolvedConfig): Get
 }
 
 /** The context of a request to the app, or null when latchkey cannot read it. */
-export function contextOf(request: Request | IncomingMessage, config: ResolvedConfig): Context | null {
+export function contextOf(request: Request | NodeRequestLike, config: ResolvedConfig): Context | null {
   let incoming: Incoming
   try {
     incoming = isWebRequest(request) ? new WebIncoming(request) : new NodeIncoming(request)
@@ -47,7 +54,7 @@ export function contextOf(request: Request | IncomingMessage, config: ResolvedCo
   return origin === null ? null : contextFor(incoming, config, origin)
 }
 
-function isWebRequest(request: Request | IncomingMessage): request is Request {
+function isWebRequest(request: Request | NodeRequestLike): request is Request {
   return typeof (request as Request).headers?.get === 'function'
 }
 
@@ -55,7 +62,7 @@ const timingName = timingHeader.toLowerCase()
 
 /** Duck-typed: a runtime may have more than one Headers class. */
 function isHeaders(response: SessionResponse): response is Headers {
-  return typeof (response as ServerResponse).setHeader !== 'function'
+  return typeof (response as NodeResponseLike).setHeader !== 'function'
 }
 
 /** The cookies and timing header the read set, onto the app's response. */

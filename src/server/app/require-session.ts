@@ -1,10 +1,13 @@
-/** `requireSession(auth)`: node, Connect and Express middleware for the app's own routes. */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+/**
+ * `requireSession(auth)`: node, Connect and Express middleware for the app's own routes. Typed
+ * with the parts of node's objects it uses; `latchkey/node` exports it with node's own types.
+ */
 import type { Session } from '../../core/types.js'
 import type { GetSession } from './get-session.js'
+import type { NodeRequestLike, NodeResponseLike } from './node-like.js'
 
 /** The request after `requireSession`: `req.session` is the signed-in user's session. */
-export type RequestWithSession<S extends Session = Session> = IncomingMessage & { session: S }
+export type RequestWithSession<S extends Session = Session> = NodeRequestLike & { session: S }
 
 type Next = (error?: unknown) => void
 
@@ -16,7 +19,7 @@ type Next = (error?: unknown) => void
  * does not know `req.session`.
  */
 export function requireSession<S extends Session>(auth: { getSession: GetSession<S> }) {
-  const middleware = (req: IncomingMessage, res: ServerResponse, next?: Next): Promise<void> =>
+  const middleware = (req: NodeRequestLike, res: NodeResponseLike, next?: Next): Promise<void> =>
     auth.getSession(req, res).then(
       (session) => {
         if (!session) return unauthorized(res)
@@ -34,16 +37,16 @@ export function requireSession<S extends Session>(auth: { getSession: GetSession
   })
 }
 
-function unauthorized(res: ServerResponse): void {
+function unauthorized(res: NodeResponseLike): void {
   answerJson(res, 401, '{"error":"Unauthorized"}')
 }
 
-function failed(res: ServerResponse): void {
+function failed(res: NodeResponseLike): void {
   answerJson(res, 500, '{"error":"ServerError"}')
 }
 
 /** A small JSON answer, never cached. */
-export function answerJson(res: ServerResponse, status: number, body: string): void {
+export function answerJson(res: NodeResponseLike, status: number, body: string): void {
   if (res.headersSent) return void res.end()
   res.statusCode = status
   res.setHeader('content-type', 'application/json; charset=utf-8')

@@ -1,5 +1,5 @@
 /** Adapts a `pg` Pool (node-postgres) to a Queryable; a transaction holds one pooled client. */
-import { createHash } from 'node:crypto'
+import { toHex } from '../../../core/encoding.js'
 import type { Queryable } from '../queryable.js'
 
 /** The part of a `pg` client that latchkey uses. */
@@ -44,14 +44,19 @@ const maxNamedStatements = 256
 
 /**
  * A name from the statement's text, so two adapters on one pool (or two copies of latchkey) never
- * give one name to two statements, which `pg` refuses on a connection.
+ * give one name to two statements, which `pg` refuses on a connection. Hashed once per statement
+ * with Web Crypto (a promise the first time), so the driver imports no `node:` module.
  */
-function statementNames(): (sql: string) => string | undefined {
-  const names = new Map<string, string>()
+function statementNames(): (sql: string) => string | Promise<string> | undefined {
+  const names = new Map<string, string | Promise<string>>()
   return (sql) => {
     let name = names.get(sql)
     if (name === undefined && names.size < maxNamedStatements) {
-      name = `latchkey_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`
+      name = crypto.subtle.digest('SHA-256', new TextEncoder().encode(sql)).then((hash) => {
+        const named = `latchkey_${toHex(hash).slice(0, 24)}`
+        names.set(sql, named)
+        return named
+      })
       names.set(sql, name)
     }
     return name
@@ -61,8 +66,14 @@ function statementNames(): (sql: string) => string | undefined {
 export function fromPg(pool: PgPoolLike, options: FromPgOptions = {}): Queryable {
   const nameOf = options.prepare === false ? undefined : statementNames()
   const named = pool as unknown as { query(q: NamedQuery): Promise<{ rows: any[] }> }
+  const namedQuery = (name: string | undefined, sql: string, params: unknown[]) => named.query({ name, text: sql, values: params })
   return {
-    query: nameOf ? (sql, params) => named.query({ name: nameOf(sql), text: sql, values: params }) : (sql, params) => pool.query(sql, params),
+    query: nameOf
+      ? (sql, params) => {
+          const name = nameOf(sql)
+          return typeof name === 'object' ? name.then((known) => namedQuery(known, sql, params)) : namedQuery(name, sql, params)
+        }
+      : (sql, params) => pool.query(sql, params),
     async transaction(fn) {
       const client = await pool.connect()
       let broken: Error | undefined

@@ -9,8 +9,6 @@ import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Feature } from '../../kernel/feature.js'
 import type { Context } from '../../kernel/context.js'
 import { noteConfirm } from '../../sign-in/confirm.js'
-import { webauthnCallback } from './callback.js'
-import { getWebAuthnOptions } from './options-route.js'
 import { getPasskeys, postPasskeys } from './passkeys-route.js'
 import { toPasskeyInfo } from './records.js'
 import { removePasskeyRecords } from './remove.js'
@@ -18,10 +16,15 @@ import { removePasskeyRecords } from './remove.js'
 // The verification-token pair keeps each challenge single-use across servers.
 const needs: AdapterMethod[] = ['createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter', 'getAccount', 'createVerificationToken', 'useVerificationToken']
 
+// The ceremonies (and @simplewebauthn/server, which patches the global Reflect) load on the first
+// options or callback request of this feature, not at start-up; a bundler splits them off.
+const ceremonies = () => import('./callback.js')
+const options = () => import('./options-route.js')
+
 export const webauthn: Feature = {
   name: 'webauthn',
   routes: {
-    'webauthn-options': { GET: getWebAuthnOptions, provider: true },
+    'webauthn-options': { GET: async (ctx, providerId) => (await options()).getWebAuthnOptions(ctx, providerId), provider: true },
     passkeys: { GET: getPasskeys, POST: postPasskeys },
   },
   method: {
@@ -29,7 +32,7 @@ export const webauthn: Feature = {
     leavesSite: false,
     async callback(ctx, provider, body) {
       await noteConfirm(ctx, body, false)
-      return webauthnCallback(ctx, provider as WebAuthnConfig, body)
+      return (await ceremonies()).webauthnCallback(ctx, provider as WebAuthnConfig, body)
     },
     // The first proof of an address removes the passkeys and sessions made before it.
     adapterMethods: (config) => [...needs, 'deleteAuthenticator', ...(config.session.strategy === 'database' ? (['deleteSessionsByUserId'] as const) : [])],

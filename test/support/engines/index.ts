@@ -1,0 +1,78 @@
+/**
+ * One small driver over the three engines, so a browser flow is written once and runs in each:
+ * Chromium through Playwright, Firefox through WebDriver BiDi (puppeteer-core), WebKit through
+ * WebKitWebDriver and MiniBrowser. Debian's packages only; nothing downloads a browser.
+ */
+import { existsSync, readdirSync } from 'node:fs'
+import { chromiumPath } from '../browser.js'
+import { missingServiceBanner } from '../needs-service.js'
+
+export type EngineName = 'chromium' | 'firefox' | 'webkit'
+
+export interface Tab {
+  goto(url: string): Promise<void>
+  reload(): Promise<void>
+  /** Runs `fn` in the page (its source is sent, so it sees only the page's globals and `arg`). */
+  evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>
+  /** Polls `fn` in the page until it returns true (a boolean: a DOM node does not cross every driver). */
+  waitFor<A = undefined>(fn: (arg: A) => unknown, arg?: A, timeout?: number): Promise<void>
+  /** The page's uncaught errors, where the driver hears them (not through WebKitWebDriver). */
+  errors: string[]
+}
+
+/** A browser profile: its tabs share cookies, storage and the service worker; a new one shares nothing. */
+export interface Profile {
+  newTab(url: string): Promise<Tab>
+  close(): Promise<void>
+}
+
+export interface Engine {
+  name: EngineName
+  newProfile(): Promise<Profile>
+  close(): Promise<void>
+}
+
+export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
+export const webkitDriverPath = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver'
+export const miniBrowserPath = process.env.MINIBROWSER_PATH ?? findMiniBrowser()
+
+/** Debian puts MiniBrowser under the multiarch directory: /usr/lib/<arch>/webkit2gtk-4.1/. */
+function findMiniBrowser(): string | undefined {
+  const dirs = existsSync('/usr/lib') ? readdirSync('/usr/lib') : []
+  return dirs.flatMap((arch) => ['4.1', '4.0'].map((v) => `/usr/lib/${arch}/webkit2gtk-${v}/MiniBrowser`)).find((f) => existsSync(f))
+}
+
+const needs: Record<EngineName, { files: (string | undefined)[]; install: string }> = {
+  chromium: { files: [chromiumPath], install: 'chromium' },
+  firefox: { files: [firefoxPath], install: 'firefox-esr' },
+  webkit: { files: [webkitDriverPath, miniBrowserPath, '/usr/bin/Xvfb'], install: 'webkit2gtk-driver xvfb' },
+}
+
+/**
+ * The engines installed here. A missing one fails the run under CI=true, since a run that skips
+ * an engine is no proof; locally a banner says which engine did NOT run and how to install it.
+ */
+export function installedEngines(run: string): EngineName[] {
+  return (Object.keys(needs) as EngineName[]).filter((name) => {
+    if (needs[name].files.every((f) => f && existsSync(f))) return true
+    const fix = `apt-get update && apt-get install -y ${needs[name].install}, then npx vitest run ${run}`
+    if (process.env.CI === 'true') throw new Error(`${name} is not installed, and under CI=true every engine must run: ${fix}`)
+    console.warn(missingServiceBanner(name, `the ${name} flows of ${run} did NOT run`, fix))
+    return false
+  })
+}
+
+export async function launchEngine(name: EngineName): Promise<Engine> {
+  if (name === 'chromium') return (await import('./chromium.js')).launchChromium()
+  if (name === 'firefox') return (await import('./firefox.js')).launchFirefox(firefoxPath)
+  return (await import('./webkit.js')).launchWebKit(webkitDriverPath, miniBrowserPath!)
+}
+
+/** `waitFor` over `evaluate`: the same polling in every engine. `what` names it in a timeout. */
+export async function poll(evaluate: () => Promise<unknown>, timeout = 10_000, what = ''): Promise<void> {
+  const end = Date.now() + timeout
+  while (!(await evaluate())) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
