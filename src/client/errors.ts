@@ -13,11 +13,14 @@ export type AuthClientErrorCode =
   | 'RateLimited'
   | (string & {})
 
-/** Every failure of the SDK: `code` is 'NetworkError', 'ServerError', or the server's error type (`?error=`). */
+/**
+ * Every failure of the SDK: `code` is 'NetworkError', 'ServerError', or the server's error type
+ * (`?error=`); the passkey client's `PasskeyError` is one too, with its `reason`.
+ */
 export class AuthClientError extends Error {
   readonly code: AuthClientErrorCode
-  constructor(code: AuthClientErrorCode, message?: string) {
-    super(message ?? code)
+  constructor(code: AuthClientErrorCode, message?: string, options?: { cause?: unknown }) {
+    super(message ?? code, options)
     this.name = 'AuthClientError'
     this.code = code
   }

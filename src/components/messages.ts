@@ -1,4 +1,4 @@
-/** Sign-in error types (`?error=`) and passkey error codes in words. */
+/** Sign-in error codes (`?error=`, `AuthClientError.code`) and passkey reasons in words. */
 const messages: Record<string, string> = {
   OAuthSignInError: 'Try signing in with a different account.',
   OAuthCallbackError: 'Try signing in with a different account.',
@@ -17,16 +17,18 @@ const messages: Record<string, string> = {
   Configuration: 'There is a problem with the server configuration. Please try again later.',
   NetworkError: 'Could not reach the server. Check your connection and try again.',
   ServerError: 'The server could not complete the request. Please try again later.',
-  // The passkey client's codes (PasskeyError).
+  // What the passkey client's errors say happened (PasskeyError.reason), where it needs its own words.
   'not-allowed': 'No passkey was used. If this device has none for this site, sign in another way, then add a passkey to your account.',
-  'no-credential': 'This passkey is not registered here (it may have been removed). Choose another one, or sign in another way.',
+  'unknown-credential': 'This passkey is not registered here (it may have been removed). Choose another one, or sign in another way.',
   unsupported: 'This browser cannot use passkeys here. Sign in another way.',
   security: 'This page is not allowed to use passkeys for this site.',
-  refused: 'The server refused the passkey. Try again, or sign in another way.',
-  network: 'Could not reach the server. Check your connection and try again.',
-  server: 'The server could not complete the request. Please try again later.',
+  verification: 'The server refused the passkey. Try again, or sign in another way.',
+  counter: 'The server refused the passkey. Try again, or sign in another way.',
+  challenge: 'The passkey request expired. Try again.',
+  'already-registered': 'This device already has a passkey for this account.',
 }
 
-export function errorMessage(code: string): string {
-  return messages[code] ?? 'Unable to sign in.'
+/** The words for an error's code, or for its `reason` (a PasskeyError's) where that says more. */
+export function errorMessage(code: string, reason?: string): string {
+  return (reason && messages[reason]) || messages[code] || 'Unable to sign in.'
 }

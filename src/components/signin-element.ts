@@ -5,7 +5,7 @@ import { errorMessage } from './messages.js'
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
-const quietAutofill = new Set(['cancelled', 'unsupported', 'not-allowed'])
+const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
 
 /** WebAuthn here (WebKitGTK has none): the passkey client's own check, else the global it needs. */
 const hasWebAuthn = (client: AuthClient) => client.passkey?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
@@ -59,10 +59,11 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       document.removeEventListener('latchkey-error', this.othersFailed)
     }
     protected override failed(e: unknown) {
-      this.showError((e as { code?: string }).code ?? 'ServerError')
+      const { code, reason } = e as { code?: string; reason?: string }
+      this.showError(code ?? 'ServerError', reason)
     }
-    private showError(code: string) {
-      this.error.textContent = errorMessage(code)
+    private showError(code: string, reason?: string) {
+      this.error.textContent = errorMessage(code, reason)
       this.error.hidden = false
       this.dispatchEvent(new CustomEvent('latchkey-error', { detail: { code }, bubbles: true, composed: true }))
     }

@@ -87,7 +87,7 @@ describe('passkeys in the browser', () => {
 
     // The same device already holds a passkey for this account: the browser says so.
     const again = await run(page, 'window.passkey.register()')
-    expect(again).toMatchObject({ ok: false, name: 'PasskeyError', code: 'already-registered' })
+    expect(again).toMatchObject({ ok: false, name: 'PasskeyError', code: 'PasskeyAlreadyRegistered', reason: 'already-registered' })
 
     await tab.swapAuthenticator()
     expect((await run(page, 'window.passkey.register()')).ok).toBe(true)
@@ -98,7 +98,7 @@ describe('passkeys in the browser', () => {
     const removed = await run<{ id: string }[]>(page, `window.passkey.remove(${JSON.stringify(first.id)})`)
     expect(removed).toEqual({ ok: true, value: [expect.objectContaining({ id: second.id })] })
     const last = await run(page, `window.passkey.remove(${JSON.stringify(second.id)})`)
-    expect(last).toMatchObject({ ok: false, code: 'refused', reason: 'last-credential' })
+    expect(last).toMatchObject({ ok: false, code: 'WebAuthnVerificationError', reason: 'last-credential' })
 
     // The remaining passkey (on the current device) still signs in.
     await signOut(page)
@@ -115,7 +115,7 @@ describe('passkeys in the browser', () => {
     const other = await open()
     const res = await run(other.page, `window.passkey.register({ email: ${JSON.stringify(owner)} })`)
     // The options did not tell: the authenticator made a passkey, the server refused it as one that did not verify.
-    expect(res).toMatchObject({ ok: false, code: 'refused', reason: 'verification' })
+    expect(res).toMatchObject({ ok: false, code: 'WebAuthnVerificationError', reason: 'verification' })
     expect((res as { message: string }).message).toMatch(/could not be registered\. If this email address already belongs to an account, sign in to it first/)
     expect(await sessionEmail(other.page)).toBeNull()
     // Stored nowhere, so the client asks the browser to forget it (Signal API); Chromium's virtual authenticator does.
@@ -134,7 +134,7 @@ describe('passkeys in the browser', () => {
     const [stored] = await app.adapter.listAuthenticatorsByUserId(user.id)
     await app.adapter.deleteAuthenticator(stored.credentialID)
     await signOut(page)
-    expect(await run(page, 'window.passkey.signIn()')).toMatchObject({ ok: false, code: 'no-credential', reason: 'unknown-credential' })
+    expect(await run(page, 'window.passkey.signIn()')).toMatchObject({ ok: false, code: 'WebAuthnVerificationError', reason: 'unknown-credential' })
     await page.context().close()
   })
 
@@ -145,7 +145,7 @@ describe('passkeys in the browser', () => {
     const [stored] = await app.adapter.listAuthenticatorsByUserId((await app.adapter.getUserByEmail(eve))!.id)
     await app.adapter.updateAuthenticatorCounter(stored.credentialID, stored.counter + 50)
     await signOut(page)
-    expect(await run(page, 'window.passkey.signIn()')).toMatchObject({ ok: false, code: 'refused', reason: 'counter' })
+    expect(await run(page, 'window.passkey.signIn()')).toMatchObject({ ok: false, code: 'WebAuthnVerificationError', reason: 'counter' })
     expect(await sessionEmail(page)).toBeNull()
     await page.context().close()
   })
@@ -164,16 +164,16 @@ describe('passkeys in the browser', () => {
     await page.evaluate(() => {
       window.pending.pressed = window.outcome(() => window.passkey.signIn())
     })
-    expect(await page.evaluate(() => window.pending.autofill)).toMatchObject({ ok: false, code: 'cancelled' })
+    expect(await page.evaluate(() => window.pending.autofill)).toMatchObject({ ok: false, code: 'PasskeyCancelled', reason: 'cancelled' })
     await page.evaluate(() => window.passkey.cancel())
-    expect(await page.evaluate(() => window.pending.pressed)).toMatchObject({ ok: false, code: 'cancelled' })
+    expect(await page.evaluate(() => window.pending.pressed)).toMatchObject({ ok: false, code: 'PasskeyCancelled', reason: 'cancelled' })
     await page.context().close()
   })
 
   test('the browser refuses a page whose host is not a valid RP ID (127.0.0.1 here): code security', async () => {
     const { page } = await open('127.0.0.1')
     const res = await run(page, `window.passkey.register({ email: ${JSON.stringify(email('ip'))} })`)
-    expect(res).toMatchObject({ ok: false, code: 'security' })
+    expect(res).toMatchObject({ ok: false, code: 'PasskeySecurityError', reason: 'security' })
     await page.context().close()
   })
 })

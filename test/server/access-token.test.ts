@@ -121,7 +121,7 @@ describe('auth.getAccessToken', () => {
     const cookie = browser.cookieHeader(new URL(app.url))
     const request = new Request(`${app.url}/api`, { headers: { cookie } })
     expect(await auth.getAccessToken(request, { provider: 'idp' })).toBe((await account()).access_token)
-    await expect(auth.getAccessToken(new Request(`${app.url}/api`), { provider: 'idp' })).rejects.toMatchObject({ name: 'AccessTokenError', code: 'no-account' })
+    await expect(auth.getAccessToken(new Request(`${app.url}/api`), { provider: 'idp' })).rejects.toMatchObject({ name: 'AccessTokenError', code: 'NoLinkedAccount' })
   })
 
   it('the request form works under the JWT strategy too (the user is the token\'s subject)', async () => {
@@ -157,11 +157,11 @@ describe('auth.getAccessToken', () => {
 
     const error = await auth.getAccessToken({ userId, provider: 'idp' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AccessTokenError)
-    expect(error).toMatchObject({ code: 'refused' })
+    expect(error).toMatchObject({ code: 'RefreshAccessTokenError' })
     expect(await account()).toEqual({ ...before, refresh_error: 'invalid_grant' }) // nothing else changed
     expect(await sessionOf(browser, app)).toMatchObject({ error: 'RefreshAccessTokenError' })
     // Known refused: no second try at the IdP.
-    await expect(auth.getAccessToken({ userId, provider: 'idp' })).rejects.toMatchObject({ code: 'refused' })
+    await expect(auth.getAccessToken({ userId, provider: 'idp' })).rejects.toMatchObject({ code: 'RefreshAccessTokenError' })
     expect(refreshes).toBe(0)
 
     const again = await signInAlice()
@@ -190,7 +190,7 @@ describe('auth.getAccessToken', () => {
     // A closed port for the token endpoint; the rest still comes from discovery.
     const base = config()
     const unreachable = Latchkey({ ...base, providers: [{ ...(base.providers[0] as object), token: 'http://127.0.0.1:9/token' } as never] })
-    await expect(unreachable.getAccessToken({ userId, provider: 'idp' })).rejects.toMatchObject({ name: 'AccessTokenError', code: 'network' })
+    await expect(unreachable.getAccessToken({ userId, provider: 'idp' })).rejects.toMatchObject({ name: 'AccessTokenError', code: 'ProviderUnreachable' })
     expect(await account()).toEqual(before)
     expect((await Latchkey(base).getAccessToken({ userId, provider: 'idp' })) !== before.access_token).toBe(true)
     expect(refreshes).toBe(1)
@@ -215,8 +215,8 @@ describe('auth.getAccessToken', () => {
     const current = await account()
     await adapter.updateAccount!({ provider: 'idp', providerAccountId: current.providerAccountId, refresh_token: null })
     clock = (current.expires_at! + 60) * 1000
-    await expect(auth.getAccessToken({ userId, provider: 'idp' })).rejects.toMatchObject({ code: 'no-refresh-token' })
-    await expect(auth.getAccessToken({ userId: 'nobody', provider: 'idp' })).rejects.toMatchObject({ code: 'no-account' })
+    await expect(auth.getAccessToken({ userId, provider: 'idp' })).rejects.toMatchObject({ code: 'NoRefreshToken' })
+    await expect(auth.getAccessToken({ userId: 'nobody', provider: 'idp' })).rejects.toMatchObject({ code: 'NoLinkedAccount' })
     expect(refreshes).toBe(0)
   })
 })

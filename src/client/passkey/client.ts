@@ -55,7 +55,7 @@ export interface PasskeyClient {
   signIn(options?: SignInOptions): Promise<PasskeyResult>
   list(): Promise<PasskeyInfo[]>
   remove(id: string): Promise<PasskeyInfo[]>
-  /** Aborts the ceremony in progress (its promise rejects with code 'cancelled'). */
+  /** Aborts the ceremony in progress (its promise rejects with code 'PasskeyCancelled'). */
   cancel(): void
   supported(): boolean
   autofillSupported(): Promise<boolean>
@@ -108,7 +108,7 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
         try {
           return await finish(provider, 'register', data, opts.callbackUrl, signal)
         } catch (error) {
-          if (!(error instanceof PasskeyError) || error.code !== 'refused') throw error
+          if (!(error instanceof PasskeyError) || !error.refused) throw error
           // Refused, so stored nowhere: the device need not keep offering the new passkey.
           await forget(optionsJSON.rp.id ?? location.hostname, data.id)
           throw registrationRefused(error)

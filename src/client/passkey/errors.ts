@@ -1,11 +1,17 @@
 /**
- * Every failure of the passkey client, as one typed error with a `code` the UI can switch on and a
- * message a person can read. Browser errors (`@simplewebauthn/browser`'s `WebAuthnError` and plain
- * DOMExceptions) and server refusals both end up here.
+ * Every failure of the passkey client, as one typed error. It is an `AuthClientError`: its `code`
+ * is the server's error code where the server refused (`SessionNotFresh`, `WebAuthnVerificationError`,
+ * ...: the same code as from every other call), `NetworkError` or `ServerError` as for the rest of
+ * the SDK, or a `Passkey…` code for what the browser refused. `reason` says what happened in the
+ * passkey client's words: the server's (its `Latchkey-WebAuthn-Error` header) or the browser's.
+ * Browser errors (`@simplewebauthn/browser`'s `WebAuthnError` and plain DOMExceptions) and server
+ * refusals both end up here.
  */
 import { WebAuthnError } from '@simplewebauthn/browser'
+import { AuthClientError } from '../errors.js'
 
-export type PasskeyErrorCode =
+/** What happened, as the client tells it apart. */
+export type PasskeyErrorKind =
   /** No WebAuthn in this browser, or no autofill (conditional UI) where it was asked for. */
   | 'unsupported'
   /** This ceremony was aborted because another one started, or `cancel()` was called. */
@@ -18,29 +24,56 @@ export type PasskeyErrorCode =
   | 'already-registered'
   /** The page's origin does not match the relying party (RP ID), so the browser refused. */
   | 'security'
-  /** The server refused; `reason` says why (e.g. 'verification', 'counter', 'challenge', 'last-credential', 'signed-out'). */
+  /** The server refused; `reason` says why (e.g. 'verification', 'counter', 'challenge', 'last-credential', 'not-fresh'). */
   | 'refused'
   | 'network'
   | 'server'
   /** Anything else the browser raised; `cause` has it. */
   | 'failed'
 
-export class PasskeyError extends Error {
-  readonly code: PasskeyErrorCode
-  /** The server's reason (its `Latchkey-WebAuthn-Error` header), when the server refused. */
+/** The codes of failures that are not the server's answer. */
+export type PasskeyErrorCode =
+  | 'PasskeyUnsupported'
+  | 'PasskeyCancelled'
+  | 'PasskeyNotAllowed'
+  | 'PasskeyAlreadyRegistered'
+  | 'PasskeySecurityError'
+  | 'PasskeyFailed'
+  | 'NetworkError'
+  | 'ServerError'
+
+const clientCodes: Record<PasskeyErrorKind, PasskeyErrorCode> = {
+  unsupported: 'PasskeyUnsupported',
+  cancelled: 'PasskeyCancelled',
+  'not-allowed': 'PasskeyNotAllowed',
+  'already-registered': 'PasskeyAlreadyRegistered',
+  security: 'PasskeySecurityError',
+  failed: 'PasskeyFailed',
+  network: 'NetworkError',
+  server: 'ServerError',
+  // Only with the server's code (below); alone, the server gave none.
+  refused: 'ServerError',
+  'no-credential': 'ServerError',
+}
+
+export class PasskeyError extends AuthClientError {
+  /** What happened: the server's reason where it refused, else the browser's (`cancelled`, `not-allowed`, ...). */
   readonly reason?: string
-  /** The server's error type (`?error=`), when the server answered. */
+  /** The server's error code (`?error=`), when the server answered a refusal; then `code` is the same. */
   readonly serverError?: string
-  constructor(code: PasskeyErrorCode, message: string, details: { reason?: string; serverError?: string; cause?: unknown } = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+  /** The server refused (a 4xx with its code), as opposed to the browser, the network or a server failure. */
+  readonly refused: boolean
+  constructor(kind: PasskeyErrorKind, message: string, details: { reason?: string; serverError?: string; cause?: unknown } = {}) {
+    const refused = details.serverError !== undefined && (kind === 'refused' || kind === 'no-credential' || kind === 'already-registered')
+    super(refused ? details.serverError! : clientCodes[kind], message, details.cause === undefined ? undefined : { cause: details.cause })
     this.name = 'PasskeyError'
-    this.code = code
-    this.reason = details.reason
+    this.refused = refused
+    this.reason = details.reason ?? (refused ? undefined : kind)
     this.serverError = details.serverError
   }
 }
 
-const messages: Record<PasskeyErrorCode, string> = {
+const messages: Record<PasskeyErrorKind, string> = {
   unsupported: 'This browser does not support passkeys here',
   cancelled: 'The passkey request was cancelled because another one started',
   'not-allowed': 'The passkey request was dismissed, timed out, or not allowed',
@@ -60,7 +93,7 @@ export function fromBrowserError(error: unknown): PasskeyError {
   const name = error instanceof WebAuthnError ? (e.cause?.name ?? e.name) : e?.name
   const code = error instanceof WebAuthnError ? e.code : undefined
   const message = e?.message ?? String(error)
-  let mapped: PasskeyErrorCode = 'failed'
+  let mapped: PasskeyErrorKind = 'failed'
   if (code === 'ERROR_CEREMONY_ABORTED' || name === 'AbortError') mapped = 'cancelled'
   else if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError') mapped = 'already-registered'
   else if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID' || name === 'SecurityError') mapped = 'security'
@@ -103,7 +136,7 @@ const reasons: Record<string, string> = {
  * so the options do not tell who has an account; the message covers both.
  */
 export function registrationRefused(error: PasskeyError): PasskeyError {
-  if (error.code !== 'refused' || error.reason !== 'verification') return error
+  if (!error.refused || error.reason !== 'verification') return error
   const message = 'The passkey could not be registered. If this email address already belongs to an account, sign in to it first, then add a passkey'
   return new PasskeyError('refused', message, { reason: error.reason, serverError: error.serverError })
 }

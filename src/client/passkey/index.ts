@@ -7,5 +7,5 @@ export {
   type RegisterOptions,
   type SignInOptions,
 } from './client.js'
-export { PasskeyError, type PasskeyErrorCode } from './errors.js'
+export { PasskeyError, type PasskeyErrorCode, type PasskeyErrorKind } from './errors.js'
 export type { PasskeyInfo } from '../../core/types.js'

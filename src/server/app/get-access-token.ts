@@ -9,7 +9,7 @@ import type { NodeRequestLike } from './node-like.js'
 export interface GetAccessToken {
   /** The user's access token for `provider`, refreshed first when it expires within the skew. Throws `AccessTokenError`. */
   (account: { userId: string; provider: string }): Promise<string>
-  /** The same for the request's signed-in user; throws `AccessTokenError` 'no-account' when nobody is signed in. */
+  /** The same for the request's signed-in user; throws `AccessTokenError` 'NoLinkedAccount' when nobody is signed in. */
   (request: Request, options: { provider: string }): Promise<string>
   /** @deprecated A node request: build a `Request` with `toRequest` from `latchkey/node`. This form goes in the next minor version. */
   (request: NodeRequestLike, options: { provider: string }): Promise<string>
@@ -28,7 +28,7 @@ export function createGetAccessToken(resolved: ResolvedConfig, config: AuthConfi
     const ctx = contextOf(first as Request | NodeRequestLike, resolved)
     const read = ctx ? await readSession(ctx, false) : null
     const userId = read?.session ? (read.user?.id ?? read.token?.sub) : undefined
-    if (!userId) throw new AccessTokenError('no-account', 'Nobody is signed in on this request')
+    if (!userId) throw new AccessTokenError('NoLinkedAccount', 'Nobody is signed in on this request')
     return getAccessToken(resolved, options, userId, second.provider)
   }) as GetAccessToken
 }

@@ -11,28 +11,28 @@
  */
 import * as oauth from 'oauth4webapi'
 import type { Adapter, AdapterAccount, OAuthConfig } from '../../../core/types.js'
+import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { ResolvedConfig } from '../../kernel/config.js'
 import { makeClient, requestOptions } from './client.js'
 import { providerServer } from './server.js'
 
 export type AccessTokenErrorCode =
-  /** The user has no account with this provider. */
-  | 'no-account'
+  /** The user has no account with this provider (or nobody is signed in on the request). */
+  | 'NoLinkedAccount'
   /** The token expired and the account has no refresh token (the provider gave none). */
-  | 'no-refresh-token'
-  /** The provider refused the refresh token (`invalid_grant`): the user must sign in with it again. */
-  | 'refused'
+  | 'NoRefreshToken'
+  /** The provider refused the refresh token (`invalid_grant`): the user must sign in with it again. The session says the same (`session.error`). */
+  | 'RefreshAccessTokenError'
   /** The provider could not be reached, timed out or answered an error other than a refusal. */
-  | 'network'
+  | 'ProviderUnreachable'
 
-export class AccessTokenError extends Error {
-  override name = 'AccessTokenError'
-  constructor(
-    readonly code: AccessTokenErrorCode,
-    message: string,
-  ) {
-    super(message)
+/** `getAccessToken`'s failures: an `AuthError` whose `code` says which. */
+export class AccessTokenError extends AuthError {
+  declare readonly code: AccessTokenErrorCode
+  constructor(code: AccessTokenErrorCode, message: string) {
+    super(code, message, { status: 500 })
+    this.name = 'AccessTokenError'
   }
 }
 
@@ -62,7 +62,7 @@ export async function getAccessToken(config: ResolvedConfig, options: AccessToke
   }
   const store = useAdapter(config, ['listAccountsByUserId', 'getAccount', 'updateAccount'], 'getAccessToken')
   const account = (await store.listAccountsByUserId(userId)).find((a) => a.provider === providerId)
-  if (!account) throw new AccessTokenError('no-account', `The user has no account with provider "${providerId}"`)
+  if (!account) throw new AccessTokenError('NoLinkedAccount', `The user has no account with provider "${providerId}"`)
   return tokenOf(config, options, store, provider as OAuthConfig<any>, account)
 }
 
@@ -73,7 +73,7 @@ async function tokenOf(config: ResolvedConfig, options: AccessTokenOptions, stor
   // Real time, not the configured clock: a frozen or skewed clock must not make a dead holder's lease last for ever.
   const waitUntil = Date.now() + leaseMs
   for (;;) {
-    if (!account) throw new AccessTokenError('no-account', `The account with provider "${provider.id}" was unlinked`)
+    if (!account) throw new AccessTokenError('NoLinkedAccount', `The account with provider "${provider.id}" was unlinked`)
     const now = config.now()
     const stored = account.refresh_token ?? null
     const lease = leaseOf(stored)
@@ -86,7 +86,7 @@ async function tokenOf(config: ResolvedConfig, options: AccessTokenOptions, stor
       continue
     }
     const refreshToken = lease ? lease.refreshToken : stored
-    if (!refreshToken) throw new AccessTokenError('no-refresh-token', `The access token from provider "${provider.id}" expired and the account has no refresh token`)
+    if (!refreshToken) throw new AccessTokenError('NoRefreshToken', `The access token from provider "${provider.id}" expired and the account has no refresh token`)
     const key = { provider: provider.id, providerAccountId: account.providerAccountId }
     const claim = `${leasePrefix}${now + leaseMs}:${refreshToken}`
     const claimed = await store.updateAccount({ ...key, refresh_token: claim }, { ifRefreshToken: stored })
@@ -121,7 +121,7 @@ async function refresh(
       throw refused(provider.id)
     }
     await store.updateAccount({ ...key, refresh_token: refreshToken }, { ifRefreshToken: claim })
-    throw new AccessTokenError('network', `Refreshing the access token from provider "${provider.id}" failed: ${describe(error)}`)
+    throw new AccessTokenError('ProviderUnreachable', `Refreshing the access token from provider "${provider.id}" failed: ${describe(error)}`)
   }
   const expiresAt = typeof result.expires_in === 'number' ? Math.floor(now / 1000) + Math.floor(result.expires_in) : null
   const stored = await store.updateAccount(
@@ -156,7 +156,7 @@ function leaseOf(refreshToken: string | null): { until: number; refreshToken: st
 }
 
 function refused(providerId: string): AccessTokenError {
-  return new AccessTokenError('refused', `Provider "${providerId}" refused the refresh token (invalid_grant): the user must sign in with it again`)
+  return new AccessTokenError('RefreshAccessTokenError', `Provider "${providerId}" refused the refresh token (invalid_grant): the user must sign in with it again`)
 }
 
 /** The error's kind, never its body: oauth4webapi's errors carry the response, tokens included. */
