@@ -52,3 +52,10 @@ export interface RateLimitOptions {
   /** Believe `X-Forwarded-For`: `true` for its first entry, n for n proxies of yours. Default false. */
   trustProxy?: boolean | number
 }
+
+/** The options resolved: what the server counts with. */
+export interface ResolvedRateLimit {
+  store: RateLimitStore
+  rules: RateLimitRules
+  getClientAddress: GetClientAddress
+}

@@ -16,7 +16,8 @@ import { requiredAdapterMethods } from './adapter-methods.js'
 import type { Feature, SignInMethod } from './feature.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
-import { resolveRateLimit, type ResolvedRateLimit } from '../features/rate-limit/config.js'
+import type { ResolvedRateLimit } from '../../core/rate-limit.js'
+import type { Context } from './context.js'
 import { resolveOriginRule, type OriginRule } from './public-origin.js'
 
 export type ResolvedProvider = OAuthConfig<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
@@ -44,10 +45,20 @@ export interface ResolvedConfig {
   missingMethods: string[]
   /** The sign-in method of each provider type, from the instance's features. */
   methods: Map<string, SignInMethod>
-  /** Null when turned off. */
+  /** Null when turned off (or with no rate-limit feature). */
   rateLimit: ResolvedRateLimit | null
+  /** How a bound session's read checks its device, from the feature that binds (dbsc); none when off. */
+  binding?: SessionBinding
   /** Decrypted JWT sessions, keyed by cookie value. */
   sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
+}
+
+/** What the session read (session.ts) asks of device binding. */
+export interface SessionBinding {
+  /** True when the request carries the binding's short-lived proof (its bound cookie). */
+  proven(ctx: Context, bindingId: string): Promise<boolean>
+  /** Offers the browser to bind a new session. */
+  offer(ctx: Context, sessionCookie: string): Promise<void>
 }
 
 const day = 24 * 60 * 60
@@ -98,8 +109,9 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     missingMethods: [],
     methods: new Map(features.flatMap((f) => (f.method ? f.method.types.map((t) => [t, f.method!] as const) : []))),
     sessionTokens: new TokenCache(),
-    rateLimit: resolveRateLimit(config.rateLimit, config.adapter),
+    rateLimit: null,
   }
+  for (const feature of features) feature.configure?.(config, resolved)
   if (features.length) {
     for (const p of providers.values()) {
       if (!resolved.methods.has(p.type)) throw configurationError(`latchkey: provider "${p.id}" has type "${String(p.type)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)

@@ -4,7 +4,7 @@
  * first proof of an address) call for a provider of its kind. Adding a way to sign in is a folder
  * with one of these and a line in features/index.ts; nothing outside it tests a provider's type.
  */
-import type { AdapterUser, AppProvider } from '../../core/types.js'
+import type { AdapterUser, AppProvider, AuthConfig } from '../../core/types.js'
 import type { Body } from './body.js'
 import type { ResolvedConfig, ResolvedProvider } from './config.js'
 import type { Context } from './context.js'
@@ -52,6 +52,8 @@ export interface SignInMethod {
 
 export interface Feature {
   name: string
+  /** Runs once as an instance is built: what the feature adds to the resolved configuration. */
+  configure?(config: AuthConfig, resolved: ResolvedConfig): void
   /** Routes under basePath, by their first path segment. */
   routes?: Record<string, Action>
   method?: SignInMethod

@@ -10,10 +10,8 @@ import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
 import { seal, unseal } from './jwt.js'
-import { carryUnproven, isUnproven, markUnproven, outlivedProof } from '../sign-in/unproven-session.js'
+import { carryUnproven, isUnproven, markUnproven, outlivedProof } from './unproven-session.js'
 import { storedSessionToken } from './session-token.js'
-import { hasBoundCookie } from '../features/dbsc/bound-cookie.js'
-import { offerRegistration } from '../features/dbsc/registration.js'
 
 export interface SessionRead {
   session: Session | null
@@ -78,7 +76,7 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
   }
   const bound = ctx.config.deviceBound
   const binding = bound ? record.deviceBinding : null
-  if (binding && !(await hasBoundCookie(ctx, binding.id))) {
+  if (binding && !(await ctx.config.binding?.proven(ctx, binding.id))) {
     // Bound to a device: without its short cookie, only the device's key can go on (POST /dbsc/refresh).
     return { session: null, record, refresh: binding.id }
   }
@@ -213,7 +211,7 @@ export async function createSession(
     if (carried?.deviceBinding) {
       // The held session was bound: so is this one, to the same key (its bound cookie names the binding).
       await adapter.updateSession({ sessionToken: record.sessionToken, deviceBinding: carried.deviceBinding })
-    } else if (ctx.config.deviceBound) await offerRegistration(ctx, cookie)
+    } else await ctx.config.binding?.offer(ctx, cookie)
     return
   }
   // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.

@@ -5,7 +5,7 @@
  */
 import { configurationError } from '../../../core/errors.js'
 import type { Adapter } from '../../../core/types.js'
-import type { RateLimitOptions } from '../../../core/rate-limit.js'
+import type { RateLimitOptions, ResolvedRateLimit } from '../../../core/rate-limit.js'
 import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
 import { defaultClientAddress, type GetClientAddress } from './client-address.js'
 import { memoryRateLimitStore } from './memory.js'
@@ -16,11 +16,7 @@ import type { Queryable } from '../../../adapters/postgres/queryable.js'
 
 export type { RateLimitOptions }
 
-export interface ResolvedRateLimit {
-  store: RateLimitStore
-  rules: RateLimitRules
-  getClientAddress: GetClientAddress
-}
+export type { ResolvedRateLimit }
 
 /** `false` turns rate limits off; `undefined` means the defaults. Throws a TypeError on bad rules. */
 export function resolveRateLimit(options: RateLimitOptions | false | undefined, adapter?: Adapter): ResolvedRateLimit | null {

@@ -3,8 +3,8 @@
  * carries a claim; a read after the proof (first-proof.ts) ends it, at one `getUser` per read until then.
  */
 import type { AdapterAccount, AdapterUser, JWT, User } from '../../core/types.js'
-import { useAdapter } from '../kernel/adapter-methods.js'
-import type { Context } from '../kernel/context.js'
+import { useAdapter } from './adapter-methods.js'
+import type { Context } from './context.js'
 
 const unprovenClaim = 'latchkeyUnproven'
 
