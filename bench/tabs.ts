@@ -6,12 +6,15 @@
  * alike. After signing in, N tabs open; then the focused tab changes, and gets `focus` and
  * `visibilitychange` and reads the session as an app would. Requests are counted at the server
  * from the sign-in on, tab openings included.
- * Also: how long `getSession()` takes in the page when the worker answers from its record.
+ * Also: how long `getSession()` takes in the page when the worker answers from its record; and,
+ * in each engine (Chromium, Firefox, WebKit through test/support/engines), `/session` requests
+ * per due window with several tabs open and how long a sign-out takes to reach the other tabs.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { ensureBuilt } from '../test/e2e/ensure-built.js'
 import { startAppServer } from '../test/support/app-server.js'
 import { launchBrowser } from '../test/support/browser.js'
+import { installedEngines, launchEngine, type EngineName } from '../test/support/engines/index.js'
 
 const hourMs = Number(process.env.BENCH_TAB_SECONDS ?? 30) * 1000
 const scale = hourMs / 3_600_000
@@ -107,6 +110,45 @@ async function readLatency(browser: Browser): Promise<{ median: number; p99: num
   }
 }
 
+/** The engines' figures: due windows of `windowS` seconds watched for `watchS`, with `n` tabs. */
+const engineTabs = 3
+const windowS = 2
+const watchS = 12
+
+async function inEngine(name: EngineName): Promise<{ perWindow: number; requests: number; slowest: number; spread: number }> {
+  const server = await startAppServer({ maxAge: 120, updateAge: windowS })
+  const engine = await launchEngine(name)
+  try {
+    const profile = await engine.newProfile()
+    const tabs = []
+    for (let i = 0; i < engineTabs; i++) {
+      const tab = await profile.newTab(`${server.url}/`)
+      await tab.waitFor(() => (window as any).ready === true && (window as any).client.status !== 'loading' && !!navigator.serviceWorker.controller)
+      tabs.push(tab)
+    }
+    const ok = await tabs[0].evaluate(() => (window as any).client.signIn('credentials', { username: 'tabs', password: 'secret', redirect: false }).then((r: any) => r.ok))
+    if (!ok) throw new Error(`sign-in failed in ${name}`)
+    for (const tab of tabs) await tab.waitFor(() => (window as any).client.status === 'authenticated')
+    const start = server.sessionRequests.length
+    await new Promise((r) => setTimeout(r, watchS * 1000))
+    const requests = server.sessionRequests.length - start
+    const clicked = await tabs[0].evaluate(() => {
+      const at = Date.now()
+      return (window as any).client.signOut({ redirect: false }).then(() => at)
+    })
+    const arrivals: number[] = []
+    for (const tab of tabs.slice(1)) {
+      await tab.waitFor(() => (window as any).client.status === 'unauthenticated')
+      arrivals.push(await tab.evaluate(() => (window as any).changes.findLast((c: any) => c.email === null).at))
+    }
+    await profile.close()
+    return { perWindow: requests / (watchS / windowS), requests, slowest: Math.max(...arrivals) - clicked, spread: Math.max(...arrivals) - Math.min(...arrivals) }
+  } finally {
+    await engine.close()
+    await server.close()
+  }
+}
+
 export async function run(): Promise<void> {
   await ensureBuilt()
   const browser = await launchBrowser()
@@ -123,5 +165,11 @@ export async function run(): Promise<void> {
     console.log(`\ngetSession() in the page, answered by the worker from its record: median ${latency.median.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms over ${latency.n} calls, no request (target < 5 ms)`)
   } finally {
     await browser.close()
+  }
+  console.log(`\nIn each engine, latchkey's worker, ${engineTabs} tabs: GET /session per due window (updateAge ${windowS} s, ${watchS} s watched), and a sign-out in one tab until the other tabs show it`)
+  console.log(`  ${'engine'.padEnd(9)}  ${'per due window'.padStart(14)}  ${'sign-out reaches the others'.padStart(28)}`)
+  for (const name of installedEngines('npm run bench -- tabs')) {
+    const r = await inEngine(name)
+    console.log(`  ${name.padEnd(9)}  ${`${r.perWindow.toFixed(2)} (${r.requests})`.padStart(14)}  ${`${r.slowest} ms (spread ${r.spread} ms)`.padStart(28)}`)
   }
 }

@@ -5,10 +5,10 @@
  * bound cookie before it lapses while a tab is open, and answers a request that came back with
  * `Secure-Session-Challenge` by refreshing and replaying it once.
  */
-import { openDB } from 'idb'
 import { createDeviceKey } from '../src/client/dbsc/device-key.js'
 import { signProof } from '../src/client/dbsc/sign-proof.js'
 import { fromOrigin } from '../src/client/from-origin.js'
+import { openStore } from '../src/client/open-store.js'
 import { timingHeader } from '../src/core/session-rule.js'
 
 interface StoredKey {
@@ -30,12 +30,14 @@ export interface DeviceBinding {
   /** A session (by its `signedInAt`) is known: bind it where the server announced binding, unless it or the browser already did. */
   signedIn(signedInAt: string): void
   signedOut(): Promise<void>
+  /** Whether this worker holds the key of the binding `id` (gone when the site's storage was purged). */
+  holds(id: string): Promise<boolean>
   /** `fetch` that answers a DBSC challenge (403 or 401 with Secure-Session-Challenge) by refreshing and replaying once. */
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>
 }
 
 export function deviceBinding(base: string, origin: string, hasTabs: () => Promise<boolean>): DeviceBinding {
-  const db = openDB('latchkey-device', 1, { upgrade: (d) => d.createObjectStore('keys') })
+  const db = openStore('latchkey-device', 'keys')
   const url = (path: string) => new URL(base + path, origin).href
   let timer: ReturnType<typeof setTimeout> | undefined
   let binding: Promise<void> | undefined
@@ -54,7 +56,7 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
     if (fromOrigin(response, origin) && (response.headers.has(registrationHeader) || response.headers.has(timingHeader))) announced = true
   }
 
-  const stored = async (): Promise<StoredKey | undefined> => (await db).get('keys', 'current')
+  const stored = async (): Promise<StoredKey | undefined> => (await db()).get('keys', 'current')
 
   /** The bound cookie's expiry from `Latchkey-Session: …; bound=<ms>`, as a delay on the server's clock. */
   const schedule = (response: Response) => {
@@ -106,7 +108,7 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
     const answer = await fetch(new URL(path, origin).href, { method: 'POST', credentials: 'include', headers: { 'secure-session-response': sf(proof) } })
     if (!answer.ok) return
     const { session_identifier: id } = (await answer.json()) as { session_identifier: string }
-    await (await db).put('keys', { id, privateKey, signedInAt } satisfies StoredKey, 'current')
+    await (await db()).put('keys', { id, privateKey, signedInAt } satisfies StoredKey, 'current')
     schedule(answer)
   }
 
@@ -121,8 +123,9 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
     async signedOut() {
       clearTimeout(timer)
       seen = undefined
-      await (await db).delete('keys', 'current')
+      await (await db()).delete('keys', 'current')
     },
+    holds: async (id) => (await stored())?.id === id,
     async fetch(input, init) {
       const request = new Request(input, init)
       const replay = request.clone()

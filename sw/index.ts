@@ -54,7 +54,7 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
     }, Math.min(Math.max(state.due - Date.now(), 1000), 2 ** 31 - 1))
   }
 
-  const engine = createEngine(sessionUrl, schedule, device.fetch)
+  const engine = createEngine(sessionUrl, schedule, device.fetch, device.holds)
 
   scope.addEventListener('message', (event) => {
     const port = event.ports?.[0]

@@ -7,6 +7,7 @@
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from '../core/types.js'
 import { checkAccountUpdate } from './account-changes.js'
 import { AdapterError } from './errors.js'
+import { accountKey, authenticatorRecord, copy, given, tokenKey, userRecord } from './memory-records.js'
 import type { CompleteAdapter } from './types.js'
 import {
   requireBoolean,
@@ -22,37 +23,6 @@ export interface MemoryAdapter extends CompleteAdapter {
   /** Forgets every record. */
   clear(): void
 }
-
-/** A deep copy without `undefined` keys, so a stored record and a returned one never share objects. */
-function copy<T extends object>(record: T): T {
-  const out: Record<string, unknown> = {}
-  for (const key in record) {
-    const value: unknown = record[key]
-    if (value === undefined) continue
-    // Strings, numbers, booleans and null are values already; only objects need a clone.
-    out[key] = value === null || typeof value !== 'object' ? value : value instanceof Date ? new Date(value.getTime()) : structuredClone(value)
-  }
-  return out as T
-}
-
-/** The given fields only: `{ name: undefined }` in an update means "not given", as in the SQL adapter. */
-function given<T extends object>(changes: T): Partial<T> {
-  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<T>
-}
-
-/** The user fields the contract defines; the SQL adapter has a column for each and nothing else. */
-function userRecord(user: AdapterUser): AdapterUser {
-  const { id, email, emailVerified, name, image } = user
-  return copy({ id, email, emailVerified, name, image })
-}
-
-function authenticatorRecord(a: AdapterAuthenticator): AdapterAuthenticator {
-  const { credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt } = a
-  return copy({ credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt: createdAt ?? undefined })
-}
-
-const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
-const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
 
 export function MemoryAdapter(): MemoryAdapter {
   const users = new Map<string, AdapterUser>()

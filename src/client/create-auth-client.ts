@@ -282,6 +282,10 @@ export function createAuthClient({ basePath = '/auth', serviceWorker = true }: A
     },
   }
   new BroadcastChannel(channelName(sessionUrl)).onmessage = (e) => apply(e.data)
+  // A page restored from the back-forward cache was frozen: it heard nothing meanwhile (a sign-out
+  // in another tab, a session that fell due) and its timer did not run. Read the session again:
+  // the shared record answers, or the server once it is due.
+  addEventListener('pageshow', (e) => void (e.persisted && client.getSession().catch(() => {})))
   // Start at once: status leaves 'loading', and the due timer keeps the session alive.
   client.getSession().catch(() => {})
   return client

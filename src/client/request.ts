@@ -1,3 +1,9 @@
+/**
+ * The client's one fetch helper: `fetchJson` sends with the session cookie, no cache and JSON
+ * asked for, tells a failure to reach the server (also when the worker says so) and an answer that
+ * is not JSON, and hands back the answer. `request` and `post` read it for the core client; the
+ * passkey client (passkey/http.ts) reads it with its own errors.
+ */
 import { AuthClientError } from './errors.js'
 import { networkFailureHeader } from './network-failure.js'
 
@@ -7,30 +13,46 @@ export interface Reply<T> {
 }
 
 /**
+ * Why nothing usable came back: `network`, the server could not be reached; `not-json`, it
+ * answered with a body that is not JSON. `thrown` is what fetch or the body read threw; absent when
+ * the worker's stand-in said the network failed.
+ */
+export type FetchFailure = { kind: 'network' | 'not-json'; message: string; thrown?: unknown }
+
+/** fetch + JSON: the answer and its body, whatever the status; `fail` makes the caller's error of a failure. */
+export async function fetchJson<T>(url: string, init: RequestInit, fail: (failure: FetchFailure) => Error): Promise<Reply<T>> {
+  let response: Response
+  try {
+    response = await fetch(url, { credentials: 'include', cache: 'no-store', ...init, headers: { accept: 'application/json', ...init.headers } })
+  } catch (e) {
+    throw fail({ kind: 'network', message: `Could not reach ${url}: ${(e as Error).message}`, thrown: e })
+  }
+  // The worker's stand-in for a failed fetch (src/client/network-failure.ts).
+  if (response.headers.has(networkFailureHeader)) throw fail({ kind: 'network', message: `Could not reach ${url}` })
+  let data: T
+  try {
+    // A clone: the body stays readable for the session engine, which may look at it too.
+    data = await response.clone().json()
+  } catch (e) {
+    throw fail({ kind: 'not-json', message: `${response.status} from ${url} is not JSON`, thrown: e })
+  }
+  return { data, response }
+}
+
+const clientFailure = (failure: FetchFailure) => new AuthClientError(failure.kind === 'network' ? 'NetworkError' : 'ServerError', failure.message)
+
+/**
  * fetch + JSON with typed failures: no connection is 'NetworkError' (also when the worker says
  * so); a 5xx, or a body that is not JSON, is 'ServerError'; a 4xx names the server's error type.
  * A body with `url` (a sign-in or sign-out result, even a failed one) is handed back to the caller.
  */
 export async function request<T>(url: string, init: RequestInit = {}): Promise<Reply<T>> {
-  let response: Response
-  try {
-    response = await fetch(url, { credentials: 'include', cache: 'no-store', ...init, headers: { accept: 'application/json', ...init.headers } })
-  } catch (e) {
-    throw new AuthClientError('NetworkError', `Could not reach ${url}: ${(e as Error).message}`)
-  }
-  // The worker's stand-in for a failed fetch (src/client/network-failure.ts).
-  if (response.headers.has(networkFailureHeader)) throw new AuthClientError('NetworkError', `Could not reach ${url}`)
-  let data: any
-  try {
-    // A clone: the body stays readable for the session engine, which may look at it too.
-    data = await response.clone().json()
-  } catch {
-    throw new AuthClientError('ServerError', `${response.status} from ${url} is not JSON`)
-  }
+  const reply = await fetchJson<any>(url, init, clientFailure)
+  const { data, response } = reply
   if (!response.ok && !data?.url) {
     throw new AuthClientError(response.status >= 500 ? 'ServerError' : (data?.error ?? 'ServerError'), data?.message ?? `${response.status} from ${url}`)
   }
-  return { data, response }
+  return reply
 }
 
 /** POSTs a form with the double-submit CSRF token and asks for `200 {url}` instead of a redirect. */

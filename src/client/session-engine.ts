@@ -4,10 +4,10 @@
  * coalesced into one request, changes told to every tab over BroadcastChannel. The service
  * worker runs it; a page with no worker runs the same code itself. Nothing lives only in memory.
  */
-import { openDB } from 'idb'
 import { parseTiming, timingHeader } from '../core/session-rule.js'
 import { channelName } from './channel-name.js'
 import { fromOrigin } from './from-origin.js'
+import { holdsAny, openStore } from './open-store.js'
 import type { Session, SessionEngine, SessionState } from './types.js'
 
 interface SessionRecord extends SessionState {
@@ -44,18 +44,34 @@ export interface Engine extends SessionEngine {
   expire(gap?: number): Promise<void>
 }
 
-/** `fetcher`: the worker's, which answers a device-bound session's refresh challenge. */
-export function createEngine(sessionUrl: string, onChange?: (state: SessionState) => void, fetcher: typeof fetch = fetch): Engine {
-  const db = openDB('latchkey', 1, { upgrade: (d) => d.createObjectStore('sessions') })
+/**
+ * A device-bound session whose short cookie lapsed answers `/session` with 403 and this header,
+ * the server's challenge for the device's key (`"challenge";id="binding id"`).
+ */
+const challengeHeader = 'secure-session-challenge'
+
+/**
+ * Whether a key that may refresh the binding `id` is on this device. The page never reads the key
+ * (it asks only whether the worker's store holds one); the worker checks the key's binding id.
+ */
+export type DeviceKeyCheck = (id: string) => Promise<boolean>
+const anyDeviceKey: DeviceKeyCheck = () => holdsAny('latchkey-device', 'keys').catch(() => false)
+
+/**
+ * `fetcher`: the worker's, which answers a device-bound session's refresh challenge.
+ * `hasKey`: the worker's own check of its device key (the page's default asks only whether one is stored).
+ */
+export function createEngine(sessionUrl: string, onChange?: (state: SessionState) => void, fetcher: typeof fetch = fetch, hasKey: DeviceKeyCheck = anyDeviceKey): Engine {
+  const db = openStore('latchkey', 'sessions')
   const channel = new BroadcastChannel(channelName(sessionUrl))
   const origin = new URL(sessionUrl).origin
   const locks = (globalThis.navigator as Navigator | undefined)?.locks
   let inflight: Promise<SessionState> | undefined
 
-  const read = async (): Promise<SessionRecord | undefined> => (await db).get('sessions', sessionUrl)
-  const view = ({ session, due, stale }: SessionRecord): SessionState => ({ session, due, stale })
+  const read = async (): Promise<SessionRecord | undefined> => (await db()).get('sessions', sessionUrl)
+  const view = ({ session, due, stale, ended }: SessionRecord): SessionState => ({ session, due, stale, ended })
   const write = async (record: SessionRecord): Promise<SessionState> => {
-    await (await db).put('sessions', record, sessionUrl)
+    await (await db()).put('sessions', record, sessionUrl)
     const state = view(record)
     channel.postMessage(state)
     onChange?.(state)
@@ -89,6 +105,8 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     let session: Session | null
     try {
       response = await fetcher(sessionUrl, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json' } })
+      const binding = response.status === 403 && fromOrigin(response, origin) ? /;\s*id="((?:[^"\\]|\\.)*)"/.exec(response.headers.get(challengeHeader) ?? '')?.[1].replace(/\\(.)/g, '$1') : undefined
+      if (binding !== undefined && !(await hasKey(binding))) return keyless(prev)
       if (!response.ok || !fromOrigin(response, origin)) throw new Error(String(response.status))
       session = await response.json()
     } catch (e) {
@@ -100,6 +118,30 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     // A sign-in or sign-out was observed while we asked: it wins.
     if (latest && latest.epoch !== epoch) return fresh(latest) ? view(latest) : refresh(after)
     return write(timed(session, response.headers, Date.now(), prev, epoch))
+  }
+
+  /**
+   * The session is bound to a device key that is no longer here (Safari purged the site's storage
+   * after 7 days unvisited, the user cleared it) and its short cookie lapsed: no refresh can ever
+   * succeed, and the server refuses a second binding of the same session. So it ends cleanly, as a
+   * sign-out: the server deletes the record and clears the cookies, every tab hears "signed out",
+   * and the next sign-in makes a new session that the worker binds to a new key.
+   */
+  const keyless = async (prev: SessionRecord | undefined): Promise<SessionState> => {
+    const base = sessionUrl.slice(0, -'/session'.length)
+    try {
+      const { csrfToken } = await (await fetcher(base + '/csrf', { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json' } })).json()
+      await fetcher(base + '/signout', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
+        body: new URLSearchParams({ csrfToken, callbackUrl: origin }),
+      })
+    } catch {
+      // Unreachable now: the next read meets the same answer and tries again.
+    }
+    const now = Date.now()
+    return write({ session: null, due: now + idle, gap: prev?.gap, epoch: (prev?.epoch ?? 0) + 1, at: now, ended: 'DeviceKeyMissing' })
   }
 
   /** One refresh at a time across tabs and the worker, held only around the request. */
@@ -120,7 +162,7 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
 
   const expire = async (gap?: number): Promise<void> => {
     const prev = await read()
-    await (await db).put('sessions', { session: prev?.session ?? null, due: 0, gap: gap ?? prev?.gap, epoch: (prev?.epoch ?? 0) + 1 }, sessionUrl)
+    await (await db()).put('sessions', { session: prev?.session ?? null, due: 0, gap: gap ?? prev?.gap, epoch: (prev?.epoch ?? 0) + 1 }, sessionUrl)
     await get()
   }
 

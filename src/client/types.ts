@@ -11,6 +11,12 @@ export interface SessionState {
   stale?: boolean
   /** Set when no session was ever known and the server could not be reached. */
   error?: string
+  /**
+   * Why the session ended here without a sign-out being asked for: `DeviceKeyMissing`, a
+   * device-bound session whose key this browser no longer holds (its site data was purged or
+   * cleared) could not be refreshed, and was signed out.
+   */
+  ended?: 'DeviceKeyMissing'
 }
 
 /** The engine's surface, the same whether it runs in the service worker or in the page. */

@@ -11,7 +11,6 @@ export type { NodeRequestLike, NodeResponseLike } from './app/node-like.js'
 // Deprecated here: latchkey/node has them.
 export { requireSession, requireFreshSession, toNodeHandler, toRequest, type RequestWithSession } from './app/deprecated.js'
 export { AuthError, MissingAdapterMethods, type ErrorType } from '../core/errors.js'
-export { timingHeader, parseTiming, type SessionTiming } from '../core/session-rule.js'
 export type * from '../core/types.js'
 export { isDate } from '../core/types.js'
 export {

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server.js'
-import { installedEngines, launchEngine, type Engine, type Profile, type Tab } from '../support/engines/index.js'
+import { engineForTests, installedEngines, launchEngine, type Engine, type Profile, type Tab } from '../support/engines/index.js'
 import { appPage, buildApp } from '../support/example-app.js'
 import { ensureBuilt } from './ensure-built.js'
 
@@ -32,17 +32,9 @@ const statusIs = (tab: Tab, status: string) => tab.waitFor((s) => window.client.
 const nameShown = (tab: Tab, name: string | null) => tab.waitFor((n) => (document.querySelector('latchkey-user')?.shadowRoot?.querySelector('[part="name"]')?.textContent ?? null) === n, name)
 const signIn = (tab: Tab, username: string) => tab.evaluate((u) => window.client.signIn('credentials', { username: u, password: 'secret', redirect: false }).then((r) => r.ok), username)
 
-describe.each(installedEngines('test/e2e/engines.test.ts'))('%s', (name) => {
-  let engine: Engine
-  let open: Profile | undefined
-  /** A fresh profile, closed after the test even when it fails (WebKitWebDriver holds one at a time). */
-  const newProfile = async () => (open = await engine.newProfile())
-  beforeAll(async () => void (engine = await launchEngine(name)))
-  afterEach(async () => {
-    await open?.close()
-    open = undefined
-  })
-  afterAll(() => engine?.close())
+// WebKit under a loaded CI machine takes its time; these flows wait on real timers and two tabs.
+describe.each(installedEngines('test/e2e/engines.test.ts'))('%s', { timeout: 90_000 }, (name) => {
+  const { newProfile } = engineForTests(name)
 
   test.each(modes)('%s: a sign-in and a sign-out are heard in the other tab; reloads ask /session nothing while not due', async (_mode, query, controlled) => {
     const profile = await newProfile()

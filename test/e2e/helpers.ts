@@ -10,6 +10,8 @@ declare global {
     client: import('../../src/client/index.js').AuthClient
     changes: { at: number; email: string | null; stale: boolean }[]
     ready?: boolean
+    /** Times the test page came back from the back-forward cache (test/support/app-server.ts). */
+    restored?: number
     createAuthClient: typeof import('../../src/client/index.js').createAuthClient
   }
 }

@@ -18,7 +18,7 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { toNodeHandler } from '../../src/server/node.js'
+import { toNodeHandler } from '../../src/node/index.js'
 import { launchBrowser } from '../support/browser.js'
 import type { NextAuthWindow } from './next-auth/page.js'
 

@@ -78,7 +78,7 @@ describe('the node:http binding, over real HTTP with a cookie jar', () => {
 
 describe('the node binding and the request path', () => {
   it('never takes the host from a path that starts with //', async () => {
-    const { toRequest } = await import('../../src/server/node.js')
+    const { toRequest } = await import('../../src/node/index.js')
     const request = toRequest({ url: '//evil.example/auth/session', headers: { host: 'app.example' }, method: 'GET', socket: {} } as any)
     expect(new URL(request.url).host).toBe('app.example')
     expect(new URL(request.url).pathname).toBe('//evil.example/auth/session')

@@ -9,7 +9,7 @@ import { expect } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import type { AdapterAccount, AuthConfig } from '../../src/core/types.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { toNodeHandler } from '../../src/server/node.js'
+import { toNodeHandler } from '../../src/node/index.js'
 
 interface StoredCookie {
   value: string

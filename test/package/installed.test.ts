@@ -21,7 +21,7 @@ afterAll(() => app?.remove())
 const npx = (...args: string[]) => app.run('npx', ['--no', '--', 'latchkey', ...args])
 
 /** The packages some entries load at run time, which the app installs when it uses them. */
-const optionalPeers = ['@electric-sql/pglite', 'pg', 'postgres', 'ioredis', 'nodemailer', 'react', 'vue', 'svelte']
+const optionalPeers = ['@electric-sql/pglite', 'pg', 'postgres', 'ioredis', 'nodemailer', 'react', 'vue', 'svelte', 'vitest']
 
 describe('npx latchkey', () => {
   test('--help prints the usage', async () => {

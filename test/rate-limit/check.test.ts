@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { AuthError } from '../../src/core/errors.js'
-import { toNodeHandler } from '../../src/server/node.js'
+import { toNodeHandler } from '../../src/node/index.js'
 import {
   accountKey,
   checkRateLimit,

@@ -12,7 +12,7 @@ import type { Adapter, AuthConfig, SendVerificationRequestParams } from '../../s
 import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
 import { Latchkey } from '../../src/server/index.js'
-import { toNodeHandler } from '../../src/server/node.js'
+import { toNodeHandler } from '../../src/node/index.js'
 import { isLoopback, resolveOriginRule } from '../../src/server/kernel/public-origin.js'
 import { testSecret } from '../support/server.js'
 

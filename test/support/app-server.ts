@@ -17,7 +17,7 @@ import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { requireSession } from '../../src/server/app/require-session.js'
 import { requireFreshSession } from '../../src/server/app/require-fresh-session.js'
-import { toNodeHandler } from '../../src/server/node.js'
+import { toNodeHandler } from '../../src/node/index.js'
 
 export interface SessionRequest {
   /** Server clock, ms. */
@@ -89,7 +89,8 @@ self.addEventListener('fetch', (event) => {
 const offlinePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>offline</title><h1>The app's offline page</h1></html>`
 
 /**
- * The ESM test page: `?nosw` runs the client without a service worker; `?appsw=<script>` registers
+ * The ESM test page: `?nosw` runs the client without a service worker; `?bfcache` lets the
+ * back-forward cache keep it; `?appsw=<script>` registers
  * the app's own worker first and leaves latchkey's unregistered unless `&sw=<script>` asks.
  */
 const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey test</title>
@@ -111,6 +112,9 @@ if (params.has('passkey')) {
   client.passkey = createPasskeyClient({ basePath: client.basePath, getCsrfToken: client.getCsrfToken })
 }
 defineElements(client)
+// How many times this page came back from the back-forward cache.
+window.restored = 0
+addEventListener('pageshow', (e) => { if (e.persisted) window.restored++ })
 window.ready = true
 </script></html>`
 
@@ -175,7 +179,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         return send(res, 404, 'not found', '.html')
       }
     }
-    return send(res, 200, modulePage, '.html')
+    // `?bfcache`: no `no-store`, which keeps a page out of Chromium's back-forward cache.
+    return send(res, 200, modulePage, '.html', searchParams.has('bfcache') ? 'no-cache' : undefined)
   })
   await new Promise<void>((resolve) => server.listen(0, resolve))
   const { port } = server.address() as AddressInfo
@@ -269,7 +274,7 @@ async function authjsHandler(options: AppServerOptions): Promise<(request: Reque
   return (request) => Auth(request, config)
 }
 
-function send(res: import('node:http').ServerResponse, status: number, body: string | Buffer, ext: string) {
-  res.writeHead(status, { 'content-type': types[ext] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+function send(res: import('node:http').ServerResponse, status: number, body: string | Buffer, ext: string, cacheControl = 'no-store') {
+  res.writeHead(status, { 'content-type': types[ext] ?? 'application/octet-stream', 'cache-control': cacheControl })
   res.end(body)
 }

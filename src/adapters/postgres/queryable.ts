@@ -18,3 +18,6 @@ export interface Queryable {
 export function isQueryable(value: unknown): value is Queryable {
   return typeof value === 'object' && value !== null && typeof (value as Queryable).query === 'function'
 }
+
+/** One statement's rows: how the SQL adapter's methods reach the database. */
+export type Rows = <T>(sql: string, params: unknown[]) => Promise<T[]>

@@ -1,29 +1,21 @@
-/** JSON over fetch for the passkey routes, with every failure as a `PasskeyError`. */
-import { networkFailureHeader } from '../network-failure.js'
+/** JSON over the client's fetch helper for the passkey routes, with every failure as a `PasskeyError`. */
+import { fetchJson, type FetchFailure } from '../request.js'
 import { fromServer, PasskeyError, cancelled } from './errors.js'
 
 const reasonHeader = 'latchkey-webauthn-error'
 
 export async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
-  let response: Response
-  try {
-    response = await fetch(url, { credentials: 'include', cache: 'no-store', ...init, headers: { accept: 'application/json', ...init.headers } })
-  } catch (e) {
-    if (init.signal?.aborted) throw cancelled()
-    throw new PasskeyError('network', `Could not reach ${url}: ${(e as Error).message}`, { cause: e })
-  }
-  // The worker's stand-in for a failed fetch (src/client/network-failure.ts).
-  if (response.headers.has(networkFailureHeader)) throw new PasskeyError('network', `Could not reach ${url}`)
-  let body: any = null
-  try {
-    body = await response.json()
-  } catch {
-    if (init.signal?.aborted) throw cancelled()
-    throw new PasskeyError('server', `${response.status} from ${url} is not JSON`)
-  }
+  const { data, response } = await fetchJson<any>(url, init, (failure) => passkeyFailure(failure, init.signal))
   // A failed callback answers `{ url, error }` (with X-Auth-Return-Redirect), sometimes with status 200.
-  if (!response.ok || body?.error) throw fromServer(response.status, body, response.headers.get(reasonHeader))
-  return body as T
+  if (!response.ok || data?.error) throw fromServer(response.status, data, response.headers.get(reasonHeader))
+  return data as T
+}
+
+/** A fetch or body read that failed because the ceremony was aborted is a cancellation. */
+function passkeyFailure(failure: FetchFailure, signal: AbortSignal | null | undefined): PasskeyError {
+  if ('thrown' in failure && signal?.aborted) return cancelled()
+  if (failure.kind === 'not-json') return new PasskeyError('server', failure.message)
+  return new PasskeyError('network', failure.message, { cause: failure.thrown })
 }
 
 export function postJson<T>(url: string, body: unknown): Promise<T> {

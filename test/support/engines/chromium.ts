@@ -1,10 +1,18 @@
-/** Chromium through Playwright, as the other browser tests drive it. */
-import type { Page } from 'playwright-core'
-import { launchBrowser } from '../browser.js'
+/**
+ * Chromium through Playwright, as the other browser tests drive it, but with the back-forward
+ * cache on, as in a browser people use: Playwright turns it off by default
+ * (`--disable-back-forward-cache`).
+ */
+import { chromium, type Page } from 'playwright-core'
+import { chromiumPath } from '../browser.js'
 import { poll, type Engine, type Tab } from './index.js'
 
 export async function launchChromium(): Promise<Engine> {
-  const browser = await launchBrowser()
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    ignoreDefaultArgs: ['--disable-back-forward-cache'],
+  })
   return {
     name: 'chromium',
     async newProfile() {
@@ -30,6 +38,13 @@ function playwrightTab(page: Page): Tab {
     errors,
     goto: async (url) => void (await page.goto(url)),
     reload: async () => void (await page.reload()),
+    // A page restored from the back-forward cache fires no load event: wait for the commit.
+    back: async () => void (await page.goBack({ waitUntil: 'commit' })),
+    async clearSiteData() {
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Storage.clearDataForOrigin', { origin: new URL(page.url()).origin, storageTypes: 'indexeddb,service_workers,cache_storage' })
+      await cdp.detach()
+    },
     evaluate,
     waitFor: (fn, arg, timeout) => poll(() => evaluate(fn, arg), timeout, `${fn} (${JSON.stringify(arg)})`),
   }

@@ -1,9 +1,10 @@
 /** Firefox through WebDriver BiDi (puppeteer-core), Debian's firefox-esr. */
 import puppeteer, { type Page } from 'puppeteer-core'
-import { poll, type Engine, type Tab } from './index.js'
+import { clearFromPage, poll, type Engine, type LaunchOptions, type Tab } from './index.js'
 
-export async function launchFirefox(executablePath: string): Promise<Engine> {
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath, protocol: 'webDriverBiDi', headless: true })
+export async function launchFirefox(executablePath: string, { serviceWorkers = true }: LaunchOptions = {}): Promise<Engine> {
+  const extraPrefsFirefox = serviceWorkers ? {} : { 'dom.serviceWorkers.enabled': false }
+  const browser = await puppeteer.launch({ browser: 'firefox', executablePath, protocol: 'webDriverBiDi', headless: true, extraPrefsFirefox })
   return {
     name: 'firefox',
     async newProfile() {
@@ -30,6 +31,13 @@ function puppeteerTab(page: Page): Tab {
     errors,
     goto: async (url) => void (await page.goto(url)),
     reload: async () => void (await page.reload()),
+    // A page restored from the back-forward cache fires no load event: wait for the URL instead.
+    back: async () => {
+      const from = await evaluate(() => location.href)
+      await evaluate(() => void setTimeout(() => history.back()))
+      await poll(() => evaluate(() => location.href).then((url) => url !== from, () => false), 10_000, 'history.back()')
+    },
+    clearSiteData: async () => void (await evaluate(clearFromPage)),
     evaluate,
     waitFor: (fn, arg, timeout) => poll(() => evaluate(fn, arg), timeout, `${fn} (${JSON.stringify(arg)})`),
   }

@@ -4,6 +4,7 @@
  * WebKitWebDriver and MiniBrowser. Debian's packages only; nothing downloads a browser.
  */
 import { existsSync, readdirSync } from 'node:fs'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { chromiumPath } from '../browser.js'
 import { missingServiceBanner } from '../needs-service.js'
 
@@ -12,6 +13,15 @@ export type EngineName = 'chromium' | 'firefox' | 'webkit'
 export interface Tab {
   goto(url: string): Promise<void>
   reload(): Promise<void>
+  /** The history's previous page: from the back-forward cache where the engine keeps it there. */
+  back(): Promise<void>
+  /**
+   * Deletes this origin's IndexedDB databases, service-worker registrations and caches, keeping
+   * its cookies, as Safari does to a site not visited for 7 days. Chromium clears them from the
+   * browser's side (DevTools' Storage.clearDataForOrigin); the other drivers have no such command,
+   * so the page deletes them itself (`clearFromPage`).
+   */
+  clearSiteData(): Promise<void>
   /** Runs `fn` in the page (its source is sent, so it sees only the page's globals and `arg`). */
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>
   /** Polls `fn` in the page until it returns true (a boolean: a DOM node does not cross every driver). */
@@ -62,10 +72,32 @@ export function installedEngines(run: string): EngineName[] {
   })
 }
 
-export async function launchEngine(name: EngineName): Promise<Engine> {
+export interface LaunchOptions {
+  /** false: the browser runs no service worker (Firefox's `dom.serviceWorkers.enabled`, as in its private windows). Firefox only. */
+  serviceWorkers?: boolean
+}
+
+export async function launchEngine(name: EngineName, options: LaunchOptions = {}): Promise<Engine> {
+  if (options.serviceWorkers === false && name !== 'firefox') throw new Error(`${name}: service workers can be turned off only in Firefox here`)
   if (name === 'chromium') return (await import('./chromium.js')).launchChromium()
-  if (name === 'firefox') return (await import('./firefox.js')).launchFirefox(firefoxPath)
+  if (name === 'firefox') return (await import('./firefox.js')).launchFirefox(firefoxPath, options)
   return (await import('./webkit.js')).launchWebKit(webkitDriverPath, miniBrowserPath!)
+}
+
+/**
+ * One engine for a describe block: launched before its tests and closed after them; each test's
+ * profile is closed after it, even when the test fails (WebKitWebDriver holds one at a time).
+ */
+export function engineForTests(name: EngineName, options: LaunchOptions = {}): { newProfile(): Promise<Profile> } {
+  let engine: Engine | undefined
+  let open: Profile | undefined
+  beforeAll(async () => void (engine = await launchEngine(name, options)))
+  afterEach(async () => {
+    await open?.close()
+    open = undefined
+  })
+  afterAll(() => engine?.close())
+  return { newProfile: async () => (open = await engine!.newProfile()) }
 }
 
 /** `waitFor` over `evaluate`: the same polling in every engine. `what` names it in a timeout. */
@@ -75,4 +107,24 @@ export async function poll(evaluate: () => Promise<unknown>, timeout = 10_000, w
     if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 50))
   }
+}
+
+/**
+ * Run in the page: what Storage.clearDataForOrigin clears, from the page's side. Every
+ * registration is unregistered (its worker stops controlling pages at their next load), caches are
+ * deleted, then every database; a connection the worker or a tab holds is closed on
+ * `versionchange` (src/client/open-store.ts), so the deletes finish. Resolves to what was deleted.
+ */
+export const clearFromPage = async () => {
+  const registrations = await navigator.serviceWorker?.getRegistrations() ?? []
+  await Promise.all(registrations.map((r) => r.unregister()))
+  const cacheNames = await caches.keys()
+  await Promise.all(cacheNames.map((n) => caches.delete(n)))
+  const databases = (await indexedDB.databases()).map((d) => d.name!)
+  await Promise.all(databases.map((name) => new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name)
+    request.onsuccess = resolve
+    request.onerror = () => reject(request.error)
+  })))
+  return { registrations: registrations.length, caches: cacheNames.length, databases }
 }

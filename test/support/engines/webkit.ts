@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
-import { poll, type Engine, type Profile, type Tab } from './index.js'
+import { clearFromPage, poll, type Engine, type Profile, type Tab } from './index.js'
 
 export async function launchWebKit(driverPath: string, miniBrowser: string): Promise<Engine> {
   // -displayfd: Xvfb picks a free display and tells it, so parallel test files never collide.
@@ -77,6 +77,8 @@ function webDriverTab(session: string, run: <T>(command: () => Promise<T>) => Pr
     errors: [],
     goto: (url) => run(() => call(session, 'POST', '/url', { url })),
     reload: () => run(() => call(session, 'POST', '/refresh', {})),
+    back: () => run(() => call(session, 'POST', '/back', {})),
+    clearSiteData: async () => void (await evaluate(clearFromPage)),
     evaluate,
     waitFor: (fn, arg, timeout) => poll(() => evaluate(fn, arg), timeout, `${fn} (${JSON.stringify(arg)})`),
   }

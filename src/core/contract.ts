@@ -1,0 +1,495 @@
+/**
+ * The contract of shared/seed/contract.md: provider configurations, the adapter and its records,
+ * spelled as the contract spells them, with latchkey's additions marked. No runtime code lives
+ * here except `isDate`. What the server answers is in wire.ts; the app's configuration in config.ts.
+ */
+import type { emailProviderIds, oauthProviderIds } from './provider-ids.js'
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>
+
+// ---------------------------------------------------------------- 2.1 enumerations
+
+/** The WebAuthn kind of provider; `webauthn` and `passkey` are its built-in ids. */
+export type WebAuthnProviderType = 'webauthn' | 'passkey'
+
+export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | WebAuthnProviderType
+
+export type RedirectableProviderType = 'email' | 'credentials'
+
+/** Ids of the built-in third-party providers (OAuth 2, OpenID Connect and email services). */
+export type OAuthProviderType = (typeof oauthProviderIds)[number] | (typeof emailProviderIds)[number]
+
+export type BuiltInProviderType = RedirectableProviderType | OAuthProviderType | WebAuthnProviderType
+
+export type OAuthEndpointType = 'authorization' | 'token' | 'userinfo'
+
+/** The subset of `ProviderType` allowed on accounts. */
+export type AdapterAccountType = Extract<ProviderType, 'oauth' | 'oidc' | 'email' | 'webauthn'>
+
+/** A provider id: a built-in one, with completion, or any string of the app's own. */
+export type ProviderId = BuiltInProviderType | (string & {})
+
+// ---------------------------------------------------------------- 2.2 common options
+
+export interface CommonProviderOptions {
+  /** Uniquely identifies the provider in `AuthConfig.providers`; also part of the URL. */
+  id: string
+  /** Shown on the default sign-in button: "Sign in with {name}". */
+  name: string
+  type: ProviderType
+}
+
+// ---------------------------------------------------------------- records the contract leaves open
+
+/** Tokens returned by a token endpoint, as the provider sent them. */
+export interface TokenSet {
+  access_token?: string
+  token_type?: string
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  expires_in?: number
+  /** Absolute expiry in seconds since the epoch. */
+  expires_at?: number
+  session_state?: string
+  authorization_details?: AuthorizationDetails[]
+  [key: string]: unknown
+}
+
+/** RFC 9396 authorization details. */
+export interface AuthorizationDetails {
+  type: string
+  locations?: string[]
+  actions?: string[]
+  datatypes?: string[]
+  privileges?: string[]
+  identifier?: string
+  [key: string]: unknown
+}
+
+/** The profile an identity provider returns, in its own shape. */
+export interface Profile {
+  sub?: string | null
+  name?: string | null
+  email?: string | null
+  image?: string | null
+  [claim: string]: unknown
+}
+
+/** The user as the app and callbacks see it. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** Client metadata passed to the OAuth client (oauth4webapi's `Client`). */
+export interface Client {
+  client_id: string
+  client_secret?: string
+  token_endpoint_auth_method?:
+    | 'client_secret_basic'
+    | 'client_secret_post'
+    | 'client_secret_jwt'
+    | 'private_key_jwt'
+    | 'none'
+  id_token_signed_response_alg?: string
+  authorization_signed_response_alg?: string
+  userinfo_signed_response_alg?: string
+  default_max_age?: number
+  require_auth_time?: boolean
+  [metadata: string]: unknown
+}
+
+/** Query parameters of an authorization request. */
+export interface AuthorizationParameters {
+  scope?: string
+  response_type?: string
+  response_mode?: string
+  prompt?: string
+  max_age?: number
+  login_hint?: string
+  [param: string]: string | number | boolean | undefined
+}
+
+/** Extra query parameters for the token or userinfo endpoint. */
+export type UrlParams = Record<string, unknown>
+
+// ---------------------------------------------------------------- 2.5 callbacks and handlers
+
+/** Returns the subset of the token set to store on the account, or nothing for the default. */
+export type AccountCallback = (tokens: TokenSet) => TokenSet | undefined | void
+
+/** Maps the provider's profile (and tokens) to the user stored in the data store. */
+export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
+
+/** An endpoint given as an object: its URL, extra parameters, and optionally a custom request. */
+export interface EndpointHandler<P extends UrlParams | AuthorizationParameters, C = unknown, R = unknown> {
+  url?: string
+  params?: P
+  request?: (context: C) => Awaitable<R>
+}
+
+export type AuthorizationEndpointHandler = EndpointHandler<AuthorizationParameters>
+
+export type TokenEndpointHandler = EndpointHandler<
+  UrlParams,
+  { checks: OAuthChecks; params: CallbackParamsType; provider: OAuthConfig<any>; redirectUri: string },
+  { tokens: TokenSet }
+> & {
+  /**
+   * The key that signs the client assertion under `client.token_endpoint_auth_method:
+   * 'private_key_jwt'`: a private `CryptoKey`, or a private JWK (its `kid` goes into the
+   * assertion's header; its `alg`, else RS256, EC P-256 → ES256 or Ed25519 → EdDSA, signs).
+   */
+  clientPrivateKey?: CryptoKey | PrivateJWK
+}
+
+/** A private key as a JSON Web Key: `d` present. */
+export interface PrivateJWK {
+  kty: string
+  d: string
+  kid?: string
+  alg?: string
+  crv?: string
+  [member: string]: unknown
+}
+
+export type UserinfoEndpointHandler = EndpointHandler<
+  UrlParams,
+  { tokens: TokenSet; provider: OAuthConfig<any> },
+  Profile
+>
+
+/** Parameters the provider sent back to the callback. */
+export interface CallbackParamsType {
+  code?: string
+  state?: string
+  iss?: string
+  error?: string
+  error_description?: string
+  [param: string]: string | undefined
+}
+
+/** Checks values bound to an OAuth 2 callback. */
+export interface OAuthCallbackChecks {
+  response_type?: string
+  state?: string
+  code_verifier?: string
+}
+
+/** Checks values bound to an OpenID Connect callback. */
+export interface OpenIDCallbackChecks extends OAuthCallbackChecks {
+  max_age?: number
+  nonce?: string
+}
+
+export type OAuthChecks = OpenIDCallbackChecks | OAuthCallbackChecks
+
+// ---------------------------------------------------------------- 2.3 / 2.4 OAuth and OIDC
+
+/** Sign-in button styling. */
+export interface OAuthProviderButtonStyles {
+  brandColor?: string
+  logo?: string
+  /** @deprecated use `brandColor` */
+  bg?: string
+  /** @deprecated */
+  text?: string
+}
+
+export interface OAuth2Config<Profile> extends CommonProviderOptions {
+  id: string
+  name: string
+  type: 'oauth'
+  issuer?: string
+  /** Endpoint of the provider's signing keys (a URL string), used to verify ID tokens. */
+  jwks_endpoint: any
+  authorization?: string | AuthorizationEndpointHandler
+  token?: string | TokenEndpointHandler
+  userinfo?: string | UserinfoEndpointHandler
+  /** Discovery URL; an OpenID Connect provider can set it instead of the three endpoints. */
+  wellKnown?: string
+  clientId?: string
+  clientSecret?: string
+  /** CSRF protection on the callback. Default `['pkce']`. */
+  checks?: Array<'none' | 'state' | 'pkce'>
+  client?: Partial<Client>
+  /** Default returns `id`, `email`, `name`, `image`. */
+  profile?: ProfileCallback<Profile>
+  /** Default returns `access_token`, `id_token`, `refresh_token`, `expires_at`, `scope`, `token_type`, `session_state`. */
+  account?: AccountCallback
+  /** Link automatically to an existing user with the same email. Unsafe unless the provider verifies emails. */
+  allowDangerousEmailAccountLinking?: boolean
+  redirectProxyUrl?: string
+  style?: OAuthProviderButtonStyles
+  /** Options given to the built-in provider function, kept for reference. */
+  options?: OAuthUserConfig<Profile>
+}
+
+export interface OIDCConfig<Profile> extends Omit<OAuth2Config<Profile>, 'type' | 'checks' | 'options'> {
+  type: 'oidc'
+  /** CSRF protection on the callback. latchkey's default: `['pkce', 'nonce']`. */
+  checks?: Array<'none' | 'state' | 'nonce' | 'pkce'>
+  /** When false, user data comes from the userinfo endpoint; an ID token is still required. Default true. */
+  idToken?: boolean
+  options?: OIDCUserConfig<Profile>
+}
+
+export type OAuthConfig<Profile> = OIDCConfig<Profile> | OAuth2Config<Profile>
+
+export type OAuthUserConfig<Profile> = Omit<Partial<OAuth2Config<Profile>>, 'options' | 'type'>
+
+export type OIDCUserConfig<Profile> = Omit<Partial<OIDCConfig<Profile>>, 'options' | 'type'>
+
+// ---------------------------------------------------------------- email, credentials, WebAuthn
+
+/** What an email provider's `sendVerificationRequest` receives. */
+export interface SendVerificationRequestParams {
+  /** The normalised email address. */
+  identifier: string
+  /** The link that signs the user in. */
+  url: string
+  expires: Date
+  provider: EmailConfig
+  /** The plain token (the store only has its hash). */
+  token: string
+  request: Request
+}
+
+export interface EmailConfig extends CommonProviderOptions {
+  type: 'email'
+  /** Sender address. */
+  from?: string
+  /** Lifetime of the emailed link, in seconds. Default 24 hours. */
+  maxAge?: number
+  sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /** Returns the plain token to email; default 32 random bytes, base64url. */
+  generateVerificationToken?: () => Awaitable<string>
+  /** Normalises the address; default lower-cases it and refuses anything not shaped like one. */
+  normalizeIdentifier?: (identifier: string) => string
+  /** SMTP server or service settings, for built-in email providers. */
+  server?: unknown
+  apiKey?: string
+  options?: Record<string, unknown>
+}
+
+export interface CredentialInput {
+  label?: string
+  type?: string
+  placeholder?: string
+  [attribute: string]: unknown
+}
+
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
+  type: 'credentials'
+  /** Fields of the sign-in form. */
+  credentials: C
+  /**
+   * The field that names the account, for the per-account rate limits: they count by its value
+   * (trimmed, lower-cased). Default: the first declared field named `username` or `email`, else
+   * the first declared field not of type `password`; with no fields declared, `username` and
+   * `email` both count.
+   */
+  accountField?: Extract<keyof C, string>
+  /** Returns the user for these credentials, or null to refuse. The returned `id` becomes the account's `providerAccountId`. */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+}
+
+export interface RelyingParty {
+  id: string
+  name: string
+  origin: string
+}
+
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: 'webauthn'
+  /** Defaults from the request URL: its host name, its origin. */
+  relyingParty?: Partial<RelyingParty>
+  /** Ceremony timeout in milliseconds. Default 5 minutes. */
+  timeout?: number
+  userVerification?: 'required' | 'preferred' | 'discouraged'
+  residentKey?: 'required' | 'preferred' | 'discouraged'
+  /** Offer passkeys in the browser's autofill. Default true. */
+  enableConditionalUI?: boolean
+  /** Tells registration who the new user is, from the request. Default: the `email` query parameter. */
+  getUserInfo?: (request: Request) => Awaitable<{ email: string; name?: string | null } | null>
+}
+
+/**
+ * A provider: a configuration object or a function returning one. The profile defaults to `any`,
+ * as in Auth.js: a built-in provider typed for its own profile (`OAuthConfig<GitHubProfile>`) takes
+ * `profile(p: GitHubProfile)`, which under `strictFunctionTypes` does not fit `(p: Profile) => ...`.
+ */
+export type Provider<P extends Profile = any> = (
+  | OIDCConfig<P>
+  | OAuth2Config<P>
+  | EmailConfig
+  | CredentialsConfig<any>
+  | WebAuthnConfig
+) | ((...args: any[]) => OAuthConfig<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig)
+
+export type AppProviders = Array<Provider | ReturnType<Extract<Provider, (...args: any[]) => unknown>>>
+
+// ---------------------------------------------------------------- 2.6 adapter records
+
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  /** Null until the first sign-in with an email provider; then its date. */
+  emailVerified: Date | null
+  name?: string | null
+  image?: string | null
+}
+
+export interface AdapterAccount {
+  userId: string
+  type: AdapterAccountType
+  provider: string
+  /** oauth/oidc: the profile id; email: the address; credentials: the id from `authorize`; webauthn: the credential id. */
+  providerAccountId: string
+  readonly access_token?: string
+  readonly refresh_token?: string
+  readonly id_token?: string
+  readonly scope?: string
+  /** Always lower-case. */
+  readonly token_type?: Lowercase<string>
+  readonly expires_in?: number
+  /** Seconds since the epoch at which the access token expires. */
+  expires_at?: number
+  readonly session_state?: string
+  readonly authorization_details?: AuthorizationDetails[]
+  /**
+   * latchkey's addition: set when refreshing the access token failed for good (the provider
+   * refused the refresh token); the user must sign in with this provider again. Cleared then.
+   */
+  readonly refresh_error?: string
+  [extra: string]: unknown
+}
+
+/** The token fields `updateAccount` may change; `undefined` leaves a field, `null` clears it. */
+export interface AccountChanges {
+  access_token?: string | null
+  refresh_token?: string | null
+  id_token?: string | null
+  scope?: string | null
+  token_type?: string | null
+  expires_in?: number | null
+  expires_at?: number | null
+  refresh_error?: string | null
+}
+
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+  /** latchkey's addition: when the sign-in that made the session happened (fresh-session checks). */
+  createdAt?: Date
+  /** latchkey's addition: the User-Agent of the sign-in, for the user's list of devices. */
+  userAgent?: string | null
+  /** latchkey's addition: the id of the provider the session's sign-in used (a credentials one counts as a way to sign in: server/sign-in/ways.ts). */
+  signInProvider?: string | null
+  /** latchkey's addition: the device key a bound session was registered with (DBSC), or null. */
+  deviceBinding?: DeviceBinding | null
+  /**
+   * latchkey's addition, read by `getSessionAndUser` only: true when one of the user's accounts
+   * carries `refresh_error`, so the session can say so without a second read.
+   */
+  refreshError?: boolean
+}
+
+/** A device-bound session's registration: its DBSC session id and the device's public key. */
+export interface DeviceBinding {
+  id: string
+  jwk: JsonWebKey
+}
+
+export interface VerificationToken {
+  /** The email address. */
+  identifier: string
+  /** The token hashed with the secret. */
+  token: string
+  expires: Date
+}
+
+export interface AdapterAuthenticator {
+  /** Base64url credential id. */
+  credentialID: string
+  /** Base64url public key. */
+  credentialPublicKey: string
+  userId: string
+  providerAccountId: string
+  counter: number
+  credentialDeviceType: string
+  credentialBackedUp: boolean
+  /** Comma-joined transports. */
+  transports?: string | null
+  /** latchkey's addition: when the passkey was registered. Adapters that keep it answer it; absent otherwise. */
+  createdAt?: Date | null
+}
+
+// ---------------------------------------------------------------- 4 the adapter
+
+/** The only way to the data. Every method is optional; the server checks for the ones it needs. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Awaitable<AdapterUser>
+  /** Not invoked by the service. */
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  /** Not invoked by the service. */
+  unlinkAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> | Awaitable<AdapterAccount | undefined>
+  getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date; userAgent?: string | null; signInProvider?: string | null }): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /**
+   * latchkey's addition: deletes the verification tokens that match every condition given (all of
+   * one `identifier`; those that expired before `expiredBefore`), at most `limit` of them, and
+   * answers how many it deleted. Needs `identifier` or `expiredBefore`. Without it, nothing is purged.
+   */
+  deleteVerificationTokens?(filter: { identifier?: string; expiredBefore?: Date; limit?: number }): Awaitable<number>
+  /** Throws when creation fails. */
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
+  /** `[]` for an unknown user; throws when retrieval fails otherwise. */
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator['userId']): Awaitable<AdapterAuthenticator[]>
+  /** Throws when the update fails. */
+  updateAuthenticatorCounter?(credentialID: AdapterAuthenticator['credentialID'], newCounter: AdapterAuthenticator['counter']): Awaitable<AdapterAuthenticator>
+  /** latchkey's addition: removes one authenticator and returns it, or null when none matched. */
+  deleteAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
+  /** latchkey's addition: ends every session of the user (when an address is first proven). */
+  deleteSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<void>
+  /** latchkey's addition: every session of the user (expired ones may be included), for the user's list of devices. */
+  listSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<AdapterSession[]>
+  /** latchkey's addition: the user's linked accounts, `[]` for an unknown user. */
+  listAccountsByUserId?(userId: AdapterAccount['userId']): Awaitable<AdapterAccount[]>
+  /**
+   * latchkey's addition: changes an account's token fields and returns the account, or null when
+   * no account matched. With `ifRefreshToken` (a string, or null for "none") it is a
+   * compare-and-set: the change applies only while the stored refresh token is still that one,
+   * so of two servers refreshing at once exactly one stores its tokens (the other gets null).
+   */
+  updateAccount?(
+    account: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & AccountChanges,
+    options?: { ifRefreshToken?: string | null },
+  ): Awaitable<AdapterAccount | null>
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** True when the value is a string holding an ISO 8601 date-time. Adapters use it to revive dates. */
+export function isDate(value: any): any {
+  return typeof value === 'string' && isoDate.test(value) && !Number.isNaN(Date.parse(value))
+}
+
+const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/

@@ -1,0 +1,62 @@
+/**
+ * The wire types: what the server answers the browser and the app (GET /providers, /session,
+ * /sessions, /accounts, /passkeys). The records they are made from are the contract's (contract.ts).
+ */
+import type { AdapterAccount, CommonProviderOptions, OAuthProviderButtonStyles, User } from './contract.js'
+
+/** A provider as the application sees it (GET /providers). */
+export interface AppProvider extends CommonProviderOptions {
+  signinUrl: string
+  callbackUrl: string
+  /** latchkey's addition, for buttons. */
+  style?: OAuthProviderButtonStyles
+}
+
+/** What the app sees of a session (GET /session). */
+export interface Session {
+  user: User
+  /** ISO date. */
+  expires: string
+  /**
+   * ISO date: when the user last proved who they are (the sign-in that made this session).
+   * Absent where the store does not keep it (an adapter without a session's `createdAt`).
+   */
+  signedInAt?: string
+  [key: string]: unknown
+}
+
+/** One of the user's sessions, as GET /sessions lists it (and `client.sessions` answers). */
+export interface SessionInfo {
+  /** Opaque: an HMAC of the stored token, never the token or its hash. */
+  id: string
+  /** ISO date of the sign-in; null where the store did not keep it. */
+  createdAt: string | null
+  /** ISO date of the last extension (the in-step rule's granularity). */
+  lastSeenAt: string
+  /** For example "Chrome on Linux", from the sign-in's User-Agent. */
+  device: string
+  /** This browser's session. */
+  current: boolean
+}
+
+/** A linked account as the browser sees it (GET /accounts): never a token. */
+export interface AccountInfo {
+  provider: string
+  /** The configured provider's name, or its id when it is no longer configured. */
+  name: string
+  type: AdapterAccount['type']
+  /** The address, for an email account. */
+  email?: string
+}
+
+/** A passkey as its owner sees it (GET /passkeys): nothing secret, nothing internal. */
+export interface PasskeyInfo {
+  /** The credential id (base64url): what removal takes. */
+  id: string
+  deviceType: string
+  backedUp: boolean
+  transports: string[]
+  counter: number
+  /** When it was registered (ISO 8601), or null where the adapter does not keep it. */
+  createdAt: string | null
+}
