@@ -28,7 +28,7 @@ export function checkAccountUpdate(account: AccountChanges & { provider: string;
   const providerAccountId = requireString(method, 'providerAccountId', input.providerAccountId)
   for (const key of Object.keys(input)) {
     if (!known.has(key)) {
-      throw new AdapterError('INVALID_INPUT', `${method}: expected only token fields (${[...CHANGEABLE_TEXT, ...CHANGEABLE_NUMBERS].join(', ')}), got "${key}"`)
+      throw new AdapterError('InvalidInput', `${method}: expected only token fields (${[...CHANGEABLE_TEXT, ...CHANGEABLE_NUMBERS].join(', ')}), got "${key}"`)
     }
   }
   const changes: CheckedUpdate['changes'] = {}
@@ -39,7 +39,7 @@ export function checkAccountUpdate(account: AccountChanges & { provider: string;
     const value = input[field]
     if (value === undefined) continue
     if (value !== null && !(typeof value === 'number' && Number.isFinite(value))) {
-      throw new AdapterError('INVALID_INPUT', `${method}: expected ${field} to be a finite number or null, got ${describeValue(value)}`)
+      throw new AdapterError('InvalidInput', `${method}: expected ${field} to be a finite number or null, got ${describeValue(value)}`)
     }
     changes[field] = value
   }

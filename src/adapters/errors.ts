@@ -1,27 +1,30 @@
 /**
  * The one error type every latchkey adapter throws for a broken rule, so the server (and a test)
- * can tell "this email is taken" from "the database is down" by `code` instead of by message.
+ * can tell "this email is taken" from "the database is down" by `code` instead of by message. An
+ * `AuthError` like every other failure; the browser sees none of these codes (it reads
+ * `Configuration`), the server log names them.
  */
-export type AdapterErrorCode =
-  | 'DUPLICATE_EMAIL'
-  | 'DUPLICATE_USER'
-  | 'DUPLICATE_ACCOUNT'
-  | 'DUPLICATE_SESSION'
-  | 'DUPLICATE_VERIFICATION_TOKEN'
-  | 'DUPLICATE_AUTHENTICATOR'
-  | 'UNKNOWN_USER'
-  | 'UNKNOWN_AUTHENTICATOR'
-  | 'INVALID_INPUT'
-  | 'MIGRATION_FAILED'
-  | 'UNSUPPORTED_DATABASE'
+import { AuthError } from '../core/errors.js'
 
-export class AdapterError extends Error {
-  override readonly name = 'AdapterError'
-  readonly code: AdapterErrorCode
+export type AdapterErrorCode =
+  | 'DuplicateEmail'
+  | 'DuplicateUser'
+  | 'DuplicateAccount'
+  | 'DuplicateSession'
+  | 'DuplicateVerificationToken'
+  | 'DuplicateAuthenticator'
+  | 'UnknownUser'
+  | 'UnknownAuthenticator'
+  | 'InvalidInput'
+  | 'MigrationFailed'
+  | 'UnsupportedDatabase'
+
+export class AdapterError extends AuthError {
+  declare readonly code: AdapterErrorCode
 
   constructor(code: AdapterErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.code = code
+    super(code, message, { cause: options?.cause, status: 500 })
+    this.name = 'AdapterError'
   }
 }
 

@@ -35,7 +35,7 @@ export function MemoryAdapter(): MemoryAdapter {
   function requireUser(method: string, userId: unknown): AdapterUser {
     const id = requireString(method, 'userId', userId)
     const user = users.get(id)
-    if (!user) throw new AdapterError('UNKNOWN_USER', `${method}: expected an existing user, but no user has id "${id}"`)
+    if (!user) throw new AdapterError('UnknownUser', `${method}: expected an existing user, but no user has id "${id}"`)
     return user
   }
 
@@ -57,9 +57,9 @@ export function MemoryAdapter(): MemoryAdapter {
       checkUser('createUser', user)
       const email = requireString('createUser', 'email', user.email)
       const id = typeof user.id === 'string' && user.id.length > 0 ? user.id : crypto.randomUUID()
-      if (users.has(id)) throw new AdapterError('DUPLICATE_USER', `createUser: a user with id "${id}" already exists`)
+      if (users.has(id)) throw new AdapterError('DuplicateUser', `createUser: a user with id "${id}" already exists`)
       if (userIdByEmail.has(email)) {
-        throw new AdapterError('DUPLICATE_EMAIL', `createUser: expected a new email address, but a user with this email already exists`)
+        throw new AdapterError('DuplicateEmail', `createUser: expected a new email address, but a user with this email already exists`)
       }
       const stored = userRecord({ ...user, id, email, emailVerified: user.emailVerified ?? null })
       users.set(id, stored)
@@ -90,7 +90,7 @@ export function MemoryAdapter(): MemoryAdapter {
       const next = userRecord({ ...current, ...given(changes), id: current.id })
       if (next.email !== current.email) {
         if (userIdByEmail.has(next.email)) {
-          throw new AdapterError('DUPLICATE_EMAIL', `updateUser: expected a new email address, but another user has this email`)
+          throw new AdapterError('DuplicateEmail', `updateUser: expected a new email address, but another user has this email`)
         }
         userIdByEmail.delete(current.email)
         userIdByEmail.set(next.email, next.id)
@@ -120,7 +120,7 @@ export function MemoryAdapter(): MemoryAdapter {
       const key = accountKey(provider, providerAccountId)
       if (accounts.has(key)) {
         throw new AdapterError(
-          'DUPLICATE_ACCOUNT',
+          'DuplicateAccount',
           `linkAccount: expected a new account, but provider "${provider}" account "${providerAccountId}" is already linked`,
         )
       }
@@ -168,7 +168,7 @@ export function MemoryAdapter(): MemoryAdapter {
       const expires = requireDate('createSession', 'expires', session.expires)
       const user = requireUser('createSession', session.userId)
       if (sessions.has(sessionToken)) {
-        throw new AdapterError('DUPLICATE_SESSION', 'createSession: expected a new session token, but this one is already in use')
+        throw new AdapterError('DuplicateSession', 'createSession: expected a new session token, but this one is already in use')
       }
       const stored: AdapterSession = { sessionToken, userId: user.id, expires: new Date(expires) }
       if (session.createdAt !== undefined) stored.createdAt = new Date(requireDate('createSession', 'createdAt', session.createdAt))
@@ -198,7 +198,7 @@ export function MemoryAdapter(): MemoryAdapter {
       if (changes.expires !== undefined) requireDate('updateSession', 'expires', changes.expires)
       if (changes.userId !== undefined) requireUser('updateSession', changes.userId)
       if (changes.deviceBinding != null && (typeof changes.deviceBinding.id !== 'string' || typeof changes.deviceBinding.jwk !== 'object')) {
-        throw new AdapterError('INVALID_INPUT', 'updateSession: expected deviceBinding to be { id: string, jwk: object } or null')
+        throw new AdapterError('InvalidInput', 'updateSession: expected deviceBinding to be { id: string, jwk: object } or null')
       }
       const { expires, userId, deviceBinding } = given(changes)
       const next = copy({ ...current, ...given({ expires, userId, deviceBinding }) })
@@ -229,7 +229,7 @@ export function MemoryAdapter(): MemoryAdapter {
       const expires = requireDate('createVerificationToken', 'expires', verificationToken.expires)
       const key = tokenKey(identifier, token)
       if (tokens.has(key)) {
-        throw new AdapterError('DUPLICATE_VERIFICATION_TOKEN', 'createVerificationToken: expected a new token, but this identifier already has it')
+        throw new AdapterError('DuplicateVerificationToken', 'createVerificationToken: expected a new token, but this identifier already has it')
       }
       const stored: VerificationToken = { identifier, token, expires: new Date(expires) }
       tokens.set(key, stored)
@@ -271,7 +271,7 @@ export function MemoryAdapter(): MemoryAdapter {
       if (authenticator.createdAt != null) requireDate(method, 'createdAt', authenticator.createdAt)
       requireUser(method, authenticator.userId)
       if (authenticators.has(credentialID)) {
-        throw new AdapterError('DUPLICATE_AUTHENTICATOR', `${method}: expected a new credential, but credential "${credentialID}" is already registered`)
+        throw new AdapterError('DuplicateAuthenticator', `${method}: expected a new credential, but credential "${credentialID}" is already registered`)
       }
       const stored = authenticatorRecord(authenticator)
       authenticators.set(credentialID, stored)
@@ -291,7 +291,7 @@ export function MemoryAdapter(): MemoryAdapter {
       const counter = requireCounter('updateAuthenticatorCounter', newCounter)
       const current = authenticators.get(credentialID)
       if (!current) {
-        throw new AdapterError('UNKNOWN_AUTHENTICATOR', `updateAuthenticatorCounter: expected an existing credential, but "${credentialID}" is not registered`)
+        throw new AdapterError('UnknownAuthenticator', `updateAuthenticatorCounter: expected an existing credential, but "${credentialID}" is not registered`)
       }
       const next = { ...current, counter }
       authenticators.set(credentialID, next)

@@ -7,12 +7,12 @@ import { AdapterError, describeValue } from './errors.js'
 
 export function requireString(method: string, field: string, value: unknown): string {
   if (typeof value === 'string' && value.length > 0) return value
-  throw new AdapterError('INVALID_INPUT', `${method}: expected ${field} to be a non-empty string, got ${describeValue(value)}`)
+  throw new AdapterError('InvalidInput', `${method}: expected ${field} to be a non-empty string, got ${describeValue(value)}`)
 }
 
 export function requireDate(method: string, field: string, value: unknown): Date {
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value
-  throw new AdapterError('INVALID_INPUT', `${method}: expected ${field} to be a valid Date, got ${describeValue(value)}`)
+  throw new AdapterError('InvalidInput', `${method}: expected ${field} to be a valid Date, got ${describeValue(value)}`)
 }
 
 export function requireDateOrNull(method: string, field: string, value: unknown): Date | null {
@@ -21,28 +21,28 @@ export function requireDateOrNull(method: string, field: string, value: unknown)
 
 export function requireStringOrNull(method: string, field: string, value: unknown): string | null {
   if (value === null || typeof value === 'string') return value
-  throw new AdapterError('INVALID_INPUT', `${method}: expected ${field} to be a string or null, got ${describeValue(value)}`)
+  throw new AdapterError('InvalidInput', `${method}: expected ${field} to be a string or null, got ${describeValue(value)}`)
 }
 
 /** WebAuthn signature counters are unsigned 32-bit integers. */
 export function requireCounter(method: string, value: unknown): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff) return value
   throw new AdapterError(
-    'INVALID_INPUT',
+    'InvalidInput',
     `${method}: expected counter to be an integer from 0 to 4294967295, got ${typeof value === 'number' ? value : describeValue(value)}`,
   )
 }
 
 export function requireBoolean(method: string, field: string, value: unknown): boolean {
   if (typeof value === 'boolean') return value
-  throw new AdapterError('INVALID_INPUT', `${method}: expected ${field} to be a boolean, got ${describeValue(value)}`)
+  throw new AdapterError('InvalidInput', `${method}: expected ${field} to be a boolean, got ${describeValue(value)}`)
 }
 
 /** Known numeric account fields: a finite number, or absent. */
 export function requireNumberOrAbsent(method: string, field: string, value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined
   if (typeof value === 'number' && Number.isFinite(value)) return value
-  throw new AdapterError('INVALID_INPUT', `${method}: expected ${field} to be a finite number, got ${describeValue(value)}`)
+  throw new AdapterError('InvalidInput', `${method}: expected ${field} to be a finite number, got ${describeValue(value)}`)
 }
 
 export interface TokenFilter {
@@ -55,10 +55,10 @@ export interface TokenFilter {
 export function requireTokenFilter(method: string, filter: unknown): TokenFilter {
   const { identifier, expiredBefore, limit } = (filter ?? {}) as Record<string, unknown>
   if (identifier === undefined && expiredBefore === undefined) {
-    throw new AdapterError('INVALID_INPUT', `${method}: expected identifier or expiredBefore; refusing to delete every token`)
+    throw new AdapterError('InvalidInput', `${method}: expected identifier or expiredBefore; refusing to delete every token`)
   }
   if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1)) {
-    throw new AdapterError('INVALID_INPUT', `${method}: expected limit to be a whole number >= 1, got ${typeof limit === 'number' ? limit : describeValue(limit)}`)
+    throw new AdapterError('InvalidInput', `${method}: expected limit to be a whole number >= 1, got ${typeof limit === 'number' ? limit : describeValue(limit)}`)
   }
   return {
     identifier: identifier === undefined ? undefined : requireString(method, 'identifier', identifier),

@@ -5,6 +5,18 @@
 export type ErrorType =
   | 'AccessDenied'
   | 'AdapterError'
+  // An adapter's broken rule (src/adapters/errors.ts): never shown to the browser.
+  | 'DuplicateEmail'
+  | 'DuplicateUser'
+  | 'DuplicateAccount'
+  | 'DuplicateSession'
+  | 'DuplicateVerificationToken'
+  | 'DuplicateAuthenticator'
+  | 'UnknownUser'
+  | 'UnknownAuthenticator'
+  | 'InvalidInput'
+  | 'MigrationFailed'
+  | 'UnsupportedDatabase'
   | 'CallbackRouteError'
   | 'Configuration'
   | 'CredentialsSignin'

@@ -11,9 +11,9 @@ describe('memory adapter specifics', () => {
     const user = await adapter.createUser({ id: 'u1', email: 'a@example.test', emailVerified: null })
     await expect(adapter.createUser({ id: 'u2', email: 'a@example.test', emailVerified: null })).rejects.toMatchObject({
       name: 'AdapterError',
-      code: 'DUPLICATE_EMAIL',
+      code: 'DuplicateEmail',
     })
-    await expect(adapter.updateAuthenticatorCounter('missing', 1)).rejects.toMatchObject({ code: 'UNKNOWN_AUTHENTICATOR' })
+    await expect(adapter.updateAuthenticatorCounter('missing', 1)).rejects.toMatchObject({ code: 'UnknownAuthenticator' })
     await expect(adapter.createSession({ sessionToken: 's', userId: 'nobody', expires: new Date() })).rejects.toBeInstanceOf(AdapterError)
     await expect(adapter.createSession({ sessionToken: 's', userId: user.id, expires: new Date('nope') })).rejects.toThrow(
       /createSession: expected expires to be a valid Date, got an invalid Date/,

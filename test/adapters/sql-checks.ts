@@ -61,18 +61,18 @@ export function runSqlChecks(name: string, database: () => Promise<Queryable>): 
       const user = await adapter.createUser({ id: randomUUID(), email, emailVerified: null })
       await expect(adapter.createUser({ id: randomUUID(), email, emailVerified: null })).rejects.toMatchObject({
         name: 'AdapterError',
-        code: 'DUPLICATE_EMAIL',
+        code: 'DuplicateEmail',
         message: expect.stringMatching(/createUser: expected a new email address/),
       })
       await expect(adapter.createUser({ id: user.id, email: `other-${email}`, emailVerified: null })).rejects.toMatchObject({
-        code: 'DUPLICATE_USER',
+        code: 'DuplicateUser',
       })
       await expect(
         adapter.linkAccount({ userId: 'nobody', type: 'oauth', provider: 'p', providerAccountId: randomUUID() }),
-      ).rejects.toMatchObject({ code: 'UNKNOWN_USER' })
-      await expect(adapter.updateUser({ id: 'nobody', name: 'x' })).rejects.toMatchObject({ code: 'UNKNOWN_USER' })
-      await expect(adapter.updateAuthenticatorCounter('nobody', 1)).rejects.toMatchObject({ code: 'UNKNOWN_AUTHENTICATOR' })
-      await expect(adapter.updateAuthenticatorCounter('nobody', -1)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      ).rejects.toMatchObject({ code: 'UnknownUser' })
+      await expect(adapter.updateUser({ id: 'nobody', name: 'x' })).rejects.toMatchObject({ code: 'UnknownUser' })
+      await expect(adapter.updateAuthenticatorCounter('nobody', 1)).rejects.toMatchObject({ code: 'UnknownAuthenticator' })
+      await expect(adapter.updateAuthenticatorCounter('nobody', -1)).rejects.toMatchObject({ code: 'InvalidInput' })
     })
 
     test('extra account fields are stored as a jsonb object and token fields in their own columns', async () => {

@@ -30,7 +30,7 @@ export function accountMethods(rows: Rows): Pick<CompleteAdapter, 'linkAccount' 
         {
           unique: () =>
             new AdapterError(
-              'DUPLICATE_ACCOUNT',
+              'DuplicateAccount',
               `${method}: expected a new account, but provider "${provider}" account "${providerAccountId}" is already linked`,
             ),
           foreignKey: unknownUser(method, userId),

@@ -33,7 +33,7 @@ export function authenticatorMethods(rows: Rows): Pick<CompleteAdapter, 'createA
           ),
         {
           unique: () =>
-            new AdapterError('DUPLICATE_AUTHENTICATOR', `${method}: expected a new credential, but credential "${credentialID}" is already registered`),
+            new AdapterError('DuplicateAuthenticator', `${method}: expected a new credential, but credential "${credentialID}" is already registered`),
           foreignKey: unknownUser(method, userId),
         },
       )
@@ -63,7 +63,7 @@ export function authenticatorMethods(rows: Rows): Pick<CompleteAdapter, 'createA
         [credentialID, counter],
       )
       if (!row) {
-        throw new AdapterError('UNKNOWN_AUTHENTICATOR', `${method}: expected an existing credential, but "${credentialID}" is not registered`)
+        throw new AdapterError('UnknownAuthenticator', `${method}: expected an existing credential, but "${credentialID}" is not registered`)
       }
       return toAuthenticator(row)
     },

@@ -30,7 +30,7 @@ export async function migrate(driverOrQueryable: unknown): Promise<MigrationResu
   const db = toQueryable(driverOrQueryable)
   if (!db.transaction) {
     throw new AdapterError(
-      'MIGRATION_FAILED',
+      'MigrationFailed',
       'migrate: expected a queryable with transaction(fn) (a pg Pool, postgres.js sql or PGlite give one), got one without it',
     )
   }
@@ -41,7 +41,7 @@ export async function migrate(driverOrQueryable: unknown): Promise<MigrationResu
       const code = errorCode(error)
       if (attempt < ATTEMPTS && code && RETRYABLE.has(code)) continue
       if (error instanceof AdapterError) throw error
-      throw new AdapterError('MIGRATION_FAILED', `migrate: the schema could not be brought to version ${LATEST_VERSION}: ${(error as Error).message}`, {
+      throw new AdapterError('MigrationFailed', `migrate: the schema could not be brought to version ${LATEST_VERSION}: ${(error as Error).message}`, {
         cause: error,
       })
     }
@@ -55,7 +55,7 @@ async function migrateInTransaction(tx: Queryable): Promise<MigrationResult> {
   const from = Number(rows[0]?.version ?? 0)
   if (from > LATEST_VERSION) {
     throw new AdapterError(
-      'MIGRATION_FAILED',
+      'MigrationFailed',
       `migrate: the database is at schema version ${from}, newer than this latchkey knows (${LATEST_VERSION}); upgrade latchkey`,
     )
   }

@@ -25,7 +25,7 @@ async function loadOptional<T>(name: string, why: string): Promise<T> {
     const module = (await import(name)) as { default?: T } & T
     return (module.default ?? module) as T
   } catch (error) {
-    throw new AdapterError('UNSUPPORTED_DATABASE', `${why} needs the optional package "${name}"; install it with: npm install ${name}`, {
+    throw new AdapterError('UnsupportedDatabase', `${why} needs the optional package "${name}"; install it with: npm install ${name}`, {
       cause: error,
     })
   }
@@ -84,7 +84,7 @@ export async function openDatabase(url: string | undefined = process.env.DATABAS
   if (url === undefined || url.trim() === '') return openEmbedded(dir, adapterOptions)
   if (!isPostgresUrl(url)) {
     throw new AdapterError(
-      'UNSUPPORTED_DATABASE',
+      'UnsupportedDatabase',
       `openDatabase: expected a postgres:// or postgresql:// URL (or none, for the embedded database), got ${redactUrl(url)}`,
     )
   }

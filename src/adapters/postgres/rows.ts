@@ -134,13 +134,13 @@ export function accountParams(account: AdapterAccount): unknown[] {
   const strings = STRING_FIELDS.map((field) => {
     const value = account[field]
     if (value === undefined || value === null || typeof value === 'string') return value ?? null
-    throw new AdapterError('INVALID_INPUT', `linkAccount: expected ${field} to be a string, got ${describeValue(value)}`)
+    throw new AdapterError('InvalidInput', `linkAccount: expected ${field} to be a string, got ${describeValue(value)}`)
   })
   const numbers = NUMBER_FIELDS.map((field) => {
     const value = account[field]
     if (value === undefined || value === null) return null
     if (typeof value === 'number' && Number.isFinite(value)) return value
-    throw new AdapterError('INVALID_INPUT', `linkAccount: expected ${field} to be a finite number, got ${describeValue(value)}`)
+    throw new AdapterError('InvalidInput', `linkAccount: expected ${field} to be a finite number, got ${describeValue(value)}`)
   })
   const extra: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(account)) {

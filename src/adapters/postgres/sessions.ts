@@ -26,7 +26,7 @@ export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession
             [sessionToken, userId, expires, createdAt, userAgent, signInProvider],
           ),
         {
-          unique: () => new AdapterError('DUPLICATE_SESSION', `${method}: expected a new session token, but this one is already in use`),
+          unique: () => new AdapterError('DuplicateSession', `${method}: expected a new session token, but this one is already in use`),
           foreignKey: unknownUser(method, userId),
         },
       )
@@ -87,7 +87,7 @@ export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession
 function requireBinding(method: string, value: unknown): DeviceBinding {
   const binding = value as DeviceBinding
   if (typeof binding?.id !== 'string' || !binding.jwk || typeof binding.jwk !== 'object') {
-    throw new AdapterError('INVALID_INPUT', `${method}: expected deviceBinding to be { id: string, jwk: object }, got ${describeValue(value)}`)
+    throw new AdapterError('InvalidInput', `${method}: expected deviceBinding to be { id: string, jwk: object }, got ${describeValue(value)}`)
   }
   return { id: binding.id, jwk: binding.jwk }
 }

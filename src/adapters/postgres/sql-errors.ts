@@ -35,4 +35,4 @@ export async function write<T>(
 }
 
 export const unknownUser = (method: string, userId: string) => () =>
-  new AdapterError('UNKNOWN_USER', `${method}: expected an existing user, but no user has id "${userId}"`)
+  new AdapterError('UnknownUser', `${method}: expected an existing user, but no user has id "${userId}"`)

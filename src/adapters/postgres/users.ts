@@ -27,8 +27,8 @@ export function userMethods(rows: Rows): Pick<CompleteAdapter, 'createUser' | 'g
         {
           unique: (constraint) =>
             constraint === 'users_email_unique'
-              ? new AdapterError('DUPLICATE_EMAIL', `${method}: expected a new email address, but a user with this email already exists`)
-              : new AdapterError('DUPLICATE_USER', `${method}: a user with id "${id}" already exists`),
+              ? new AdapterError('DuplicateEmail', `${method}: expected a new email address, but a user with this email already exists`)
+              : new AdapterError('DuplicateUser', `${method}: a user with id "${id}" already exists`),
         },
       )
       return toUser(row!)
@@ -77,7 +77,7 @@ export function userMethods(rows: Rows): Pick<CompleteAdapter, 'createUser' | 'g
           ),
         {
           unique: () =>
-            new AdapterError('DUPLICATE_EMAIL', `${method}: expected a new email address, but another user has this email`),
+            new AdapterError('DuplicateEmail', `${method}: expected a new email address, but another user has this email`),
         },
       )
       if (!row) throw unknownUser(method, id)()

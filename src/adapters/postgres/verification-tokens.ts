@@ -22,7 +22,7 @@ export function verificationTokenMethods(rows: Rows): Pick<CompleteAdapter, 'cre
           ),
         {
           unique: () =>
-            new AdapterError('DUPLICATE_VERIFICATION_TOKEN', `${method}: expected a new token, but this identifier already has it`),
+            new AdapterError('DuplicateVerificationToken', `${method}: expected a new token, but this identifier already has it`),
         },
       )
       return toVerificationToken(row!)

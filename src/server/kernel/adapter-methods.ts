@@ -1,10 +1,9 @@
 /** Which adapter methods a configuration needs, checked at start-up and again at call time. */
 import type { Adapter } from '../../core/types.js'
 import { MissingAdapterMethods } from '../../core/errors.js'
-import type { ResolvedConfig } from './config.js'
+import type { AdapterMethod, ResolvedConfig } from './types.js'
 
-/** A method of the adapter contract. */
-export type AdapterMethod = keyof Adapter
+export type { AdapterMethod } from './types.js'
 type Method = AdapterMethod
 
 const userMethods: Method[] = ['createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'linkAccount']

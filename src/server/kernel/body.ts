@@ -1,8 +1,8 @@
 /** Reads a form or JSON request body into a flat record, bounded in size. */
 import { AuthError } from '../../core/errors.js'
-import type { Context } from './context.js'
+import type { Body, Context } from './types.js'
 
-export type Body = Record<string, unknown>
+export type { Body } from './types.js'
 
 export async function readBody(request: Request, limit: number): Promise<Body> {
   if (request.method !== 'POST') return {}

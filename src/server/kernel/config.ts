@@ -13,53 +13,12 @@ import type {
 } from '../../core/types.js'
 import { AuthError, configurationError } from '../../core/errors.js'
 import { requiredAdapterMethods } from './adapter-methods.js'
-import type { Feature, SignInMethod } from './feature.js'
+import type { Feature, ResolvedConfig, ResolvedProvider } from './types.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
-import type { ResolvedRateLimit } from '../../core/rate-limit.js'
-import type { Context } from './context.js'
-import { resolveOriginRule, type OriginRule } from './public-origin.js'
+import { resolveOriginRule } from './public-origin.js'
 
-export type ResolvedProvider = OAuthConfig<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
-
-export interface ResolvedConfig {
-  basePath: string
-  secrets: string[]
-  providers: Map<string, ResolvedProvider>
-  session: Required<Omit<SessionOptions, 'generateSessionToken' | 'deviceBound'>> & Pick<SessionOptions, 'generateSessionToken'>
-  /** Device-bound sessions, or null when off. */
-  deviceBound: { cookieMaxAge: number; requireFor?: (user: AdapterUser) => boolean } | null
-  adapter?: Adapter
-  callbacks: NonNullable<AuthConfig['callbacks']>
-  events: NonNullable<AuthConfig['events']>
-  pages: NonNullable<AuthConfig['pages']>
-  redirectProxyUrl?: string
-  trustedOrigins: Set<string>
-  /** How each request's public origin is decided (public-origin.ts). */
-  originRule: OriginRule
-  useSecureCookies?: boolean
-  maxBodySize: number
-  logger: Logger
-  now: () => number
-  /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
-  missingMethods: string[]
-  /** The sign-in method of each provider type, from the instance's features. */
-  methods: Map<string, SignInMethod>
-  /** Null when turned off (or with no rate-limit feature). */
-  rateLimit: ResolvedRateLimit | null
-  /** How a bound session's read checks its device, from the feature that binds (dbsc); none when off. */
-  binding?: SessionBinding
-  /** Decrypted JWT sessions, keyed by cookie value. */
-  sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
-}
-
-/** What the session read (session.ts) asks of device binding. */
-export interface SessionBinding {
-  /** True when the request carries the binding's short-lived proof (its bound cookie). */
-  proven(ctx: Context, bindingId: string): Promise<boolean>
-  /** Offers the browser to bind a new session. */
-  offer(ctx: Context, sessionCookie: string): Promise<void>
-}
+export type { ResolvedConfig, ResolvedProvider, SessionBinding } from './types.js'
 
 const day = 24 * 60 * 60
 

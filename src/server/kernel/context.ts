@@ -1,27 +1,11 @@
 /** Per-request state: the parsed request, the resolved configuration, and what the response will carry. */
 import { cookieNames, parseCookies, serializeCookie, type CookieNames, type CookieOptions } from './cookies.js'
 import { formatTiming, timing as makeTiming, timingHeader } from '../../core/session-rule.js'
-import type { ResolvedConfig } from './config.js'
+import type { Context, Incoming, ResolvedConfig } from './types.js'
 import { AuthError } from '../../core/errors.js'
 import { publicOrigin } from './public-origin.js'
 
-/**
- * What the handler reads of a request. The node binding gives one that builds its Web `Request`
- * only when a route asks for it: on Node 20 that construction costs more than a session read.
- */
-export interface Incoming {
-  method: string
-  /** The URL's path and origin, which every request needs; `url` parses the rest when a route asks. */
-  pathname: string
-  origin: string
-  readonly url: URL
-  /** A header's value as `Headers.get` would give it. */
-  header(name: string): string | null
-  request(): Request
-}
-
-/** Per-request state; one class, so its fields are written once. */
-export type Context = RequestContext
+export type { Context, Incoming } from './types.js'
 
 /** A context for a Web Request whose Host is trusted; throws `UntrustedHost` otherwise. */
 export function createContext(request: Request, config: ResolvedConfig): Context {
@@ -79,7 +63,7 @@ export function contextFor(incoming: Incoming, config: ResolvedConfig, origin: s
 }
 
 /** A class, so the lazy `request` getter lives on the prototype and each context is a plain fast object. */
-class RequestContext {
+class RequestContext implements Context {
   secure: boolean
   cookies: Map<string, string>
   names: CookieNames

@@ -6,15 +6,9 @@
  */
 import type { AuthConfig } from '../../core/types.js'
 import { AuthError, configurationError } from '../../core/errors.js'
-import type { Incoming } from './context.js'
+import type { Incoming, OriginRule } from './types.js'
 
-export interface OriginRule {
-  /** Configured public origins, by host (`name[:port]`); the first is the default. */
-  hosts: Map<string, string>
-  first: string | undefined
-  /** The platform sets Host (and X-Forwarded-*) itself; take them as the origin. */
-  trustHost: boolean
-}
+export type { OriginRule } from './types.js'
 
 /**
  * Reads `origin` (or `AUTH_URL`) and `trustHost` (or `AUTH_TRUST_HOST`). A production start

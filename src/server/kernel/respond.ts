@@ -1,18 +1,7 @@
 /** Replies that carry the context's cookies and headers. */
-import type { Context } from './context.js'
+import type { Context, Reply } from './types.js'
 
-/**
- * A route's answer. The Web handler makes one Response of it at the end; the node binding writes
- * it straight to node's response, since on Node 20 a Response with a body builds a ReadableStream
- * and reading one back costs more than a session read.
- */
-export interface Reply {
-  status: number
-  /** By lower-case name. */
-  headers: Record<string, string>
-  cookies: string[]
-  body: string | null
-}
+export type { Reply } from './types.js'
 
 export function reply(status: number, headers: Record<string, string>, body: string | null = null, cookies: string[] = []): Reply {
   return { status, headers, cookies, body }

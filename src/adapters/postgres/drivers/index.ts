@@ -15,7 +15,7 @@ export function toQueryable(driverOrQueryable: unknown): Queryable {
   if (isPGlite(driverOrQueryable)) return fromPGlite(driverOrQueryable)
   if (isQueryable(driverOrQueryable)) return driverOrQueryable
   throw new AdapterError(
-    'INVALID_INPUT',
+    'InvalidInput',
     `PostgresAdapter: expected a pg Pool, a postgres.js sql, a PGlite database or an object with query(sql, params), got ${describeValue(driverOrQueryable)}`,
   )
 }

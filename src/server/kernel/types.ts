@@ -1,0 +1,171 @@
+/**
+ * The kernel's shared types, in one module that imports no other kernel module but two leaves
+ * (cookie names, the token cache): the request context, the resolved configuration, and the
+ * contract features implement. Declared here, and re-exported where each belongs, so no two kernel
+ * modules need each other's types.
+ */
+import type { Adapter, AdapterUser, AppProvider, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, WebAuthnConfig } from '../../core/types.js'
+import type { ResolvedRateLimit } from '../../core/rate-limit.js'
+import type { CookieNames } from './cookies.js'
+import type { TokenCache } from './token-cache.js'
+
+/** A method of the adapter contract. */
+export type AdapterMethod = keyof Adapter
+
+/** A request body, form or JSON, as read. */
+export type Body = Record<string, unknown>
+
+/**
+ * A route's answer. The Web handler makes one Response of it at the end; the node binding writes
+ * it straight to node's response, since on Node 20 a Response with a body builds a ReadableStream
+ * and reading one back costs more than a session read.
+ */
+export interface Reply {
+  status: number
+  /** By lower-case name. */
+  headers: Record<string, string>
+  cookies: string[]
+  body: string | null
+}
+
+/**
+ * What the handler reads of a request. The node binding gives one that builds its Web `Request`
+ * only when a route asks for it: on Node 20 that construction costs more than a session read.
+ */
+export interface Incoming {
+  method: string
+  /** The URL's path and origin, which every request needs; `url` parses the rest when a route asks. */
+  pathname: string
+  origin: string
+  readonly url: URL
+  /** A header's value as `Headers.get` would give it. */
+  header(name: string): string | null
+  request(): Request
+}
+
+
+/** Per-request state (context.ts makes it): the parsed request, the configuration, and what the response will carry. */
+export interface Context {
+  incoming: Incoming
+  config: ResolvedConfig
+  /** The app's public origin (public-origin.ts): never taken from an untrusted Host. */
+  origin: string
+  secure: boolean
+  cookies: Map<string, string>
+  names: CookieNames
+  /** The clock reading for this request, in milliseconds. */
+  now: number
+  setCookies: string[]
+  /** The body asked for `200 { url }` with `json=true` (next-auth v4's client); see readRedirectingBody. */
+  jsonRequested: boolean
+  /** A `confirm=true` sign-in finishing in this request: the user it must sign in (sign-in/confirm.ts). */
+  confirmUser: string | undefined
+  /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
+  headers: Record<string, string>
+  /** The request's URL, parsed on first use. */
+  readonly url: URL
+  /** Origin plus basePath: where the routes live. */
+  readonly baseUrl: string
+  /** The caller asked for `200 { url }` instead of a redirect. */
+  readonly returnRedirect: boolean
+  /** The Web `Request`; under the node binding it is built on first use. */
+  readonly request: Request
+}
+
+export interface OriginRule {
+  /** Configured public origins, by host (`name[:port]`); the first is the default. */
+  hosts: Map<string, string>
+  first: string | undefined
+  /** The platform sets Host (and X-Forwarded-*) itself; take them as the origin. */
+  trustHost: boolean
+}
+
+export type ResolvedProvider = OAuthConfig<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
+
+export interface ResolvedConfig {
+  basePath: string
+  secrets: string[]
+  providers: Map<string, ResolvedProvider>
+  session: Required<Omit<SessionOptions, 'generateSessionToken' | 'deviceBound'>> & Pick<SessionOptions, 'generateSessionToken'>
+  /** Device-bound sessions, or null when off. */
+  deviceBound: { cookieMaxAge: number; requireFor?: (user: AdapterUser) => boolean } | null
+  adapter?: Adapter
+  callbacks: NonNullable<AuthConfig['callbacks']>
+  events: NonNullable<AuthConfig['events']>
+  pages: NonNullable<AuthConfig['pages']>
+  redirectProxyUrl?: string
+  trustedOrigins: Set<string>
+  /** How each request's public origin is decided (public-origin.ts). */
+  originRule: OriginRule
+  useSecureCookies?: boolean
+  maxBodySize: number
+  logger: Logger
+  now: () => number
+  /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
+  missingMethods: string[]
+  /** The sign-in method of each provider type, from the instance's features. */
+  methods: Map<string, SignInMethod>
+  /** Null when turned off (or with no rate-limit feature). */
+  rateLimit: ResolvedRateLimit | null
+  /** How a bound session's read checks its device, from the feature that binds (dbsc); none when off. */
+  binding?: SessionBinding
+  /** Decrypted JWT sessions, keyed by cookie value. */
+  sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
+}
+
+/** What the session read (session.ts) asks of device binding. */
+export interface SessionBinding {
+  /** True when the request carries the binding's short-lived proof (its bound cookie). */
+  proven(ctx: Context, bindingId: string): Promise<boolean>
+  /** Offers the browser to bind a new session. */
+  offer(ctx: Context, sessionCookie: string): Promise<void>
+}
+
+export type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>
+
+/** One path segment under basePath and what answers it. */
+export interface Action {
+  GET?: Route
+  POST?: Route
+  /** Takes a provider id as the next path segment. */
+  provider?: boolean
+  /** Failures send the browser to a page rather than answering JSON. */
+  flow?: boolean
+}
+
+export interface SignInMethod {
+  /** The provider types it runs. */
+  types: readonly string[]
+  /** The sign-in leaves the site before it completes, so "confirm it's you" travels in a cookie. */
+  leavesSite: boolean
+  /** POST /signin/:provider, after the CSRF check: where the browser goes next. Absent: it starts elsewhere. */
+  start?(ctx: Context, provider: ResolvedProvider, body: Body, callbackUrl: string): Promise<Reply>
+  /** GET or POST /callback/:provider: finishes the sign-in and sends the browser on. */
+  callback(ctx: Context, provider: ResolvedProvider, body: Body): Promise<Reply>
+  /** Adapter methods a configured provider of this kind needs. */
+  adapterMethods?(config: ResolvedConfig): AdapterMethod[]
+  /**
+   * Its form on the built-in sign-in page, given the hidden CSRF and callback inputs; null leaves
+   * the provider off the page. Absent: a button that posts to /signin/:provider.
+   */
+  pageForm?(provider: ResolvedProvider, app: AppProvider, hidden: string): string | null
+  /** Origins the page's forms may reach through the provider (CSP form-action). */
+  formTargets?(provider: ResolvedProvider): string[]
+  /** True when the user can sign in with this provider whatever account or passkey is removed (the last-way rule). */
+  keepsWayIn?(ctx: Context, provider: ResolvedProvider, user: AdapterUser, signInProvider: string | undefined): boolean
+  /**
+   * This method makes users whose address nobody vouched for (passkeys): the first proof of the
+   * address calls it to remove what it made before (sign-in/first-proof.ts).
+   */
+  onAddressProven?(ctx: Context, user: AdapterUser): Promise<{ removed: number }>
+}
+
+export interface Feature {
+  name: string
+  /** Runs once as an instance is built: what the feature adds to the resolved configuration. */
+  configure?(config: AuthConfig, resolved: ResolvedConfig): void
+  /** Routes under basePath, by their first path segment. */
+  routes?: Record<string, Action>
+  method?: SignInMethod
+}
+
