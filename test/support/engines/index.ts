@@ -61,9 +61,10 @@ const needs: Record<EngineName, { files: (string | undefined)[]; install: string
 /**
  * The engines installed here. A missing one fails the run under CI=true, since a run that skips
  * an engine is no proof; locally a banner says which engine did NOT run and how to install it.
+ * `engines`: the ones this file runs (all by default).
  */
-export function installedEngines(run: string): EngineName[] {
-  return (Object.keys(needs) as EngineName[]).filter((name) => {
+export function installedEngines(run: string, engines = Object.keys(needs) as EngineName[]): EngineName[] {
+  return engines.filter((name) => {
     if (needs[name].files.every((f) => f && existsSync(f))) return true
     const fix = `apt-get update && apt-get install -y ${needs[name].install}, then npx vitest run ${run}`
     if (process.env.CI === 'true') throw new Error(`${name} is not installed, and under CI=true every engine must run: ${fix}`)
@@ -75,10 +76,18 @@ export function installedEngines(run: string): EngineName[] {
 export interface LaunchOptions {
   /** false: the browser runs no service worker (Firefox's `dom.serviceWorkers.enabled`, as in its private windows). Firefox only. */
   serviceWorkers?: boolean
+  /**
+   * true: each profile gets a virtual authenticator (WebDriver's authenticator extension: CTAP2,
+   * internal, resident keys, user verification, the user consenting and verified), which makes
+   * and uses passkeys without a prompt. Firefox only: over Marionette (test/support/engines/marionette.ts),
+   * with `security.webauth.webauthn_enable_softtoken` on and `…_usbtoken` off.
+   */
+  virtualAuthenticator?: boolean
 }
 
 export async function launchEngine(name: EngineName, options: LaunchOptions = {}): Promise<Engine> {
   if (options.serviceWorkers === false && name !== 'firefox') throw new Error(`${name}: service workers can be turned off only in Firefox here`)
+  if (options.virtualAuthenticator && name !== 'firefox') throw new Error(`${name}: a virtual authenticator is set up here for Firefox only (Chromium's: test/webauthn/support/browser.ts)`)
   if (name === 'chromium') return (await import('./chromium.js')).launchChromium()
   if (name === 'firefox') return (await import('./firefox.js')).launchFirefox(firefoxPath, options)
   return (await import('./webkit.js')).launchWebKit(webkitDriverPath, miniBrowserPath!)
