@@ -1,7 +1,8 @@
 /**
  * Every runtime, tested: the same scenario (scenario.ts) against the same bundle (app.ts, which
  * imports latchkey/server from source), served by Node, Bun, Deno and Cloudflare's workerd, with
- * JWT sessions and with database sessions on the memory adapter.
+ * JWT sessions and with database sessions on the memory adapter; and, where PGlite loads, with
+ * database sessions on the SQL adapter over PGlite.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -11,6 +12,17 @@ import { bundle, serve, type RuntimeName, type Served } from './runtimes.js'
 import { runScenario, type Mail } from './scenario.js'
 
 const runtimes: RuntimeName[] = ['node', 'bun', 'deno', 'workerd']
+/**
+ * Where the PGlite variant runs: Node, Bun and Deno, which import PGlite from node_modules (through
+ * pglite-database.js, once per process, on the first /pglite request) and let it read its WASM and data file
+ * beside its module. Not workerd: tried with both WASM files as wasm modules and the data file as a
+ * data module (passed as `pgliteWasmModule`, `initdbWasmModule` and `fsBundle`), PGlite's emscripten
+ * runtime still compiles a small WebAssembly module at run time (`addFunction`), which workerd
+ * refuses ("Wasm code generation disallowed by embedder"); and under nodejs_compat it takes workerd
+ * for Node and calls `createRequire(import.meta.url)`, which workerd leaves undefined. So workerd's
+ * host passes no `openPGlite`, and its /pglite answers 501 (asserted below).
+ */
+const pgliteRuntimes: RuntimeName[] = ['node', 'bun', 'deno']
 const mails: Mail[] = []
 let sink: Server
 let built: Awaited<ReturnType<typeof bundle>>
@@ -50,10 +62,12 @@ describe.each(runtimes)('%s', (runtime) => {
     expect(answer.name).toBe(runtime)
   })
 
-  describe.each([
+  const variants: [name: string, base: '/jwt' | '/db' | '/pglite'][] = [
     ['JWT sessions', '/jwt'],
     ['database sessions on the memory adapter', '/db'],
-  ] as const)('%s', (_name, base) => {
+  ]
+  if (pgliteRuntimes.includes(runtime)) variants.push(['database sessions on the SQL adapter over PGlite', '/pglite'])
+  describe.each(variants)('%s', (_name, base) => {
     test('providers, CSRF, credentials sign-in, the in-step session read, sign-out, an email link', async () => {
       const server = await served.get(runtime)!
       const origin = server.origin
@@ -102,6 +116,15 @@ describe.each(runtimes)('%s', (runtime) => {
       expect(r.reusedLink.location).toMatch(/error=Verification/)
     })
   })
+})
+
+test('the PGlite variant runs in Node, Bun and Deno; workerd does not load PGlite, and says so', async () => {
+  expect(pgliteRuntimes).toEqual(['node', 'bun', 'deno'])
+  expect(runtimes.filter((runtime) => !pgliteRuntimes.includes(runtime))).toEqual(['workerd'])
+  const { origin } = await served.get('workerd')!
+  const answer = await fetch(`${origin}/pglite/session`)
+  expect(answer.status).toBe(501)
+  expect(await answer.json()).toEqual({ error: 'PGlite is not loaded in this runtime' })
 })
 
 test("the Hono guide's Worker (examples/hono/worker.ts) under workerd: notes behind the session", async () => {

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -20,7 +20,12 @@ export async function bundle(): Promise<{ dir: string; remove(): Promise<void> }
   const dir = await mkdtemp(join(tmpdir(), 'latchkey-runtimes-'))
   const common = { bundle: true, format: 'esm', target: 'es2022', absWorkingDir: root, logLevel: 'warning', tsconfig: join(root, 'tsconfig.json') } as const
   await build({ ...common, entryPoints: [join(import.meta.dirname, 'app.ts')], outfile: join(dir, 'app.js'), platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'] })
-  await build({ ...common, entryPoints: [join(import.meta.dirname, 'serve-node.ts')], outfile: join(dir, 'serve-node.js'), platform: 'node', external: ['./app.js'] })
+  await build({ ...common, entryPoints: [join(import.meta.dirname, 'serve-node.ts')], outfile: join(dir, 'serve-node.js'), platform: 'node', external: ['./app.js', './pglite-database.js'] })
+  // The PGlite variant's database, apart from app.js: the SQL adapter reaches node: modules, and
+  // PGlite loads its WASM and data file beside its own module, so it stays external and each
+  // runtime resolves it from the repository's node_modules (linked into the folder).
+  await build({ ...common, entryPoints: [join(import.meta.dirname, 'pglite-database.ts')], outfile: join(dir, 'pglite-database.js'), platform: 'node', external: ['@electric-sql/pglite'] })
+  await symlink(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
   // The Hono guide's Worker, as wrangler would bundle it.
   await build({ ...common, entryPoints: [join(root, 'examples/hono/worker.ts')], outfile: join(dir, 'hono-worker.js'), platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'] })
   await writeFile(join(dir, 'serve-bun.js'), bunServer)
@@ -30,12 +35,12 @@ export async function bundle(): Promise<{ dir: string; remove(): Promise<void> }
 }
 
 const bunServer = `import app from './app.js'
-const env = { SINK_URL: process.argv[2] }
+const env = { SINK_URL: process.argv[2], openPGlite: async () => (await import('./pglite-database.js')).openPGlite() }
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (request) => app.fetch(request, env) })
 console.log(JSON.stringify({ port: server.port }))
 `
 const denoServer = `import app from './app.js'
-const env = { SINK_URL: Deno.args[0] }
+const env = { SINK_URL: Deno.args[0], openPGlite: async () => (await import('./pglite-database.js')).openPGlite() }
 Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(JSON.stringify({ port })) }, (request) => app.fetch(request, env))
 `
 export interface Worker {
@@ -104,7 +109,12 @@ export async function serve(runtime: RuntimeName, dir: string, sink: string, wor
       node: [process.execPath, 'serve-node.js', sink],
       bun: [binary('bun'), 'serve-bun.js', sink],
       // What latchkey reads of the environment (the config's fallbacks), and the loopback network.
-      deno: [binary('deno'), 'run', '--allow-net=127.0.0.1', '--allow-env=AUTH_SECRET,AUTH_URL,AUTH_TRUST_HOST,NODE_ENV', '--no-config', '--no-lock', '--no-npm', '--no-remote', 'serve-deno.js', sink],
+      // PGlite: bare imports resolved from the linked node_modules as they are (`manual`: no
+      // install, no registry), and read access to its package only (its WASM and data file).
+      deno: [
+        binary('deno'), 'run', '--allow-net=127.0.0.1', '--allow-env=AUTH_SECRET,AUTH_URL,AUTH_TRUST_HOST,NODE_ENV', `--allow-read=${join(root, 'node_modules/@electric-sql/pglite')}`,
+        '--no-config', '--no-lock', '--no-remote', '--node-modules-dir=manual', 'serve-deno.js', sink,
+      ],
     }[runtime]
     child = spawn(command[0]!, command.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
     portFrom = child.stdout!

@@ -16,7 +16,7 @@ const sessionCookie = 'latchkey.session-token'
 const csrfCookie = 'latchkey.csrf-token'
 const returnRedirect = { 'x-auth-return-redirect': '1' }
 
-export async function runScenario(origin: string, base: '/jwt' | '/db', mails: Mail[]) {
+export async function runScenario(origin: string, base: '/jwt' | '/db' | '/pglite', mails: Mail[]) {
   const jar = new Jar((request) => fetch(request), origin)
   const advance = (seconds: number) => fetch(`${origin}/clock?advance=${seconds}`, { method: 'POST' })
   const read = async () => {
