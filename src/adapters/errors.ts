@@ -4,20 +4,9 @@
  * `AuthError` like every other failure; the browser sees none of these codes (it reads
  * `Configuration`), the server log names them.
  */
-import { AuthError } from '../core/errors.js'
+import { AuthError, type AdapterErrorCode } from '../core/errors.js'
 
-export type AdapterErrorCode =
-  | 'DuplicateEmail'
-  | 'DuplicateUser'
-  | 'DuplicateAccount'
-  | 'DuplicateSession'
-  | 'DuplicateVerificationToken'
-  | 'DuplicateAuthenticator'
-  | 'UnknownUser'
-  | 'UnknownAuthenticator'
-  | 'InvalidInput'
-  | 'MigrationFailed'
-  | 'UnsupportedDatabase'
+export type { AdapterErrorCode }
 
 export class AdapterError extends AuthError {
   declare readonly code: AdapterErrorCode

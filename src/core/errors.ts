@@ -2,10 +2,8 @@
  * Errors of the sign-in service. `type` is what the browser may see (as `?error=`) when the
  * type is client-safe; any other type reads `Configuration` to the browser and is logged in full.
  */
-export type ErrorType =
-  | 'AccessDenied'
-  | 'AdapterError'
-  // An adapter's broken rule (src/adapters/errors.ts): never shown to the browser.
+/** An adapter's broken rule (src/adapters/errors.ts): logged by the server, never shown to the browser. */
+export type AdapterErrorCode =
   | 'DuplicateEmail'
   | 'DuplicateUser'
   | 'DuplicateAccount'
@@ -17,6 +15,11 @@ export type ErrorType =
   | 'InvalidInput'
   | 'MigrationFailed'
   | 'UnsupportedDatabase'
+
+export type ErrorType =
+  | 'AccessDenied'
+  | 'AdapterError'
+  | AdapterErrorCode
   | 'CallbackRouteError'
   | 'Configuration'
   | 'CredentialsSignin'
