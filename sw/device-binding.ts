@@ -47,13 +47,13 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
   /** The server said device binding is off: ask no more in this worker's life. */
   let off = false
   /**
-   * The server offered binding (a sign-in's registration header) or speaks latchkey's timing
-   * header (a sign-in by navigation shows only that, on the next session read). An Auth.js
-   * server sends neither, and logs a request for a challenge as an error.
+   * The server offered binding: a sign-in's registration header, or latchkey's timing header
+   * marked `dbsc` (a sign-in by navigation shows only that, on the next session read). Neither
+   * latchkey with binding off nor Auth.js sends them, and both would log a request for a challenge.
    */
   let announced = false
   const heard = (response: Response) => {
-    if (fromOrigin(response, origin) && (response.headers.has(registrationHeader) || response.headers.has(timingHeader))) announced = true
+    if (fromOrigin(response, origin) && (response.headers.has(registrationHeader) || /;\s*(dbsc|bound=)/.test(response.headers.get(timingHeader) ?? ''))) announced = true
   }
 
   const stored = async (): Promise<StoredKey | undefined> => (await db()).get('keys', 'current')

@@ -221,6 +221,16 @@ describe('the short cookie and refresh', () => {
 })
 
 describe('configuration and bad input', () => {
+  it('the timing header says dbsc only where binding is on, so a worker asks nothing of a server with it off', async () => {
+    for (const [deviceBound, marked] of [[true, true], [false, false]] as const) {
+      const { handler } = testServer({ session: { deviceBound } })
+      const jar = new Jar(handler)
+      const timing = (await signedIn(jar)).headers.get('latchkey-session') ?? ''
+      expect(timing).toMatch(/^expires=\d+; due=\d+/)
+      expect([deviceBound, /; dbsc$/.test(timing)]).toEqual([deviceBound, marked])
+    }
+  })
+
   it('needs the database strategy, and a cookie lifetime of at least 10 s', () => {
     expect(() => Latchkey({ secret: testSecret, providers: [], session: { deviceBound: true } })).toThrow(/database session strategy/)
     expect(() => testServer({ session: { deviceBound: { cookieMaxAge: 5 } } })).toThrow(/cookieMaxAge >= 10/)

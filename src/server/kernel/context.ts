@@ -122,10 +122,15 @@ export function setSessionCookie(ctx: Context, value: string, expires: number): 
   announceSession(ctx, expires)
 }
 
-/** Tells the client when a session ending at `expires` (ms) is next due: `Latchkey-Session`. */
+/**
+ * Tells the client when a session ending at `expires` (ms) is next due: `Latchkey-Session`. Where
+ * device binding is on it adds `; dbsc`, so the worker binds only sessions of a server that binds
+ * (and asks nothing of one that does not).
+ */
 export function announceSession(ctx: Context, expires: number): void {
   const { maxAge, updateAge } = ctx.config.session
-  ctx.headers[timingName] = formatTiming(makeTiming(expires, maxAge, updateAge))
+  const timing = formatTiming(makeTiming(expires, maxAge, updateAge))
+  ctx.headers[timingName] = ctx.config.deviceBound ? `${timing}; dbsc` : timing
 }
 
 /** Clears the session cookie and announces that there is no session. */
