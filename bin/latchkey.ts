@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 /**
- * latchkey's command line. For now one command, `migrate`, so a deploy step (or a developer) can
- * create or update the tables before the servers start, instead of relying on the first request.
+ * latchkey's command line: `migrate`, so a deploy step (or a developer) can create or update the
+ * tables before the servers start, instead of relying on the first request; and `secret`, which
+ * writes a random AUTH_SECRET into .env (as Auth.js's `npx auth secret` does).
  *
  *   npx tsx bin/latchkey.ts migrate [--database-url URL] [--dir DIR]
+ *   npx tsx bin/latchkey.ts secret [--env-file PATH] [--force]
  */
+import { randomBytes } from 'node:crypto'
+import { readFile, writeFile } from 'node:fs/promises'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_EMBEDDED_DIR, openDatabase } from '../src/adapters/postgres/index.js'
@@ -13,11 +17,14 @@ export const help = `Usage: latchkey <command> [options]
 
 Commands:
   migrate               Create or update latchkey's tables, then exit.
+  secret                Write a random AUTH_SECRET into .env (kept if one is there, unless --force).
 
 Options:
   --database-url URL    A postgres:// URL. Default: the DATABASE_URL environment variable,
                         else the embedded database (PGlite) in a folder on disk.
   --dir DIR             Folder of the embedded database. Default: ${DEFAULT_EMBEDDED_DIR}
+  --env-file PATH       (secret) The file to write. Default: .env
+  --force               (secret) Replace an AUTH_SECRET the file already has.
   -h, --help            Show this help.
 `
 
@@ -36,20 +43,24 @@ const defaultIo: CliIo = {
 interface Parsed {
   command?: string
   help: boolean
+  force: boolean
   options: Record<string, string>
 }
 
-const VALUE_OPTIONS = new Set(['--database-url', '--dir'])
+const VALUE_OPTIONS = new Set(['--database-url', '--dir', '--env-file'])
+const commands = ['migrate', 'secret']
 
 function parse(argv: string[]): Parsed {
-  const parsed: Parsed = { help: false, options: {} }
+  const parsed: Parsed = { help: false, force: false, options: {} }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '-h' || arg === '--help') {
       parsed.help = true
+    } else if (arg === '--force') {
+      parsed.force = true
     } else if (arg.startsWith('-')) {
       const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined]
-      if (!VALUE_OPTIONS.has(flag)) throw new Error(`unknown option "${flag}"; expected one of: ${[...VALUE_OPTIONS].join(', ')}, --help`)
+      if (!VALUE_OPTIONS.has(flag)) throw new Error(`unknown option "${flag}"; expected one of: ${[...VALUE_OPTIONS].join(', ')}, --force, --help`)
       const value = inline ?? argv[++i]
       if (value === undefined || value === '') throw new Error(`option ${flag} expects a value, got nothing`)
       parsed.options[flag] = value
@@ -76,12 +87,40 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     ;(parsed.help ? io.out : io.err)(help)
     return parsed.help ? 0 : 2
   }
-  if (parsed.command !== 'migrate') {
-    io.err(`latchkey: unknown command "${parsed.command}"; expected one of: migrate`)
+  if (!commands.includes(parsed.command)) {
+    io.err(`latchkey: unknown command "${parsed.command}"; expected one of: ${commands.join(', ')}`)
     io.err('Run "latchkey --help" for usage.')
     return 2
   }
-  return migrateCommand(parsed.options, io)
+  return parsed.command === 'secret' ? secretCommand(parsed.options['--env-file'] ?? '.env', parsed.force, io) : migrateCommand(parsed.options, io)
+}
+
+/** Writes `AUTH_SECRET=<44 random base64 characters>` into the env file; the secret itself is never printed. */
+async function secretCommand(file: string, force: boolean, io: CliIo): Promise<number> {
+  let text = ''
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      io.err(`latchkey secret: could not read ${file}: ${(error as Error).message}`)
+      return 1
+    }
+  }
+  const line = /^AUTH_SECRET=.*$/m
+  if (line.test(text) && !force) {
+    io.out(`${file} already sets AUTH_SECRET; left as it is (--force replaces it, which signs everyone out).`)
+    return 0
+  }
+  const entry = `AUTH_SECRET=${randomBytes(33).toString('base64')}`
+  const next = line.test(text) ? text.replace(line, entry) : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${entry}\n`
+  try {
+    await writeFile(file, next, { mode: 0o600 })
+  } catch (error) {
+    io.err(`latchkey secret: could not write ${file}: ${(error as Error).message}`)
+    return 1
+  }
+  io.out(`Wrote a random AUTH_SECRET (44 characters) to ${file}. Keep the file out of version control.`)
+  return 0
 }
 
 async function migrateCommand(options: Record<string, string>, io: CliIo): Promise<number> {

@@ -45,6 +45,7 @@ export type ErrorType =
   | 'UnknownProvider'
   | 'UntrustedHost'
   | 'Verification'
+  | 'WeakSecret'
   | 'WebAuthnVerificationError'
 
 /** Types whose name alone tells the browser nothing it should not know. */

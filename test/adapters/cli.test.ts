@@ -1,5 +1,5 @@
 /** bin/latchkey.ts, called in process through its exported `run`. */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -39,6 +39,30 @@ describe('latchkey CLI', () => {
     const b = capture()
     expect(await run(['migrate', '--database-url'], b.io)).toBe(2)
     expect(b.err.join('\n')).toMatch(/option --database-url expects a value/)
+  })
+
+  test('secret writes a random AUTH_SECRET into the env file, keeps the other lines, and never prints it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'latchkey-secret-'))
+    folders.push(dir)
+    const file = join(dir, '.env')
+    await writeFile(file, 'PORT=3000')
+    const first = capture()
+    expect(await run(['secret', '--env-file', file], first.io)).toBe(0)
+    const written = await readFile(file, 'utf8')
+    const secret = /^AUTH_SECRET=([A-Za-z0-9+/]{44})$/m.exec(written)?.[1]
+    expect(secret).toBeDefined()
+    expect(written.startsWith('PORT=3000\n')).toBe(true)
+    expect(first.out.join('\n')).toMatch(/Wrote a random AUTH_SECRET/)
+    expect(first.out.join('\n')).not.toContain(secret)
+    // A second run keeps it (replacing it signs everyone out); --force replaces it.
+    const second = capture()
+    expect(await run(['secret', '--env-file', file], second.io)).toBe(0)
+    expect(await readFile(file, 'utf8')).toBe(written)
+    expect(second.out.join('\n')).toMatch(/already sets AUTH_SECRET; left as it is/)
+    expect(await run(['secret', '--env-file', file, '--force'], capture().io)).toBe(0)
+    const forced = await readFile(file, 'utf8')
+    expect(forced).not.toBe(written)
+    expect(forced.match(/^AUTH_SECRET=/gm)).toHaveLength(1)
   })
 
   test('no command prints usage to stderr and exits 2', async () => {

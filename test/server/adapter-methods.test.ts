@@ -37,6 +37,7 @@ describe('missing adapter methods', () => {
     try {
       expect(() => Latchkey({ providers: [] })).toThrow(/a secret is required/)
       expect(() => Latchkey({ providers: [], secret: 'short' })).toThrow(/at least 16 characters/)
+      expect(() => Latchkey({ providers: [], secret: 'short' })).toThrow(expect.objectContaining({ code: 'WeakSecret', message: expect.stringMatching(/5 characters.*npx latchkey secret.*openssl rand/) }))
     } finally {
       if (saved !== undefined) process.env.AUTH_SECRET = saved
     }

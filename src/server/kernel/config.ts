@@ -83,15 +83,19 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
   return resolved
 }
 
+const makeOne = 'npx latchkey secret writes one into .env, or: openssl rand -base64 33'
+
 function readSecrets(secret: AuthConfig['secret']): string[] {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
   const given = secret ?? env?.AUTH_SECRET
   const list = (Array.isArray(given) ? given : [given]).filter((s): s is string => typeof s === 'string' && s.length > 0)
   if (!list.length) {
-    throw new AuthError('MissingSecret', 'latchkey: a secret is required. Set `secret` in the configuration or AUTH_SECRET in the environment (for example: openssl rand -base64 33).', { status: 500 })
+    throw new AuthError('MissingSecret', `latchkey: a secret is required. Set \`secret\` in the configuration or AUTH_SECRET in the environment (${makeOne}).`, { status: 500 })
   }
   const short = list.find((s) => s.length < 16)
-  if (short !== undefined) throw new AuthError('MissingSecret', 'latchkey: each secret must be at least 16 characters long', { status: 500 })
+  if (short !== undefined) {
+    throw new AuthError('WeakSecret', `latchkey: a secret of ${short.length} characters is too short to sign and encrypt with; each secret must be at least 16 characters long, random (${makeOne}).`, { status: 500 })
+  }
   return list
 }
 
