@@ -16,7 +16,9 @@ import { DEFAULT_EMBEDDED_DIR, openDatabase } from '../src/adapters/postgres/ind
 export const help = `Usage: latchkey <command> [options]
 
 Commands:
-  migrate               Create or update latchkey's tables, then exit.
+  migrate               Create or update latchkey's tables, then exit. The embedded database
+                        opens in one process at a time: run it while the server is stopped
+                        (the server migrates on start anyway).
   secret                Write a random AUTH_SECRET into .env (kept if one is there, unless --force).
 
 Options:

@@ -17,6 +17,7 @@ export function printReady(info: ReadyInfo): void {
     `latchkey demo ready in ${info.ready}  (${info.detail})`,
     '',
     ['App (Vite, npm import)', `${origin}/`],
+    ['React page (useSession)', `${origin}/react.html`],
     ['Drop-in page (one script)', `${origin}/drop-in.html`],
     ['Email outbox', `${origin}/outbox`],
     ['latchkey server', `${origin}/auth`],

@@ -16,7 +16,8 @@ export function startIdpChild(settings: Settings): Promise<IdpChild> {
   const child: ChildProcess = fork(settings.idpProcess.entry, [], {
     execArgv: settings.idpProcess.execArgv,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, IDP_PORT: String(settings.idpPort), IDP_KEY_FILE: join(settings.dataDir, 'idp-key.json'), ORIGIN: settings.origin, IDP_CLIENT_ID: settings.idpClient.client_id, IDP_CLIENT_SECRET: settings.idpClient.client_secret },
+    // The port, the origin and the client come from the same settings (demo/config.ts) there.
+    env: { ...process.env, IDP_KEY_FILE: join(settings.dataDir, 'idp-key.json') },
   })
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => quiet.test(line) || console.log(`[idp] ${line}`))

@@ -229,11 +229,17 @@ async function finish(provider: Provider, req: IncomingMessage, res: ServerRespo
   await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false })
 }
 
+/** The IdP's icon, inline: without one the browser asks for /favicon.ico, which the IdP does not serve. */
+const icon = `data:image/svg+xml,${encodeURIComponent(
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#5b3cc4"/><text x="16" y="22.5" font-family="system-ui,sans-serif" font-size="18" font-weight="700" fill="#fff" text-anchor="middle">D</text></svg>`,
+)}`
+
 function loginPage(uid: string, clientId: string, error: string, email: string): string {
   const e = escapeHtml
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Demo IdP: sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="${icon}">
 <style>
 body{font:16px/1.5 system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#2b1d63;color:#1d1b2e}
 main{background:#fff;border-radius:14px;padding:2rem 2.25rem;width:min(22rem,90vw);box-shadow:0 20px 50px #0005}

@@ -6,6 +6,7 @@ export function escapeHtml(text: string): string {
 export const nav = (current: string) =>
   [
     ['/', 'App', 'app'],
+    ['/react.html', 'React page', 'react'],
     ['/drop-in.html', 'Drop-in page', 'drop-in'],
     ['/outbox', 'Outbox', 'outbox'],
   ]

@@ -74,6 +74,17 @@ overrides the default of the same name (\`authorization\`, \`token\`, \`userinfo
 \`client\` are merged key by key). \`clientId\` and \`clientSecret\` are the client credentials the
 provider issues to the app; \`issuer\` is the address of a tenant, realm or instance.
 
+Left out, each is read from the environment as Auth.js does: \`AUTH_<ID>_ID\`, \`AUTH_<ID>_SECRET\`
+and, for OpenID Connect, \`AUTH_<ID>_ISSUER\` (the id in capitals, \`-\` as \`_\`: \`AUTH_GITHUB_ID\`,
+\`AUTH_MICROSOFT_ENTRA_ID_SECRET\`). \`Latchkey(config)\` refuses to start, naming the field and the
+variable, when a provider has no \`clientId\`, no \`clientSecret\` (except ZITADEL and the generic
+\`OAuth\` and \`OIDC\`, which may be public clients relying on PKCE, and any provider whose
+\`client.token_endpoint_auth_method\` is \`none\` or \`private_key_jwt\`), or no \`issuer\` where
+the table below says it needs one.
+
+To try an OAuth sign-in before registering an app anywhere, point the generic \`OIDC\` provider at
+latchkey's Demo IdP on your machine: [guides/local-openid-provider.md](guides/local-openid-provider.md).
+
 <!-- types: declare const clientId: string, clientSecret: string -->
 \`\`\`ts
 import { Latchkey } from 'latchkey/server'

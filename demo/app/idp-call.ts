@@ -1,11 +1,19 @@
 /**
  * A button that calls the Demo IdP's API through the demo server (/api/idp-profile), which uses
  * the user's provider token: `auth.getAccessToken` refreshes it there when it is about to expire.
+ * Shown only while the user has a Demo IdP account: without one there is no token to call with.
+ * `<latchkey-accounts>` keeps that list current through links and unlinks, so the button follows it.
  */
-export function mountIdpCall(root: HTMLElement): void {
+export function mountIdpCall(root: HTMLElement, accounts: HTMLElement): void {
   root.innerHTML = `<button type="button" class="idp-call">Call the Demo IdP's API</button><p class="muted small idp-result" role="status"></p>`
   const button = root.querySelector('button')!
   const result = root.querySelector<HTMLElement>('.idp-result')!
+  const follow = () => {
+    root.hidden = !accounts.shadowRoot?.querySelector('[part~="account"][data-provider="demo-idp"]')
+    if (root.hidden) result.textContent = ''
+  }
+  new MutationObserver(follow).observe(accounts.shadowRoot!, { childList: true, subtree: true })
+  follow()
   button.addEventListener('click', async () => {
     button.disabled = true
     try {

@@ -19,6 +19,13 @@ const client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-s
 const passkey = createPasskeyClient({ basePath: client.basePath, getCsrfToken: client.getCsrfToken })
 client.passkey = passkey
 defineElements(client)
+// A failed sign-in lands here with `?error=` (the server's `pages.error`): <latchkey-signin> has read
+// it and says it in words, signed in or out; out of the address bar, a reload does not repeat it.
+const url = new URL(location.href)
+if (url.searchParams.has('error')) {
+  url.searchParams.delete('error')
+  history.replaceState(history.state, '', url)
+}
 
 const panel = createSessionPanel(document.getElementById('session-panel')!)
 const log = createEventLog(document.getElementById('event-log')!)
@@ -29,7 +36,7 @@ watchEngine(client.basePath + '/session', (state) => {
 })
 mountPasskeys(document.getElementById('passkeys')!, client, passkey)
 mountNotes(document.getElementById('notes-panel')!, client)
-mountIdpCall(document.getElementById('idp-call')!)
+mountIdpCall(document.getElementById('idp-call')!, document.querySelector('latchkey-accounts')!)
 renderWhere(document.getElementById('where')!)
 
 const status = () => {

@@ -19,6 +19,7 @@ function Notes({ signedIn }: { signedIn: boolean }) {
     void fetch('/api/notes').then(async (res) => setNotes(res.ok ? ((await res.json()) as { notes: string[] }).notes : null))
   }, [signedIn])
   if (!notes) return h('p', { className: 'muted', id: 'react-notes' }, 'Sign in to see your notes.')
+  if (!notes.length) return h('ul', { id: 'react-notes' }, h('li', { className: 'muted' }, 'No notes yet.'))
   return h('ul', { id: 'react-notes' }, ...notes.map((text, i) => h('li', { key: i }, text)))
 }
 

@@ -9,6 +9,7 @@ export async function renderWhere(root: HTMLElement) {
   const info = (await (await fetch('/demo.json')).json()) as DemoInfo
   const rows: [string, string, string?][] = [
     ['App', 'this page: Vite build, imports latchkey from npm', '/'],
+    ['React page', 'the same session through latchkey/react', '/react.html'],
     ['Drop-in page', 'the same, with one <script> tag', '/drop-in.html'],
     ['Server', `${location.origin}/auth, database sessions on ${info.database}`, '/auth/providers'],
     ['Session worker', '/latchkey-sw.js at scope /', '/latchkey-sw.js'],

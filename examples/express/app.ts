@@ -1,17 +1,17 @@
-/** Express: latchkey mounted before the body parser, and a notes API behind requireSession. */
+/** Express: latchkey mounted at /auth before the body parser, and a notes API behind requireSession. */
 import express from 'express'
-import { Latchkey, requireSession, toNodeHandler } from 'latchkey/server'
+import { requireSession, toNodeHandler } from 'latchkey/node'
+import { Latchkey } from 'latchkey/server'
 import { exampleConfig } from '../auth-config.js'
 
 export function createApp(): express.Express {
   const auth = Latchkey(exampleConfig())
   const notes = new Map<string, string[]>()
-  const latchkey = toNodeHandler(auth)
   const signedIn = requireSession(auth)
 
   const app = express()
   // latchkey reads its own request bodies, so it comes before express.json().
-  app.use((req, res, next) => (req.url.startsWith('/auth/') ? latchkey(req, res) : next()))
+  app.use('/auth', toNodeHandler(auth))
   app.use(express.json())
   app.get('/api/notes', signedIn, (req, res) => {
     const session = signedIn.session(req)

@@ -1,6 +1,7 @@
-/** Plain node:http: latchkey's node binding, and a notes API that asks auth.getSession itself. */
+/** Plain node:http: latchkey's node binding, and a notes API that reads the session with getSession. */
 import { createServer, type Server } from 'node:http'
-import { Latchkey, toNodeHandler } from 'latchkey/server'
+import { getSession, toNodeHandler } from 'latchkey/node'
+import { Latchkey } from 'latchkey/server'
 import { exampleConfig } from '../auth-config.js'
 
 export function createApp(): Server {
@@ -15,7 +16,7 @@ export function createApp(): Server {
     }
     if (req.url !== '/api/notes') return json(404, { error: 'Not found' })
     // Passing `res` lets a due session be extended on this very response.
-    const session = await auth.getSession(req, res)
+    const session = await getSession(auth, req, res)
     if (!session) return json(401, { error: 'Unauthorized' })
     const mine = notes.get(session.user.email!) ?? []
     if (req.method === 'GET') return json(200, mine)

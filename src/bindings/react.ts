@@ -5,6 +5,8 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { AppProvider } from '../core/types.js'
 import type { AuthClient, AuthStatus, Session } from '../client/index.js'
+// The elements in JSX: an app that imports the hooks gets typed <latchkey-signin> and the rest.
+export type { LatchkeyReactProps } from '../jsx/react.js'
 
 export interface UseSession {
   data: Session | null

@@ -1,6 +1,8 @@
 /** latchkey/vue: the session as a composable with reactive `data` and `status`, over an existing client. */
 import { getCurrentScope, onScopeDispose, shallowRef, type ShallowRef } from 'vue'
 import type { AuthClient, AuthStatus, Session } from '../client/index.js'
+// The elements in templates: an app that imports the composable gets typed <latchkey-signin> and the rest.
+export type { LatchkeyVueElement, LatchkeyVueProps } from '../jsx/vue.js'
 
 export interface UseSession {
   data: ShallowRef<Session | null>

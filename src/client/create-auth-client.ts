@@ -19,7 +19,7 @@ export interface AuthClientOptions {
    * Default (true): use the page's service worker when it includes latchkey's (see
    * docs/service-worker.md), registering nothing. A script (`'/latchkey-sw.js'`): register
    * latchkey's own worker first, unless another script is the worker at that scope.
-   * false: keep sessions in the page.
+   * false: keep sessions in the page. Always false where `basePath` is on another origin.
    */
   serviceWorker?: string | boolean
 }
@@ -106,8 +106,13 @@ function navigate(url: string) {
   if (url.includes('#')) location.reload()
 }
 
-export function createAuthClient({ basePath = '/auth', serviceWorker = true }: AuthClientOptions = {}): AuthClient {
+export function createAuthClient({ basePath = '/auth', serviceWorker: asked = true }: AuthClientOptions = {}): AuthClient {
   const base = new URL(basePath.replace(/\/+$/, ''), location.href).href
+  // A worker sees and keeps sessions of its own origin only: on another, the page keeps them.
+  const serviceWorker = new URL(base).origin === location.origin && asked
+  if (typeof asked === 'string' && !serviceWorker) {
+    console.warn(`latchkey: ${asked} was not registered: basePath ${base} is on another origin, and a service worker keeps sessions for its own origin only; the page keeps them instead. To use the worker, proxy the sign-in routes through this origin.`)
+  }
   const sessionUrl = base + '/session'
   const listeners = new Set<(session: Session | null) => void>()
   const workerRegistration: Promise<WorkerRegistrationResult> =

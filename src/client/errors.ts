@@ -1,10 +1,12 @@
 /**
- * What went wrong, as the SDK reports it: no connection, a server failure, or the server's error
- * type. `SessionNotFresh` means the action needs a recent sign-in: show `<latchkey-signin confirm>`
+ * What went wrong, as the SDK reports it: no connection, a server on another origin that refused
+ * this page's origin (`CrossOriginRefused`: add it to `trustedOrigins`), a server failure, or the
+ * server's error type. `SessionNotFresh` means the action needs a recent sign-in: show `<latchkey-signin confirm>`
  * and retry. Any other server type (`?error=`) arrives as it is.
  */
 export type AuthClientErrorCode =
   | 'NetworkError'
+  | 'CrossOriginRefused'
   | 'ServerError'
   | 'SessionNotFresh'
   | 'CredentialsSignin'

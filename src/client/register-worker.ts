@@ -35,6 +35,25 @@ export async function registerWorker(script: string): Promise<WorkerRegistration
     await container.register(url.href)
     return { status: 'registered' }
   } catch (e) {
-    return { status: 'failed', message: `latchkey: ${url.pathname} could not be registered: ${(e as Error)?.message ?? e}` }
+    const message = `latchkey: ${url.pathname}${url.search} could not be registered: ${await whyRefused(url, e)}`
+    console.warn(message)
+    return { status: 'failed', message }
   }
+}
+
+/**
+ * The browser's refusal says "unsupported MIME type" at best: one request for the script tells
+ * what the server really answers there (most often an app's HTML page under a catch-all route).
+ */
+async function whyRefused(url: URL, error: unknown): Promise<string> {
+  const fix = 'serve node_modules/latchkey/dist/latchkey-sw.js there or use latchkey/vite'
+  try {
+    const response = await fetch(url, { cache: 'no-store', credentials: 'omit' })
+    const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type'
+    if (!response.ok) return `the server answered ${response.status} ${type}; ${fix}`
+    if (!/javascript|ecmascript/i.test(type)) return `the server answered ${response.status} ${type}, a service worker must be served as JavaScript; ${fix}`
+  } catch {
+    // Unreachable too: the browser's own words are all there is.
+  }
+  return (error as Error)?.message ?? String(error)
 }

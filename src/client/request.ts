@@ -6,6 +6,7 @@
  */
 import { AuthClientError } from './errors.js'
 import { networkFailureHeader } from './network-failure.js'
+import { crossOriginAdvice, whyUnreachable } from './why-unreachable.js'
 
 export interface Reply<T> {
   data: T
@@ -13,11 +14,12 @@ export interface Reply<T> {
 }
 
 /**
- * Why nothing usable came back: `network`, the server could not be reached; `not-json`, it
- * answered with a body that is not JSON. `thrown` is what fetch or the body read threw; absent when
- * the worker's stand-in said the network failed.
+ * Why nothing usable came back: `network`, the server could not be reached; `cross-origin`, a
+ * server on another origin answered but refused this page's origin; `not-json`, it answered with
+ * a body that is not JSON. `thrown` is what fetch or the body read threw; absent when the
+ * worker's stand-in said the network failed.
  */
-export type FetchFailure = { kind: 'network' | 'not-json'; message: string; thrown?: unknown }
+export type FetchFailure = { kind: 'network' | 'cross-origin' | 'not-json'; message: string; thrown?: unknown }
 
 /** fetch + JSON: the answer and its body, whatever the status; `fail` makes the caller's error of a failure. */
 export async function fetchJson<T>(url: string, init: RequestInit, fail: (failure: FetchFailure) => Error): Promise<Reply<T>> {
@@ -25,7 +27,12 @@ export async function fetchJson<T>(url: string, init: RequestInit, fail: (failur
   try {
     response = await fetch(url, { credentials: 'include', cache: 'no-store', ...init, headers: { accept: 'application/json', ...init.headers } })
   } catch (e) {
-    throw fail({ kind: 'network', message: `Could not reach ${url}: ${(e as Error).message}`, thrown: e })
+    if (init.signal?.aborted || (await whyUnreachable(url)) === 'network') {
+      throw fail({ kind: 'network', message: `Could not reach ${url}: ${(e as Error).message}`, thrown: e })
+    }
+    const message = crossOriginAdvice(url)
+    console.warn(`latchkey: ${message}`)
+    throw fail({ kind: 'cross-origin', message, thrown: e })
   }
   // The worker's stand-in for a failed fetch (src/client/network-failure.ts).
   if (response.headers.has(networkFailureHeader)) throw fail({ kind: 'network', message: `Could not reach ${url}` })
@@ -39,11 +46,12 @@ export async function fetchJson<T>(url: string, init: RequestInit, fail: (failur
   return { data, response }
 }
 
-const clientFailure = (failure: FetchFailure) => new AuthClientError(failure.kind === 'network' ? 'NetworkError' : 'ServerError', failure.message)
+const codes = { network: 'NetworkError', 'cross-origin': 'CrossOriginRefused', 'not-json': 'ServerError' } as const
+const clientFailure = (failure: FetchFailure) => new AuthClientError(codes[failure.kind], failure.message)
 
 /**
  * fetch + JSON with typed failures: no connection is 'NetworkError' (also when the worker says
- * so); a 5xx, or a body that is not JSON, is 'ServerError'; a 4xx names the server's error type.
+ * so); a server on another origin that refused this page's origin is 'CrossOriginRefused'; a 5xx, or a body that is not JSON, is 'ServerError'; a 4xx names the server's error type.
  * A body with `url` (a sign-in or sign-out result, even a failed one) is handed back to the caller.
  */
 export async function request<T>(url: string, init: RequestInit = {}): Promise<Reply<T>> {

@@ -7,6 +7,7 @@
 import { parseTiming, timingHeader } from '../core/session-rule.js'
 import { channelName } from './channel-name.js'
 import { fromOrigin } from './from-origin.js'
+import { whyUnreachable } from './why-unreachable.js'
 import { holdsAny, openStore } from './open-store.js'
 import type { Session, SessionEngine, SessionState } from './types.js'
 
@@ -110,7 +111,7 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
       if (!response.ok || !fromOrigin(response, origin)) throw new Error(String(response.status))
       session = await response.json()
     } catch (e) {
-      const code = e instanceof TypeError ? 'NetworkError' : 'ServerError'
+      const code = !(e instanceof TypeError) ? 'ServerError' : (await whyUnreachable(sessionUrl)) === 'cross-origin' ? 'CrossOriginRefused' : 'NetworkError'
       if (!prev) return { session: null, due: now + retry, error: code }
       return write({ ...prev, stale: true, due: now + retry })
     }

@@ -16,6 +16,8 @@ const messages: Record<string, string> = {
   LastSignInMethod: 'This is your last way to sign in. Connect another account or add a passkey first.',
   Configuration: 'There is a problem with the server configuration. Please try again later.',
   NetworkError: 'Could not reach the server. Check your connection and try again.',
+  // A set-up mistake, so it says what to configure (the console has both origins).
+  CrossOriginRefused: "The sign-in server refused this page's origin. Add it to the server's trustedOrigins, or proxy the sign-in routes through this site.",
   ServerError: 'The server could not complete the request. Please try again later.',
   // What the passkey client's errors say happened (PasskeyError.reason), where it needs its own words.
   'not-allowed': 'No passkey was used. If this device has none for this site, sign in another way, then add a passkey to your account.',

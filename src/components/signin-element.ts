@@ -1,4 +1,4 @@
-import type { AppProvider, AuthClient, SignInResult } from '../client/index.js'
+import type { AppProvider, AuthClient, AuthStatus, SignInResult } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
 import { h } from './dom.js'
 import { errorMessage } from './messages.js'
@@ -6,6 +6,8 @@ import { errorMessage } from './messages.js'
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
+/** The form an `?error=` code is about: its words go under that form's fields. */
+const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form', Verification: 'email-form', EmailSignin: 'email-form' }
 
 /** WebAuthn here (WebKitGTK has none): the passkey client's own check, else the global it needs. */
 const hasWebAuthn = (client: AuthClient) => client.passkey?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
@@ -27,9 +29,13 @@ function logo(p: AppProvider): HTMLElement {
  * `<latchkey-signin>`: a button per OAuth/OIDC provider ("Sign in with {name}", brand colour and
  * the configured logo or a letter mark), a form for email and for credentials (fields from
  * `credentials-fields`, default "username,password"), a passkey button where the browser has
- * WebAuthn, and the `?error=` of the URL in words. One error at a time: a `latchkey-error` from
- * elsewhere on the page replaces this one. "Check your email" shows under the email form,
- * followed by the `email-sent` slot (a link to the mailbox, say). Hidden while signed in, which clears the error, the message and the password.
+ * WebAuthn, and the `?error=` of the URL in words. An error shows under what it is about: a
+ * form's fields (which name it in `aria-describedby`), a provider's button, else at the top. One
+ * error at a time: a `latchkey-error` from elsewhere on the page replaces this one. "Check your
+ * email" shows under the email form, followed by the `email-sent` slot (a link to the mailbox,
+ * say). Hidden while signed in; a sign-in or sign-out clears the error, the message and the
+ * password. An `?error=` the page opened with shows even while signed in (a sign-in link used
+ * twice, say).
  * Attributes: `callback-url`, `credentials-fields`, `redirect`, and `confirm`: "confirm it's you",
  * shown only while signed in, signing the same user in again (a fresh session) and firing
  * `latchkey-confirmed`; a sign-in as anyone else is refused and changes nothing.
@@ -37,13 +43,17 @@ function logo(p: AppProvider): HTMLElement {
 export function signInElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeySignIn extends LatchkeyElement {
     private body?: HTMLElement
-    private error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true })
+    private error = h('p', { id: 'error', class: 'error', part: 'error', role: 'alert', hidden: true })
     private sent = h('span')
     private message = h('p', { class: 'message', part: 'message', role: 'status', hidden: true }, this.sent, ' ', h('slot', { name: 'email-sent' }))
     /** Another element's error (the page's own forms) makes this one obsolete. */
     private othersFailed = (e: Event) => e.target !== this && (this.error.hidden = true)
     /** The pending autofill request, so only one waits at a time. */
     private waiting?: Promise<unknown>
+    /** The last known status: a change between signed in and out clears what was said. */
+    private seen?: AuthStatus
+    /** The code of the error shown. */
+    private code?: string
     constructor() {
       super(client)
     }
@@ -58,26 +68,48 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       super.disconnectedCallback()
       document.removeEventListener('latchkey-error', this.othersFailed)
     }
-    protected override failed(e: unknown) {
+    protected override failed(e: unknown, near?: HTMLElement) {
       const { code, reason } = e as { code?: string; reason?: string }
-      this.showError(code ?? 'ServerError', reason)
+      this.showError(code ?? 'ServerError', reason, near)
     }
-    private showError(code: string, reason?: string) {
+    private showError(code: string, reason?: string, near?: HTMLElement) {
       this.error.textContent = errorMessage(code, reason)
+      this.code = code
+      this.place(near ?? this.formFor(code))
       this.error.hidden = false
       this.dispatchEvent(new CustomEvent('latchkey-error', { detail: { code }, bubbles: true, composed: true }))
+    }
+    private formFor(code: string | undefined): HTMLElement | undefined {
+      const part = code && formOf[code]
+      return (part && this.body?.querySelector<HTMLElement>(`form[part~="${part}"]`)) || undefined
+    }
+    /** Puts the error under a form's fields (before its button), after a button, or at the top. */
+    private place(near?: HTMLElement) {
+      this.undescribe()
+      const form = near?.closest('form')
+      const heading = this.body?.querySelector('[part~="heading"]')
+      if (form) {
+        form.querySelector('button[type=submit]')?.before(this.error)
+        for (const input of form.querySelectorAll('input')) input.setAttribute('aria-describedby', this.error.id)
+      } else if (near) near.after(this.error)
+      else if (heading) heading.after(this.error)
+      else this.body?.prepend(this.error)
+    }
+    private undescribe() {
+      for (const input of this.body?.querySelectorAll('[aria-describedby]') ?? []) input.removeAttribute('aria-describedby')
     }
     /** Hides the error and the message: a new attempt, or a sign-in, makes them obsolete. */
     private clear() {
       this.error.hidden = true
       this.message.hidden = true
+      this.undescribe()
     }
     private async run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string) {
       this.clear()
       button.disabled = true
       try {
         const result = (await action()) as SignInResult | undefined
-        if (result?.error) this.showError(result.error)
+        if (result?.error) this.showError(result.error, undefined, button)
         else if (result?.ok && this.confirming) {
           for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
           this.dispatchEvent(new CustomEvent('latchkey-confirmed', { bubbles: true, composed: true }))
@@ -89,7 +121,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           this.message.hidden = false
         }
       } catch (e) {
-        this.failed(e)
+        this.failed(e, button)
       } finally {
         button.disabled = false
       }
@@ -154,6 +186,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       })
       const heading = this.confirming ? [h('p', { class: 'message', part: 'heading' }, "Confirm it's you: sign in again to continue.")] : []
       this.body = h('div', { class: 'stack', part: 'container' }, ...heading, this.error, ...items)
+      // An error shown before the forms were there (the URL's) moves under the form it is about.
+      if (!this.error.hidden) this.place(this.formFor(this.code))
       this.render()
       if (passkey) this.autofill(passkey, callbackUrl, redirect)
     }
@@ -172,16 +206,21 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     }
     private outlet = h('slot')
     protected render() {
-      const signedIn = this.client.status === 'authenticated'
-      if (signedIn && !this.confirming) {
-        // Nothing from before the sign-in is left for the next person to see after a sign-out.
+      const status = this.client.status
+      const signedIn = status === 'authenticated'
+      if (this.seen && this.seen !== status && status !== 'loading' && !this.confirming) {
+        // A sign-in or sign-out: nothing from before is left for the next person to see. The
+        // page's first reading of the session is neither, and keeps an `?error=` it came with.
         this.clear()
         for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
       }
+      if (status !== 'loading') this.seen = status
       // Confirming is for the signed-in user: that form shows while signed in, and not otherwise.
       if (this.body) this.body.hidden = this.confirming ? !signedIn : signedIn
       this.outlet.name = signedIn ? 'signed-in' : 'signed-out'
-      this.paint(this.body ?? this.error, this.outlet)
+      // Signed in, an error still shown stands on its own, above the hidden forms.
+      const alone = !this.body || (signedIn && !this.confirming && !this.error.hidden)
+      this.paint(alone ? this.error : undefined, this.body, this.outlet)
     }
   }
 }

@@ -144,7 +144,18 @@ export type TokenEndpointHandler = EndpointHandler<
    * 'private_key_jwt'`: a private `CryptoKey`, or a private JWK (its `kid` goes into the
    * assertion's header; its `alg`, else RS256, EC P-256 → ES256 or Ed25519 → EdDSA, signs).
    */
-  clientPrivateKey?: CryptoKey | PrivateJWK
+  clientPrivateKey?: WebCryptoKey | PrivateJWK
+}
+
+/**
+ * A Web Crypto `CryptoKey` (from `crypto.subtle`), by the members it has in every runtime: spelled
+ * here so the server's types compile with the ES library alone, without the DOM's.
+ */
+export interface WebCryptoKey {
+  readonly type: string
+  readonly algorithm: { readonly name: string }
+  readonly extractable: boolean
+  readonly usages: readonly string[]
 }
 
 /** A private key as a JSON Web Key: `d` present. */
@@ -404,7 +415,22 @@ export interface AdapterSession {
 /** A device-bound session's registration: its DBSC session id and the device's public key. */
 export interface DeviceBinding {
   id: string
-  jwk: JsonWebKey
+  jwk: PublicJWK
+}
+
+/** A public key as a JSON Web Key (RFC 7517); Web Crypto's `JsonWebKey` fits it. No DOM library needed. */
+export interface PublicJWK {
+  kty?: string
+  crv?: string
+  x?: string
+  y?: string
+  n?: string
+  e?: string
+  alg?: string
+  kid?: string
+  use?: string
+  key_ops?: string[]
+  ext?: boolean
 }
 
 export interface VerificationToken {

@@ -15,6 +15,8 @@ export type AdapterErrorCode =
   | 'InvalidInput'
   | 'MigrationFailed'
   | 'UnsupportedDatabase'
+  | 'ConnectionFailed'
+  | 'DatabaseLocked'
 
 export type ErrorType =
   | 'AccessDenied'

@@ -1,13 +1,20 @@
 /** The node:http binding: `http.createServer(toNodeHandler(Latchkey(config)))`. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { handleIncoming, type Handler, type IncomingHandler } from '../server/latchkey.js'
+import { handleIncoming, mountTarget, type Handler, type IncomingHandler, type MountTarget } from '../server/latchkey.js'
 import { rememberClientAddress } from '../server/features/rate-limit/client-address.js'
 import { bodyOf, NodeIncoming, requestUrl, webHeaders } from '../server/node-incoming.js'
 import { jsonHeaders, type Reply } from '../server/kernel/respond.js'
+import { readMount } from './mount.js'
 
+/**
+ * `http.createServer(toNodeHandler(auth))`, or under Express or Connect: `app.use('/auth',
+ * toNodeHandler(auth))` works too, since the path the framework strips is read back from `req.originalUrl`.
+ */
 export function toNodeHandler(handler: Handler) {
+  const own = handler as Handler & { [handleIncoming]?: IncomingHandler; [mountTarget]?: MountTarget }
   // Latchkey's own handler is entered without building a Web Request; any other takes the Web way.
-  const direct = (handler as Handler & { [handleIncoming]?: IncomingHandler })[handleIncoming]
+  const direct = own[handleIncoming]
+  const target = own[mountTarget]
   if (!direct) {
     return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       try {
@@ -17,11 +24,21 @@ export function toNodeHandler(handler: Handler) {
       }
     }
   }
+  let reported = false
   // Not `async`: one promise step from the route's answer to the write.
   return (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const mount = readMount(req, target)
+    if (mount.misplaced !== null) {
+      // Said once in the log, and to every request, which could otherwise only read "Expected a path under".
+      if (!reported) target!.report(mount.misplaced)
+      reported = true
+      res.writeHead(404, { ...jsonHeaders })
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ error: 'Configuration', message: mount.misplaced }))
+      return Promise.resolve()
+    }
     let incoming: NodeIncoming
     try {
-      incoming = new NodeIncoming(req)
+      incoming = new NodeIncoming(mount.req)
     } catch {
       return Promise.resolve(unreadable(res))
     }
@@ -57,9 +74,12 @@ async function writeResponse(req: IncomingMessage, res: ServerResponse, response
   res.end(response.body && req.method !== 'HEAD' ? Buffer.from(await response.arrayBuffer()) : undefined)
 }
 
-/** Builds a Web `Request`; the origin comes from the Host header unless the config sets `origin`. */
+/**
+ * Builds a Web `Request`; the origin comes from the Host header unless the config sets `origin`,
+ * the path from `req.originalUrl` where Express or Connect stripped a mount path from `req.url`.
+ */
 export function toRequest(req: IncomingMessage): Request {
-  const request = new Request(requestUrl(req), {
+  const request = new Request(requestUrl(readMount(req, undefined).req), {
     method: req.method,
     headers: webHeaders(req),
     ...bodyOf(req),

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig, Profile } from '../core/types.js'
-import { discovery, mergeProvider } from './lib/index.js'
+import { discovery, mergeProvider, secretOptional } from './lib/index.js'
 
 /**
  * A generic OpenID Connect provider: give `id`, `name`, `issuer` (its metadata is discovered at
@@ -10,15 +10,17 @@ import { discovery, mergeProvider } from './lib/index.js'
 export default function OIDC<P extends Profile = Profile>(
   options: OIDCUserConfig<P> & Pick<OIDCConfig<P>, 'id' | 'name'>,
 ): OIDCConfig<P> {
-  return mergeProvider<OIDCConfig<P>>(
-    {
-      id: options.id,
-      name: options.name,
-      type: 'oidc',
-      wellKnown: discovery(options.issuer),
-      jwks_endpoint: undefined,
-      authorization: { params: { scope: 'openid profile email' } },
-    },
-    options,
+  return secretOptional(
+    mergeProvider<OIDCConfig<P>>(
+      {
+        id: options.id,
+        name: options.name,
+        type: 'oidc',
+        wellKnown: discovery(options.issuer),
+        jwks_endpoint: undefined,
+        authorization: { params: { scope: 'openid profile email' } },
+      },
+      options,
+    ),
   )
 }

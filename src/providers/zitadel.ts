@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, secretOptional, standardUser, under, type StandardClaims } from './lib/index.js'
 
 /** Claims of a ZITADEL instance (ID token / `/oidc/v1/userinfo`). */
 export interface ZitadelProfile extends StandardClaims {
@@ -13,18 +13,20 @@ export interface ZitadelProfile extends StandardClaims {
  * Tokens: a refresh token with the `offline_access` scope.
  */
 export default function Zitadel(options: OIDCUserConfig<ZitadelProfile>): OIDCConfig<ZitadelProfile> {
-  return mergeProvider<OIDCConfig<ZitadelProfile>>(
-    {
-      id: 'zitadel',
-      name: 'ZITADEL',
-      type: 'oidc',
-      issuer: options.issuer,
-      wellKnown: discovery(options.issuer),
-      jwks_endpoint: under(options.issuer, '/oauth/v2/keys'),
-      authorization: { params: { scope: 'openid profile email' } },
-      profile: (p) => standardUser(p),
-      style: { brandColor: '#2d2d46' },
-    },
-    options,
+  return secretOptional(
+    mergeProvider<OIDCConfig<ZitadelProfile>>(
+      {
+        id: 'zitadel',
+        name: 'ZITADEL',
+        type: 'oidc',
+        issuer: options.issuer,
+        wellKnown: discovery(options.issuer),
+        jwks_endpoint: under(options.issuer, '/oauth/v2/keys'),
+        authorization: { params: { scope: 'openid profile email' } },
+        profile: (p) => standardUser(p),
+        style: { brandColor: '#2d2d46' },
+      },
+      options,
+    ),
   )
 }

@@ -50,6 +50,10 @@ export type Handler = (request: Request) => Promise<Response>
 export const handleIncoming = Symbol('latchkey.handleIncoming')
 export type IncomingHandler = (incoming: Incoming) => Promise<Reply>
 
+/** What the node binding checks a framework's mount path against (src/node/mount.ts): basePath, and where to say it is wrong. */
+export const mountTarget = Symbol('latchkey.mountTarget')
+export type MountTarget = { basePath: string; report(message: string): void }
+
 /** What `Latchkey(config)` returns: the handler, and the session of any request to the app. */
 export type LatchkeyHandler<S extends Session = Session> = Handler & {
   /** See `GetSession`: the same answer as GET /session, for the app's own routes. */
@@ -82,6 +86,7 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
   }
   return Object.assign(handler, {
     [handleIncoming]: handle,
+    [mountTarget]: { basePath: resolved.basePath, report: (message: string) => resolved.logger.error(configurationError(message)) } satisfies MountTarget,
     getSession: createGetSession<S>(resolved),
     getAccessToken: createGetAccessToken(resolved, config as AuthConfig),
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),

@@ -5,12 +5,13 @@
  * UPDATE_SCREENSHOTS=1 it also rewrites the two the README shows, in docs/screenshots/.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { smallPng } from '../../scripts/small-png.js'
 import { launchBrowser } from '../support/browser.js'
 
 const root = join(import.meta.dirname, '../..')
@@ -54,6 +55,7 @@ async function startDemo(): Promise<void> {
 }
 
 beforeAll(async () => {
+  mkdirSync(docs, { recursive: true })
   ;[browser] = await Promise.all([launchBrowser(), startDemo()])
 }, 120_000)
 
@@ -131,15 +133,29 @@ describe('the demo site', () => {
   test('credentials: the demo account signs in and out; the panel shows expiry and next refresh', async () => {
     const page = await tab()
     await page.screenshot({ path: join(shots, 'signin.png'), fullPage: true })
-    await page.locator('main').screenshot({ path: join(docs, 'signin.png') })
+    writeFileSync(join(docs, 'signin.png'), smallPng(await page.locator('main').screenshot()))
     await page.locator('latchkey-signin input[name=username]').fill('demo')
     await page.locator('latchkey-signin input[name=password]').fill('wrong')
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
     await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
+    // The error sits under the fields it is about, above the form's button, and the fields name it.
+    const form = page.locator('latchkey-signin form[part~="credentials-form"]')
+    const [password, error, submit] = await Promise.all(
+      [form.locator('input[name=password]'), form.locator('[part="error"]'), form.locator('button[type=submit]')].map((l) => l.boundingBox()),
+    )
+    expect(error!.y).toBeGreaterThanOrEqual(password!.y + password!.height)
+    expect(error!.y + error!.height).toBeLessThanOrEqual(submit!.y)
+    const errorId = await form.locator('[part="error"]').getAttribute('id')
+    expect(await form.locator('input[name=password]').getAttribute('aria-describedby')).toBe(errorId)
+    expect(await form.locator('input[name=username]').getAttribute('aria-describedby')).toBe(errorId)
     await withCredentials(page)
     await signedInAs(page, 'demo@example.com')
     await expect.poll(() => page.locator('#panel-expires').textContent()).toMatch(/\d\d:\d\d:\d\d in (59 min|1 h)/)
     await refreshWithinAMinute(page)
+    // No Demo IdP account, no token to call its API with: the button is not offered.
+    await page.locator('latchkey-accounts button[part~="connect"]', { hasText: 'Connect Demo IdP' }).waitFor()
+    expect(await page.locator('button.idp-call').isVisible()).toBe(false)
+    expect(await form.locator('input[name=password]').getAttribute('aria-describedby')).toBeNull()
     await page.screenshot({ path: join(shots, 'credentials-signed-in.png'), fullPage: true })
     await signOut(page)
     // Nothing typed before is left for the next person: the error and the password are gone.
@@ -164,12 +180,21 @@ describe('the demo site', () => {
     await outbox.goto(origin + '/outbox')
     await outbox.locator('.mail', { hasText: email }).waitFor()
     await outbox.screenshot({ path: join(shots, 'outbox.png'), fullPage: true })
-    await outbox.locator('.mail', { hasText: email }).locator('a.signin-link').click()
+    const signinLink = outbox.locator('.mail', { hasText: email }).locator('a.signin-link')
+    const linkUrl = (await signinLink.getAttribute('href'))!
+    await signinLink.click()
     await outbox.waitForURL(origin + '/')
     await signedInAs(outbox, email)
     await refreshWithinAMinute(outbox)
     // The first tab follows.
     await signedInAs(page, email)
+    // The same link again, while signed in: the server sends it to `/?error=Verification`; the
+    // page says why and takes the error out of the address bar, and the session stays.
+    await outbox.goto(linkUrl)
+    await outbox.locator('latchkey-signin [part="error"]', { hasText: 'The sign-in link is no longer valid' }).waitFor()
+    expect(await outbox.locator('latchkey-signin [part="error"]').isVisible()).toBe(true)
+    await expect.poll(() => outbox.url()).toBe(origin + '/')
+    await signedInAs(outbox, email)
     await signOut(outbox)
     await signedOut(page)
     await page.context().close()
@@ -253,7 +278,7 @@ describe('the demo site', () => {
     await signedInAs(b, 'demo@example.com')
     await b.locator('#event-log li[data-kind=signed-in]', { hasText: 'Signed in as demo@example.com' }).waitFor()
     await b.screenshot({ path: join(shots, 'two-tabs-second.png'), fullPage: true })
-    await b.locator('#session').screenshot({ path: join(docs, 'session-panel.png') })
+    writeFileSync(join(docs, 'session-panel.png'), smallPng(await b.locator('#session').screenshot()))
     await signOut(b)
     await signedOut(a)
     await a.locator('#event-log li[data-kind=signed-out]').waitFor()
@@ -314,15 +339,74 @@ describe('the demo site', () => {
     await page.context().close()
   })
 
-  test('at 375 px wide no page scrolls sideways, and every image loads', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 800 } })
-    const page = await context.newPage()
-    for (const path of ['/', '/drop-in.html', '/outbox']) {
+  test('signed out, an ?error= in the URL is said under the form it is about, and leaves the address bar', async () => {
+    const page = await tab()
+    await page.goto(origin + '/?error=Verification')
+    const form = page.locator('latchkey-signin form[part~="email-form"]')
+    await form.locator('[part="error"]', { hasText: 'The sign-in link is no longer valid' }).waitFor()
+    expect(await form.locator('input[name=email]').getAttribute('aria-describedby')).toBe(await form.locator('[part="error"]').getAttribute('id'))
+    await expect.poll(() => page.url()).toBe(origin + '/')
+    await page.reload()
+    await signedOut(page)
+    expect(await shownErrors(page)).toEqual([])
+    await page.context().close()
+  })
+
+  test('no page logs an error or misses a file, the IdP\'s sign-in page included; each lists every page', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1024, height: 900 } })).newPage()
+    const problems: string[] = []
+    page.on('console', (m) => m.type() === 'error' && problems.push(`${page.url()}: ${m.text()}`))
+    page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`))
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`))
+    for (const path of ['/', '/react.html', '/drop-in.html', '/outbox']) {
       await page.goto(origin + path)
       await page.waitForLoadState('networkidle')
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375)
+      expect(await page.locator('header nav a').allTextContents(), path).toEqual(['App', 'React page', 'Drop-in page', 'Outbox'])
+    }
+    await page.goto(origin + '/')
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo IdP' }).click()
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/interaction\//)
+    await page.waitForLoadState('networkidle')
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  test('wide, the session panel stands beside the sign-in card; narrow, below it; the React page is centred', async () => {
+    const boxes = async (width: number) => {
+      const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage()
+      await page.goto(origin + '/')
+      await signedOut(page)
+      const [account, session, notes] = await Promise.all(['#account', '#session', '#notes'].map((id) => page.locator(id).boundingBox()))
+      await page.goto(origin + '/react.html')
+      const card = await page.locator('#root > section.card').boundingBox()
+      await page.context().close()
+      return { account: account!, session: session!, notes: notes!, card: card! }
+    }
+    const wide = await boxes(1600)
+    expect(wide.session.x).toBeGreaterThanOrEqual(wide.account.x + wide.account.width)
+    expect(wide.session.y).toBe(wide.account.y)
+    // The notes under the session, in the same column.
+    expect(wide.notes.x).toBe(wide.session.x)
+    expect(wide.notes.y).toBeGreaterThan(wide.session.y + wide.session.height)
+    expect(Math.abs(wide.card.x + wide.card.width / 2 - 800)).toBeLessThan(2)
+    const narrow = await boxes(390)
+    expect(narrow.session.x).toBe(narrow.account.x)
+    expect(narrow.session.y).toBeGreaterThanOrEqual(narrow.account.y + narrow.account.height)
+    expect(narrow.notes.y).toBeGreaterThanOrEqual(narrow.session.y + narrow.session.height)
+  })
+
+  test('at 390 px wide no page scrolls sideways, the drop-in code shows whole, and every image loads', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } })
+    const page = await context.newPage()
+    for (const path of ['/', '/react.html', '/drop-in.html', '/outbox']) {
+      await page.goto(origin + path)
+      await page.waitForLoadState('networkidle')
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390)
       expect(await brokenImages(page), path).toEqual([])
     }
+    await page.goto(origin + '/drop-in.html')
+    expect(await page.locator('pre').evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBe(0)
+    expect(await page.locator('pre').textContent()).toContain('data-service-worker="/latchkey-sw.js"')
     await page.goto(origin + '/')
     await page.screenshot({ path: join(shots, 'narrow.png'), fullPage: true })
     await context.close()

@@ -3,11 +3,12 @@
  * bin run through `npx` (so through node_modules/.bin's symlink) and its entries imported by name.
  */
 import { existsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { installPacked, repoRoot, type PackedProject } from '../support/packed.js'
+import { packageProblems } from '../../scripts/check-package.js'
+import { filesUnder, installPacked, repoRoot, type PackedProject } from '../support/packed.js'
 
 let app: PackedProject
 /** Optional peers npm installed along with latchkey (none should be). */
@@ -58,10 +59,14 @@ describe('public entries', () => {
 })
 
 describe('latchkey/server is Web-only, latchkey/node holds the node binding', () => {
-  /** tsc on one file of the app, with no ambient types at all (no @types/node), checking the package's .d.ts too. */
-  async function typecheck(name: string, code: string): Promise<string[]> {
+  /**
+   * tsc on one file of the app, checking the package's .d.ts too (`skipLibCheck: false`); by
+   * default with no ambient types at all (no @types/node) and the DOM library.
+   */
+  async function typecheck(name: string, code: string, env: { lib?: string[]; types?: string[] } = {}): Promise<string[]> {
     await writeFile(join(app.dir, `${name}.ts`), code)
-    const compilerOptions = { module: 'preserve', moduleResolution: 'bundler', target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], strict: true, noEmit: true, skipLibCheck: false }
+    const { lib = ['ES2023', 'DOM', 'DOM.Iterable'], types = [] } = env
+    const compilerOptions = { module: 'preserve', moduleResolution: 'bundler', target: 'ES2022', lib, types, strict: true, noEmit: true, skipLibCheck: false }
     await writeFile(join(app.dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.ts`] }))
     const { stdout } = await app.run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${name}.json`, '--pretty', 'false'])
     return stdout.split('\n').filter((line) => /error TS/.test(line))
@@ -84,6 +89,19 @@ describe('latchkey/server is Web-only, latchkey/node holds the node binding', ()
     const errors = await typecheck('node-app', `import { toNodeHandler } from 'latchkey/node'\nexport const bind = toNodeHandler`)
     expect(errors.some((e) => /Cannot find module 'node:http'/.test(e))).toBe(true)
   }, 60_000)
+
+  test('every server entry type-checks with the ES library alone: no DOM types (CryptoKey, JsonWebKey)', async () => {
+    // A Node server's tsconfig: lib ES2023, the runtime's own types (Request and Response come from
+    // @types/node); the nodemailer provider's types need the package an app using it installs.
+    await app.link('@types/node', 'nodemailer', '@types/nodemailer')
+    const providers = (await readdir(join(app.dir, 'node_modules/latchkey/dist/src/providers'))).filter((file) => file.endsWith('.d.ts')).map((file) => file.slice(0, -5))
+    expect(providers).toContain('github')
+    const imports = ['latchkey/server', 'latchkey/node', 'latchkey/adapters/memory', 'latchkey/adapters/postgres', ...providers.map((id) => `latchkey/providers/${id}`)]
+    const code = `${imports.map((entry, i) => `import * as entry${i} from '${entry}'`).join('\n')}
+      export const entries = [${imports.map((_, i) => `entry${i}`).join(', ')}]
+      export const key: NonNullable<import('latchkey/server').AdapterSession['deviceBinding']>['jwk'] = { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }`
+    expect(await typecheck('es-only', code, { lib: ['ES2023'], types: ['node'] })).toEqual([])
+  }, 120_000)
 
   for (const platform of ['browser', 'neutral'] as const) {
     test(`esbuild bundles latchkey/server for the ${platform} platform, with no node: import`, async () => {
@@ -114,6 +132,15 @@ describe('latchkey/server is Web-only, latchkey/node holds the node binding', ()
     expect(stderr).toBe('')
     expect(JSON.parse(stdout)).toEqual([Array(6).fill('function'), Array(4).fill('function')])
     expect(code).toBe(0)
+  })
+})
+
+describe('what the tarball holds', () => {
+  test('every exports target, the bin and what they import, and no test, source map or TypeScript source', async () => {
+    const root = join(app.dir, 'node_modules/latchkey')
+    const files = await filesUnder(root)
+    expect(files).toContain('dist/src/server/index.js')
+    expect(await packageProblems(root, files)).toEqual([])
   })
 })
 

@@ -81,6 +81,24 @@ describe('CORS', () => {
   })
 })
 
+describe('redirects to a frontend on another origin', () => {
+  it('the default redirect allows a trustedOrigins origin, and still no other', async () => {
+    const { handler } = testServer({ trustedOrigins: ['https://spa.example.com'] })
+    const to = async (callbackUrl: string) => (await signIn(new Jar(handler), { callbackUrl })).headers.get('location')
+    expect(await to('https://spa.example.com/account?tab=2')).toBe('https://spa.example.com/account?tab=2')
+    expect(await to('https://evil.example.com/')).toBe('http://localhost:3000')
+    expect(await to('https://spa.example.com.evil.example.com/')).toBe('http://localhost:3000')
+    expect(await to('javascript:alert(1)')).toBe('http://localhost:3000')
+    expect(await to('/x')).toBe('http://localhost:3000/x')
+  })
+
+  it('a custom redirect callback still decides alone', async () => {
+    const { handler } = testServer({ trustedOrigins: ['https://spa.example.com'], callbacks: { redirect: ({ baseUrl }) => baseUrl } })
+    const res = await signIn(new Jar(handler), { callbackUrl: 'https://spa.example.com/account' })
+    expect(res.headers.get('location')).toBe('http://localhost:3000')
+  })
+})
+
 describe('cookie size', () => {
   it('a jwt callback that bloats the token fails the sign-in clearly instead of losing the cookie', async () => {
     const { handler, logs } = testServer({ strategy: 'jwt', callbacks: { jwt: ({ token }) => ({ ...token, blob: 'x'.repeat(5000) }) } })

@@ -1,12 +1,15 @@
 /**
- * The package as npm users get it: the working tree copied to a staging folder (so the repo's dist
- * stays the e2e suites'), `npm run build` and `npm pack` there, and the tarball installed into a
- * new project with `npm install`. Dependencies come from npm's cache, else the registry.
+ * The package as npm users get it, two ways: `installPacked()` copies the working tree to a staging
+ * folder (so the repo's dist stays the e2e suites'), runs `npm pack` there (its `prepare` builds) and
+ * installs the tarball into a new project; `installFromGit()` commits the same copy in a temporary
+ * repository, clones it bare and installs its `git+file://` URL, so npm clones, installs the dev
+ * dependencies and runs `prepare` as it does for any git URL. Dependencies come from npm's cache,
+ * else the registry.
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 
 export const repoRoot = join(import.meta.dirname, '../..')
@@ -19,8 +22,12 @@ export interface Run {
 }
 
 export interface PackedProject {
-  /** The project that installed the tarball. */
+  /** The project that installed the package. */
   dir: string
+  /** The tarball `npm pack` made (installPacked), or the bare repository's URL (installFromGit). */
+  source: string
+  /** What `npm install` printed on stderr (npm's warnings). */
+  installLog: string
   /** Runs a command in the project; never throws on a non-zero exit. */
   run(command: string, args: string[], env?: Record<string, string>): Promise<Run>
   /** Puts packages the repo has installed (peers, types) into the project, as a user would install them. */
@@ -52,28 +59,25 @@ async function must(cwd: string, command: string, args: string[]): Promise<strin
   return result.stdout
 }
 
-/** The working tree's files (tracked, and new ones not ignored) into `stage`, with the repo's node_modules. */
+/** The working tree's files (tracked, and new ones not ignored) into `stage`. */
 async function copyWorkingTree(stage: string): Promise<void> {
   const files = (await must(repoRoot, 'git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'])).split('\0').filter(Boolean)
   for (const file of files) await cp(join(repoRoot, file), join(stage, file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error // deleted in the working tree, not yet in the index
   })
-  await symlink(join(repoRoot, 'node_modules'), join(stage, 'node_modules'), 'dir')
 }
 
-export async function installPacked(): Promise<PackedProject> {
-  const work = await mkdtemp(join(tmpdir(), 'latchkey-packed-'))
-  const stage = join(work, 'stage')
+/** A new project in `work/app` with `manifest`'s fields and `spec` installed. */
+async function installInto(work: string, spec: string, manifest: object, flags: string[] = []): Promise<PackedProject> {
   const dir = join(work, 'app')
-  await mkdir(stage)
   await mkdir(dir)
-  await copyWorkingTree(stage)
-  await must(stage, 'npm', ['run', 'build', '--silent'])
-  const tarball = join(work, (await must(stage, 'npm', ['pack', '--pack-destination', work, '--silent'])).trim().split('\n').pop()!)
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }))
-  await must(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball])
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module', ...manifest }))
+  const installed = await run(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn', ...flags, spec])
+  if (installed.code !== 0) throw new Error(`npm install ${spec} failed (${installed.code}):\n${installed.stdout}\n${installed.stderr}`)
   return {
     dir,
+    source: spec,
+    installLog: installed.stderr,
     run: (command, args, env) => run(dir, command, args, env),
     async link(...names) {
       for (const name of names) {
@@ -86,4 +90,45 @@ export async function installPacked(): Promise<PackedProject> {
     },
     remove: () => rm(work, { recursive: true, force: true }),
   }
+}
+
+/** `npm pack` of the working tree (its `prepare` script builds dist), installed from the tarball. */
+export async function installPacked(): Promise<PackedProject> {
+  const work = await mkdtemp(join(tmpdir(), 'latchkey-packed-'))
+  const stage = join(work, 'stage')
+  await mkdir(stage)
+  await copyWorkingTree(stage)
+  await symlink(join(repoRoot, 'node_modules'), join(stage, 'node_modules'), 'dir')
+  const tarball = join(work, (await must(stage, 'npm', ['pack', '--pack-destination', work, '--silent'])).trim().split('\n').pop()!)
+  return installInto(work, tarball, {})
+}
+
+/**
+ * The working tree committed in a throwaway repository (never this one), cloned bare, and its
+ * `git+file://` URL installed the way the README says: approved in the app's `allowScripts`.
+ * `--strict-allow-scripts` turns any script npm would only warn about into a failed install.
+ */
+export async function installFromGit(): Promise<PackedProject> {
+  const work = await mkdtemp(join(tmpdir(), 'latchkey-git-'))
+  const stage = join(work, 'stage')
+  await mkdir(stage)
+  await copyWorkingTree(stage)
+  const git = (args: string[]) => must(stage, 'git', ['-c', 'user.name=latchkey test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args])
+  await git(['init', '--quiet'])
+  await git(['add', '--all'])
+  await git(['commit', '--quiet', '--no-verify', '--message', 'the working tree'])
+  const bare = join(work, 'latchkey.git')
+  await git(['clone', '--quiet', '--bare', stage, bare])
+  const url = `git+file://${bare}`
+  return installInto(work, url, { allowScripts: { [url]: true } }, ['--strict-allow-scripts'])
+}
+
+/** The files of an installed package, relative to its folder, as npm lists a tarball's (its own node_modules left out). */
+export async function filesUnder(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+    .filter((file) => !file.startsWith('node_modules/'))
+    .sort()
 }

@@ -5,6 +5,7 @@
  * makes the loser's transaction fail, and it retries and finds nothing to do.
  */
 import { AdapterError } from '../errors.js'
+import { connectionError } from './connect-errors.js'
 import { toQueryable } from './drivers/index.js'
 import { errorCode } from './sql-errors.js'
 import type { Queryable } from './queryable.js'
@@ -26,7 +27,16 @@ const LOCK_KEY = '7809651199139603833'
 const RETRYABLE = new Set(['40001', '40P01', '23505', '42P07', '42710'])
 const ATTEMPTS = 5
 
-export async function migrate(driverOrQueryable: unknown): Promise<MigrationResult> {
+export interface MigrateOptions {
+  /** The database's URL (its password hidden) or folder: named when it cannot be reached or entered. */
+  location?: string
+}
+
+/**
+ * A database that cannot be reached or entered fails with `ConnectionFailed`, saying what failed
+ * and the fix; any other failure with `MigrationFailed`.
+ */
+export async function migrate(driverOrQueryable: unknown, options: MigrateOptions = {}): Promise<MigrationResult> {
   const db = toQueryable(driverOrQueryable)
   if (!db.transaction) {
     throw new AdapterError(
@@ -41,6 +51,8 @@ export async function migrate(driverOrQueryable: unknown): Promise<MigrationResu
       const code = errorCode(error)
       if (attempt < ATTEMPTS && code && RETRYABLE.has(code)) continue
       if (error instanceof AdapterError) throw error
+      const unreachable = connectionError(error, options.location ?? 'the configured address')
+      if (unreachable) throw unreachable
       throw new AdapterError('MigrationFailed', `migrate: the schema could not be brought to version ${LATEST_VERSION}: ${(error as Error).message}`, {
         cause: error,
       })

@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises'
 import { AdapterError } from '../errors.js'
 import { PostgresAdapter, type PostgresAdapterOptions } from './adapter.js'
+import { lockEmbeddedDir } from './embedded-lock.js'
 import { fromPg, fromPGlite, type FromPgOptions, type PgPoolLike, type PGliteDbLike } from './drivers/index.js'
 import { migrate, type MigrationResult } from './migrate.js'
 import type { Queryable } from './queryable.js'
@@ -31,27 +32,43 @@ async function loadOptional<T>(name: string, why: string): Promise<T> {
   }
 }
 
-async function ready(db: Queryable, location: string, options: PostgresAdapterOptions): Promise<OpenedAdapter> {
+/** Migrates, then hands out the adapter; `release` runs after the database closes (the embedded folder's lock). */
+async function ready(db: Queryable, location: string, options: PostgresAdapterOptions, release = async () => {}): Promise<OpenedAdapter> {
   let migration: MigrationResult
   try {
-    migration = await migrate(db)
+    migration = await migrate(db, { location })
   } catch (error) {
     await db.end?.().catch(() => undefined)
     throw error
   }
   const adapter = PostgresAdapter(db, options)
-  return Object.assign(adapter, { migration, location, close: async () => db.end?.() })
+  const close = async () => {
+    try {
+      await db.end?.()
+    } finally {
+      await release()
+    }
+  }
+  return Object.assign(adapter, { migration, location, close })
 }
 
-/** PGlite in a folder on disk: the data survives a restart. Creates the folder when missing. */
+/**
+ * PGlite in a folder on disk: the data survives a restart. Creates the folder when missing. One
+ * process at a time: a second opener (another process, or this one again) gets `DatabaseLocked`.
+ */
 export async function openEmbedded(dir: string = DEFAULT_EMBEDDED_DIR, options: PostgresAdapterOptions = {}): Promise<OpenedAdapter> {
   const { PGlite } = await loadOptional<{ PGlite: { create(dataDir: string): Promise<PGliteDbLike> } }>(
     '@electric-sql/pglite',
     'The embedded database',
   )
   await mkdir(dir, { recursive: true })
-  const db = await PGlite.create(dir)
-  return ready(fromPGlite(db), dir, options)
+  const lock = await lockEmbeddedDir(dir)
+  try {
+    return await ready(fromPGlite(await PGlite.create(dir)), dir, options, lock.release)
+  } catch (error) {
+    await lock.release()
+    throw error
+  }
 }
 
 export function isPostgresUrl(url: string): boolean {

@@ -27,6 +27,8 @@ export type PasskeyErrorKind =
   /** The server refused; `reason` says why (e.g. 'verification', 'counter', 'challenge', 'last-credential', 'not-fresh'). */
   | 'refused'
   | 'network'
+  /** A server on another origin answered but refused this page's origin (CORS). */
+  | 'cross-origin'
   | 'server'
   /** Anything else the browser raised; `cause` has it. */
   | 'failed'
@@ -40,6 +42,7 @@ export type PasskeyErrorCode =
   | 'PasskeySecurityError'
   | 'PasskeyFailed'
   | 'NetworkError'
+  | 'CrossOriginRefused'
   | 'ServerError'
 
 const clientCodes: Record<PasskeyErrorKind, PasskeyErrorCode> = {
@@ -50,6 +53,7 @@ const clientCodes: Record<PasskeyErrorKind, PasskeyErrorCode> = {
   security: 'PasskeySecurityError',
   failed: 'PasskeyFailed',
   network: 'NetworkError',
+  'cross-origin': 'CrossOriginRefused',
   server: 'ServerError',
   // Only with the server's code (below); alone, the server gave none.
   refused: 'ServerError',
@@ -82,6 +86,7 @@ const messages: Record<PasskeyErrorKind, string> = {
   security: 'This page is not allowed to use passkeys for this site (origin or RP ID mismatch)',
   refused: 'The server refused the passkey',
   network: 'Could not reach the server',
+  'cross-origin': "The server refused this page's origin: add it to the server's trustedOrigins",
   server: 'The server failed',
   failed: 'The passkey request failed',
 }

@@ -15,7 +15,7 @@ export async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
 function passkeyFailure(failure: FetchFailure, signal: AbortSignal | null | undefined): PasskeyError {
   if ('thrown' in failure && signal?.aborted) return cancelled()
   if (failure.kind === 'not-json') return new PasskeyError('server', failure.message)
-  return new PasskeyError('network', failure.message, { cause: failure.thrown })
+  return new PasskeyError(failure.kind, failure.message, { cause: failure.thrown })
 }
 
 export function postJson<T>(url: string, body: unknown): Promise<T> {

@@ -1,4 +1,5 @@
 import type { OAuthConfig } from '../../core/types.js'
+import { needsClientSecret } from './client-secret.js'
 
 type Endpoint = string | { url?: string; params?: Record<string, unknown>; request?: unknown } | undefined
 
@@ -29,7 +30,7 @@ export function mergeEndpoint(base: Endpoint, override: Endpoint): Endpoint {
  * default; `authorization`, `token` and `userinfo` are merged as endpoints, `style` and `client`
  * key by key. `options` is set to `recorded`: all the user gave, by default `options` (a provider
  * passes its own extra options, like `tenantId`, there but not in `options`). Undefined option
- * values are ignored.
+ * values are ignored. The result needs a clientSecret unless the provider calls `secretOptional`.
  */
 export function mergeProvider<C extends OAuthConfig<any>>(defaults: C, options: object = {}, recorded: object = options): C {
   const opts = options as Record<string, unknown>
@@ -45,5 +46,6 @@ export function mergeProvider<C extends OAuthConfig<any>>(defaults: C, options: 
     }
   }
   result.options = recorded
+  ;(result as Record<symbol, unknown>)[needsClientSecret] = true
   return result as C
 }

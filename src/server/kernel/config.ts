@@ -30,7 +30,8 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
   const basePath = normaliseBasePath(config.basePath ?? '/auth')
   const providers = new Map<string, ResolvedProvider>()
   for (const entry of config.providers ?? []) {
-    const provider = (typeof entry === 'function' ? entry() : entry) as ResolvedProvider
+    // `providers: [GitHub]`, as Auth.js allows: called with no options, its fields come from the environment.
+    const provider = (typeof entry === 'function' ? entry({}) : entry) as ResolvedProvider
     if (!provider || typeof provider.id !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(provider.id)) {
       throw configurationError(`latchkey: a provider needs an id of letters, digits, "-" and "_", got ${JSON.stringify(provider?.id)}`)
     }

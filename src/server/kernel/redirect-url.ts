@@ -14,9 +14,15 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
   return origin
 }
 
-/** The validated callback URL of this request (body, query or cookie), through the `redirect` callback. */
+/**
+ * The validated callback URL of this request (body, query or cookie), through the `redirect`
+ * callback. Without one, a `trustedOrigins` origin is allowed too: that is the app's frontend
+ * where it is served apart from the API.
+ */
 export async function resolveCallbackUrl(ctx: Context, candidate: string | undefined): Promise<string> {
   const url = candidate || ctx.cookies.get(ctx.names.callbackUrl) || ctx.origin
-  const callback = ctx.config.callbacks.redirect ?? defaultRedirect
-  return callback({ url, baseUrl: ctx.origin })
+  const { redirect } = ctx.config.callbacks
+  if (redirect) return redirect({ url, baseUrl: ctx.origin })
+  const origin = URL.canParse(url) ? new URL(url).origin : undefined
+  return defaultRedirect({ url, baseUrl: origin && ctx.config.trustedOrigins.has(origin) ? origin : ctx.origin })
 }

@@ -1,6 +1,8 @@
 /** The small server-rendered pages: sign-in, sign-out, verify-request and error. */
 import type { ErrorType } from '../../core/errors.js'
 import type { AppProvider } from '../../core/types.js'
+import type { Context } from '../kernel/context.js'
+import { resolveCallbackUrl } from '../kernel/redirect-url.js'
 
 export function escapeHtml(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -33,9 +35,39 @@ export const errorMessages: Record<string, string> = {
   Configuration: 'There is a problem with the server configuration. The server log has the details.',
 }
 
-export function errorPage(type: string): string {
+/** `tryAgain`: where the page's one link goes, from `tryAgainUrl`. */
+export function errorPage(type: string, tryAgain: string): string {
   const message = errorMessages[type] ?? errorMessages.Configuration
-  return page('Sign-in error', `<h1>Sign-in error</h1><p class="error" data-error="${escapeHtml(type)}">${escapeHtml(message)}</p><p><a href="signin">Try again</a></p>`)
+  return page(
+    'Sign-in error',
+    `<h1>Sign-in error</h1><p class="error" data-error="${escapeHtml(type)}">${escapeHtml(message)}</p><p><a href="${escapeHtml(tryAgain)}">Try again</a></p>`,
+  )
+}
+
+/**
+ * Where the error page's "Try again" goes: the app's own sign-in page (`pages.signIn`) when it
+ * passes the check every callbackUrl passes (the `redirect` callback, else this origin and
+ * `trustedOrigins`), else the built-in one; with the callbackUrl the sign-in started with, when
+ * its cookie holds one that passes the same check.
+ */
+export async function tryAgainUrl(ctx: Context): Promise<string> {
+  const own = ctx.config.pages.signIn
+  const signIn = (own && (await allowedUrl(ctx, own))) || `${ctx.baseUrl}/signin`
+  const started = ctx.cookies.get(ctx.names.callbackUrl)
+  const back = started && (await allowedUrl(ctx, started))
+  return back ? `${signIn}${signIn.includes('?') ? '&' : '?'}callbackUrl=${encodeURIComponent(back)}` : signIn
+}
+
+/** The URL made absolute, when the redirect check gives it back unchanged; else null. */
+async function allowedUrl(ctx: Context, url: string): Promise<string | null> {
+  if (!URL.canParse(url, ctx.origin)) return null
+  const absolute = new URL(url, ctx.origin).href
+  try {
+    return (await resolveCallbackUrl(ctx, absolute)) === absolute ? absolute : null
+  } catch {
+    // A failing `redirect` callback must not take the error page down with it.
+    return null
+  }
 }
 
 export function verifyRequestPage(): string {

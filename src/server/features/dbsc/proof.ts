@@ -5,6 +5,7 @@
  */
 import { decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose'
 import { AuthError } from '../../../core/errors.js'
+import type { PublicJWK } from '../../../core/types.js'
 
 const algorithms = ['ES256', 'RS256'] as const
 type Algorithm = (typeof algorithms)[number]
@@ -25,7 +26,7 @@ export async function verifyRegistrationProof(jwt: string): Promise<Proof> {
 }
 
 /** Checks a refresh proof against the key registered for the session. */
-export async function verifyRefreshProof(jwt: string, key: JsonWebKey): Promise<string> {
+export async function verifyRefreshProof(jwt: string, key: PublicJWK): Promise<string> {
   const header = readHeader(jwt)
   if (header.jwk !== undefined) throw refused('a refresh proof must not carry a `jwk` header')
   return verifiedJti(jwt, publicJwk(key, header.alg), header.alg)

@@ -4,7 +4,7 @@
  */
 import { importJWK } from 'jose'
 import * as oauth from 'oauth4webapi'
-import type { OAuthConfig, PrivateJWK } from '../../../core/types.js'
+import type { OAuthConfig, PrivateJWK, WebCryptoKey } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
 
@@ -68,7 +68,7 @@ function clientAuth(provider: OAuthConfig<any>, method: string, secret: string |
 }
 
 /** The client assertion's key, checked before the sign-in goes anywhere; a JWK is imported when an assertion is made. */
-function signingKey(providerId: string, key: CryptoKey | PrivateJWK | undefined): () => Promise<oauth.PrivateKey> {
+function signingKey(providerId: string, key: WebCryptoKey | PrivateJWK | undefined): () => Promise<oauth.PrivateKey> {
   const refuse = (got: string) =>
     new AuthError('Configuration', `Provider "${providerId}": private_key_jwt needs token.clientPrivateKey, a private CryptoKey or a private JWK, got ${got}`, { status: 500 })
   if (key instanceof CryptoKey) {
@@ -76,6 +76,7 @@ function signingKey(providerId: string, key: CryptoKey | PrivateJWK | undefined)
     return async () => ({ key })
   }
   if (!key || typeof key !== 'object') throw refuse(key === undefined ? 'none' : typeof key)
+  if (!('kty' in key)) throw refuse('an object that is neither a CryptoKey nor a JWK ("kty")')
   // Named by its members only: the key's value must never reach a message or a log.
   if (typeof key.d !== 'string') throw refuse(`a JWK without its private part ("d")`)
   const alg = key.alg ?? jwkAlgorithm(key)

@@ -5,11 +5,19 @@ import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { redirect } from '../../kernel/respond.js'
 import { withSignInNotice } from '../../sign-in/first-proof.js'
 import { handleOAuthCallback } from './callback.js'
+import { withRequiredFields } from './required-fields.js'
 import { knownAuthorizationUrls } from './server.js'
 import { startOAuth } from './start.js'
 
 export const oauth: Feature = {
   name: 'oauth',
+  // Each OAuth provider's client fields, from the environment where left out, checked at start-up.
+  configure(_, resolved) {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+    for (const [id, provider] of resolved.providers) {
+      if (provider.type === 'oauth' || provider.type === 'oidc') resolved.providers.set(id, withRequiredFields(provider as OAuthConfig<any>, env) as typeof provider)
+    }
+  },
   method: {
     types: ['oauth', 'oidc'],
     leavesSite: true,

@@ -1,0 +1,59 @@
+/**
+ * What each element takes and fires, said once: the React, Vue and Svelte typings (src/jsx/) are
+ * made from it. `boolean` marks a boolean attribute (present or absent); each framework's typing
+ * spells it the way that framework sets an attribute.
+ */
+import type { AppProvider } from '../client/index.js'
+
+export interface LatchkeyElementTypes {
+  'latchkey-signin': {
+    attributes: {
+      /** Where to land after signing in (default: this page, without its `error`). */
+      'callback-url': string
+      /** The credentials form's fields, comma-separated (default `username,password`). */
+      'credentials-fields': string
+      /** Navigate after a credentials or email sign-in rather than staying on the page. */
+      redirect: boolean
+      /** "Confirm it's you": shown only while signed in, signs the same user in again. */
+      confirm: boolean
+    }
+    events: {
+      /** An error is shown; `detail.code` is its code (docs/errors.md). */
+      'latchkey-error': CustomEvent<{ code: string }>
+      /** `confirm`: the same user signed in again; retry what needed a fresh session. */
+      'latchkey-confirmed': CustomEvent<null>
+      /** The passkey button, pressed with no passkey client attached. */
+      'latchkey-passkey': CustomEvent<{ provider: AppProvider }>
+    }
+  }
+  'latchkey-user': {
+    attributes: {
+      /** Where to land after signing out. */
+      'callback-url': string
+      /** Navigate after signing out. */
+      redirect: boolean
+      /** The sign-out button's text (default "Sign out"). */
+      'signout-label': string
+    }
+    events: {}
+  }
+  'latchkey-sessions': {
+    attributes: {}
+    events: {
+      /** Ending another session needs a recent sign-in: show `<latchkey-signin confirm>`. */
+      'latchkey-confirm-needed': CustomEvent<null>
+    }
+  }
+  'latchkey-accounts': {
+    attributes: {
+      /** Where a "Connect" sign-in comes back to (default: this page). */
+      'callback-url': string
+    }
+    events: {
+      /** Connecting or unlinking needs a recent sign-in: show `<latchkey-signin confirm>`. */
+      'latchkey-confirm-needed': CustomEvent<null>
+    }
+  }
+}
+
+export type LatchkeyElementName = keyof LatchkeyElementTypes
