@@ -143,6 +143,10 @@ export async function startApp(): Promise<App> {
     }
     void handler(req, res)
   })
+  // Idle keep-alive sockets stay open until the test's fetch closes them: a server that timed them
+  // out could close one in the same tick as a fetch reuses it (both timers late while PGlite starts
+  // and blocks the loop), and that fetch fails with ECONNRESET.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
   const url = `http://localhost:${port}`
