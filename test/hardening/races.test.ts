@@ -15,6 +15,7 @@ import { completeSignIn } from '../../src/server/sign-in/complete.js'
 import { storedSessionToken } from '../../src/server/kernel/session-token.js'
 import type { Adapter, OAuth2Config, SendVerificationRequestParams } from '../../src/core/types.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
+import { linkPageForm } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
 import { needsService } from '../support/needs-service.js'
 import { lastLink, testSecret } from '../support/server.js'
@@ -93,7 +94,11 @@ for (const store of stores) {
       const jar = new Jar(handler)
       await jar.postForm('/auth/signin/email', { csrfToken: await jar.csrf(), email: 'clicker@example.com', callbackUrl: '/in' })
       const link = lastLink(outbox)
-      const answers = await Promise.all(Array.from({ length: 20 }, () => new Jar(handler).get(link).then((r) => r.headers.get('location'))))
+      // Ten clicks in the asking browser (its cookie copied to each), ten on the link's page elsewhere.
+      const asking = () => Object.assign(new Jar(handler), { cookies: new Map(jar.cookies) })
+      const form = (await linkPageForm(await new Jar(handler).get(link)))!
+      const click = () => new Jar(handler).postForm(form.action, form.fields, { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' })
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? click() : asking().get(link)).then((r) => r.headers.get('location'))))
       expect(answers.filter((l) => l === 'http://localhost:3000/in')).toHaveLength(1)
       expect(answers.filter((l) => l?.endsWith('error=Verification'))).toHaveLength(19)
       expect(sessions).toBe(1)

@@ -5,6 +5,7 @@
  * the test asserts it.
  */
 import { parseTiming, type SessionTiming } from '../../src/core/session-rule.js'
+import { confirmLinkPage } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
 
 export interface Mail {
@@ -53,7 +54,9 @@ export async function runScenario(origin: string, base: '/jwt' | '/db' | '/pglit
   const link = emailAsk.mails[0]?.url
   const followed = link ? await jar.get(link) : undefined
   const emailLink = { status: followed?.status, location: followed?.headers.get('location'), after: await read() }
-  const reused = link ? await jar.get(link) : undefined
+  // Used once, the link's next visit shows its page (the asking browser's mark is spent), and the click is refused.
+  const reusedPage = link ? await jar.get(link) : undefined
+  const reused = reusedPage?.status === 200 ? await confirmLinkPage(jar, reusedPage) : reusedPage
 
   return {
     providers,
@@ -68,7 +71,7 @@ export async function runScenario(origin: string, base: '/jwt' | '/db' | '/pglit
     signOut,
     emailAsk,
     emailLink,
-    reusedLink: { status: reused?.status, location: reused?.headers.get('location') },
+    reusedLink: { pageStatus: reusedPage?.status, status: reused?.status, location: reused?.headers.get('location') },
   }
 }
 

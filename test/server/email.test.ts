@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { followEmailLink } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
 import { lastLink, testServer } from '../support/server.js'
 
@@ -32,7 +33,7 @@ describe('email sign-in', () => {
 
     // A second use fails and changes nothing.
     const other = new Jar(handler)
-    const again = await other.get(lastLink(outbox))
+    const again = await followEmailLink(other, lastLink(outbox))
     expect(again.headers.get('location')).toBe('http://localhost:3000/auth/error?error=Verification')
     expect(await other.session()).toBeNull()
   })
@@ -55,7 +56,7 @@ describe('email sign-in', () => {
     await requestLink(jar, 'grace@example.com')
     const link = new URL(outbox[0].url)
     link.searchParams.set('email', 'mallory@example.com')
-    const res = await jar.get(link.pathname + link.search)
+    const res = await followEmailLink(jar, link.pathname + link.search)
     expect(res.headers.get('location')).toMatch(/error=Verification/)
     expect(await jar.session()).toBeNull()
     expect((await jar.get(lastLink(outbox))).headers.get('location')).toBe('http://localhost:3000/dashboard')
@@ -66,7 +67,7 @@ describe('email sign-in', () => {
     const jar = new Jar(handler)
     await requestLink(jar, 'grace@example.com')
     clock.now += 24 * 3600_000
-    const res = await jar.get(lastLink(outbox))
+    const res = await followEmailLink(jar, lastLink(outbox))
     expect(res.headers.get('location')).toMatch(/error=Verification/)
     expect(await jar.session()).toBeNull()
     expect(await adapter.getUserByEmail('grace@example.com')).toBeNull()
@@ -93,7 +94,7 @@ describe('email sign-in', () => {
       now: () => old.clock.now,
       providers: [(await import('../../src/providers/email.js')).default({ sendVerificationRequest: () => {} })],
     })
-    const res = await new Jar(rotated).get(lastLink(old.outbox))
+    const res = await followEmailLink(new Jar(rotated), lastLink(old.outbox))
     expect(res.headers.get('location')).toBe('http://localhost:3000/dashboard')
   })
 })

@@ -58,6 +58,8 @@ export interface CookieNames {
   bound: string
   /** "Confirm it's you" across a sign-in that leaves the site: the user it must be. */
   confirm: string
+  /** The browser that asked for an email link: its address and link, so that browser alone signs in from a plain GET. */
+  emailRequest: string
 }
 
 /**
@@ -84,5 +86,6 @@ function makeNames(secure: boolean): CookieNames {
     webauthnChallenge: `${p}latchkey.challenge`,
     bound: `${p}latchkey.bound`,
     confirm: `${p}latchkey.confirm`,
+    emailRequest: `${p}latchkey.email-request`,
   }
 }

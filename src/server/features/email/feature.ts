@@ -1,13 +1,22 @@
-/** Email links: /signin sends one, /callback takes it. */
+/**
+ * Email links: /signin sends one, /callback takes it. A GET of the link signs in only the browser
+ * that asked for it, and only where that browser is not signed in as someone else; every other
+ * request (a HEAD, a mail scanner, a chat preview, another device) gets a page whose button posts
+ * the link, so nothing but a person's click uses it.
+ */
 import type { EmailConfig } from '../../../core/types.js'
 import { stringField } from '../../kernel/body.js'
 import type { Feature } from '../../kernel/feature.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
-import { redirect } from '../../kernel/respond.js'
+import type { Context } from '../../kernel/context.js'
+import { html, redirect, type Reply } from '../../kernel/respond.js'
+import { readSession } from '../../kernel/session.js'
 import { escapeHtml } from '../../routes/page-html.js'
 import { withSignInNotice } from '../../sign-in/first-proof.js'
 import { enforceRateLimit } from '../rate-limit/config.js'
-import { emailIdentifier, sendEmailLink, verifyEmailLink } from './link.js'
+import { emailIdentifier, readEmailLink, sendEmailLink, useEmailLink, type EmailLink } from './link.js'
+import { checkPageProof, linkConfirmPage, pageProof } from './link-page.js'
+import { forgetRequester, isRequester } from './requester.js'
 
 export const email: Feature = {
   name: 'email',
@@ -21,9 +30,17 @@ export const email: Feature = {
       await sendEmailLink(ctx, provider as EmailConfig, identifier, callbackUrl)
       return redirect(ctx, ctx.config.pages.verifyRequest ?? `${ctx.baseUrl}/verify-request?provider=${encodeURIComponent(provider.id)}&type=email`)
     },
-    async callback(ctx, provider) {
-      await verifyEmailLink(ctx, provider as EmailConfig)
-      return redirect(ctx, withSignInNotice(ctx, await resolveCallbackUrl(ctx, ctx.url.searchParams.get('callbackUrl') ?? undefined)))
+    async callback(ctx, provider, body) {
+      const config = provider as EmailConfig
+      const posted = ctx.incoming.method === 'POST'
+      const fields = posted ? body : Object.fromEntries(ctx.url.searchParams)
+      const link = readEmailLink(config, fields.token, fields.email)
+      const callbackUrl = await resolveCallbackUrl(ctx, typeof fields.callbackUrl === 'string' ? fields.callbackUrl : undefined)
+      if (posted) await checkPageProof(ctx, link.identifier, link.token, fields.proof)
+      else if (!(await mayUseStraight(ctx, link))) return confirmPage(ctx, provider.id, link, callbackUrl)
+      await useEmailLink(ctx, config, link)
+      forgetRequester(ctx)
+      return redirect(ctx, withSignInNotice(ctx, callbackUrl))
     },
     adapterMethods: () => ['createVerificationToken', 'useVerificationToken'],
     pageForm: (_, app, hidden) =>
@@ -31,4 +48,32 @@ export const email: Feature = {
     // A proven address can always get a link (an unproven one may not be the user's: first-proof.ts).
     keepsWayIn: (_, __, user) => !!user.emailVerified,
   },
+}
+
+/** A plain GET from the browser that asked, not signed in as another user. A HEAD never uses a link. */
+async function mayUseStraight(ctx: Context, link: EmailLink): Promise<boolean> {
+  if (ctx.incoming.method !== 'GET' || !(await isRequester(ctx, link.identifier, link.token))) return false
+  const current = await signedInAs(ctx)
+  return current === undefined || current === link.identifier
+}
+
+/** The address of the user this browser is signed in as, if any (read without extending, so no cookie is set). */
+async function signedInAs(ctx: Context): Promise<string | undefined> {
+  const read = await readSession(ctx, false)
+  const email = read.session?.user?.email ?? undefined
+  return email ?? (read.session ? '' : undefined)
+}
+
+async function confirmPage(ctx: Context, providerId: string, link: EmailLink, callbackUrl: string): Promise<Reply> {
+  const current = ctx.incoming.method === 'GET' ? await signedInAs(ctx) : undefined
+  const page = linkConfirmPage({
+    ...link,
+    callbackUrl,
+    action: `${ctx.baseUrl}/callback/${encodeURIComponent(providerId)}`,
+    proof: await pageProof(ctx, link.identifier, link.token),
+    signedInAs: current !== undefined && current !== link.identifier ? current || 'another account' : undefined,
+  })
+  // Nothing of this request may leave a cookie: a scanner must find the browser as it was.
+  ctx.setCookies = []
+  return html(ctx, page)
 }

@@ -9,6 +9,7 @@ import type { Context } from '../../kernel/context.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
 import { completeSignIn } from '../../sign-in/complete.js'
+import { noteRequester } from './requester.js'
 
 const defaultMaxAge = 24 * 60 * 60
 
@@ -43,6 +44,7 @@ export async function sendEmailLink(ctx: Context, provider: EmailConfig, identif
   const token = (await provider.generateVerificationToken?.()) ?? randomToken(32)
   const expires = new Date(ctx.now + (provider.maxAge ?? defaultMaxAge) * 1000)
   await storeOneTimeRecord(ctx, { identifier, token: await hashToken(token, ctx.config.secrets[0]), expires }, 'email sign-in')
+  await noteRequester(ctx, identifier, token, expires)
   const params = new URLSearchParams({ callbackUrl, token, email: identifier })
   const url = `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}?${params}`
   try {
@@ -53,17 +55,26 @@ export async function sendEmailLink(ctx: Context, provider: EmailConfig, identif
   return identifier
 }
 
-/** GET /callback/:email: a matching, unexpired, unused token signs in; anything else is `Verification`. */
-export async function verifyEmailLink(ctx: Context, provider: EmailConfig): Promise<void> {
-  const token = ctx.url.searchParams.get('token')
-  const rawEmail = ctx.url.searchParams.get('email')
-  if (!token || !rawEmail) throw new AuthError('Verification', 'Expected "token" and "email" in the sign-in link')
-  let identifier: string
+/** What a sign-in link carries (from its query, or from its page's form). */
+export interface EmailLink {
+  identifier: string
+  token: string
+}
+
+/** The link's address and token, or `Verification` when it is not one. */
+export function readEmailLink(provider: EmailConfig, token: unknown, rawEmail: unknown): EmailLink {
+  if (typeof token !== 'string' || !token || typeof rawEmail !== 'string' || !rawEmail) {
+    throw new AuthError('Verification', 'Expected "token" and "email" in the sign-in link')
+  }
   try {
-    identifier = (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail)
+    return { identifier: (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail), token }
   } catch {
     throw new AuthError('Verification', 'The sign-in link carries an invalid email address')
   }
+}
+
+/** Uses the link: a matching, unexpired, unused token signs in; anything else is `Verification`. */
+export async function useEmailLink(ctx: Context, provider: EmailConfig, { identifier, token }: EmailLink): Promise<void> {
   const adapter = useAdapter(ctx.config, ['useVerificationToken'], 'email sign-in')
   let record = null
   // Every secret in rotation is tried, so links sent before a rotation still work.
