@@ -7,6 +7,9 @@ export interface Mail {
   /** A sign-in link, or none for a notice. */
   url?: string
   expires?: Date
+  /** The one-time code beside the link, and when it expires. */
+  code?: string
+  codeExpires?: Date
   /** A notice's text (a new way to sign in was added). */
   text?: string
   sent: Date
@@ -26,8 +29,8 @@ export function createOutbox() {
     mails,
     /** How many were ever sent: the outbox page reloads when it changes. */
     count: () => sent,
-    add(params: Pick<SendVerificationRequestParams, 'identifier' | 'url' | 'expires'>, smtp: boolean): void {
-      keep({ to: params.identifier, url: params.url, expires: params.expires, sent: new Date(), smtp })
+    add(params: Pick<SendVerificationRequestParams, 'identifier' | 'url' | 'expires' | 'code' | 'codeExpires'>, smtp: boolean): void {
+      keep({ to: params.identifier, url: params.url, expires: params.expires, code: params.code, codeExpires: params.codeExpires, sent: new Date(), smtp })
     },
     /** A notice to the account's owner, outbox only. */
     notify(to: string, text: string): void {
@@ -39,7 +42,11 @@ export function createOutbox() {
         m.url && m.expires
           ? `<li class="mail">
   <div class="mail-head"><b>To ${e(m.to)}</b><span class="muted">sent ${time(m.sent)} · valid for ${Math.round((m.expires.getTime() - m.sent.getTime()) / 3_600_000)} h${m.smtp ? ' · also sent by SMTP' : ''}</span></div>
-  <p>Sign in to latchkey demo: <a class="signin-link" href="${e(m.url)}">Sign in</a></p>
+  <p>Sign in to latchkey demo: <a class="signin-link" href="${e(m.url)}">Sign in</a></p>${
+    m.code && m.codeExpires
+      ? `\n  <p>Or enter this code where you typed your address (valid for ${Math.round((m.codeExpires.getTime() - m.sent.getTime()) / 60_000)} min): <b class="code">${e(m.code)}</b></p>`
+      : ''
+  }
   <code class="small">${e(m.url)}</code>
 </li>`
           : `<li class="mail notice">
@@ -49,7 +56,7 @@ export function createOutbox() {
       )
       const body = `<section class="card">
   <h2>Outbox</h2>
-  <p class="muted">The sign-in links the email provider sent, and notices of new ways to sign in, newest first. Open one to finish signing in; new ones appear by themselves.</p>
+  <p class="muted">The sign-in links and codes the email provider sent, and notices of new ways to sign in, newest first. Open one to finish signing in; new ones appear by themselves.</p>
   <ul class="mails">${rows.join('') || '<li class="empty">No email yet. Ask for a link with “Sign in with Email”.</li>'}</ul>
 </section>`
       // Reloads when a new email arrives.

@@ -7,7 +7,7 @@
  * The adapter is created once per suite. Every test makes its own users, emails and tokens with
  * random values, so tests do not depend on each other and a shared database needs no wiping.
  *
- * One file per record kind (users.ts, accounts.ts, sessions.ts, verification-tokens.ts,
+ * One file per record kind (users.ts, accounts.ts, sessions.ts, verification-tokens.ts, verification-codes.ts,
  * authenticators.ts), then the rules under concurrency (concurrency.ts) and latchkey's additions to
  * the contract (extensions.ts); fixtures.ts makes the records.
  */
@@ -20,6 +20,7 @@ import { extensionTests } from './extensions.js'
 import { newUser, type Suite } from './fixtures.js'
 import { sessionTests } from './sessions.js'
 import { userTests } from './users.js'
+import { verificationCodeTests } from './verification-codes.js'
 import { verificationTokenTests } from './verification-tokens.js'
 
 export interface AdapterTestOptions {
@@ -60,7 +61,7 @@ export const adapterMethods = [
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 /** Additions an adapter may leave out (the server then does without); the suite tests each one an adapter has. */
-export const optionalAdapterMethods = ['deleteVerificationTokens'] as const satisfies ReadonlyArray<keyof Adapter>
+export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode'] as const satisfies ReadonlyArray<keyof Adapter>
 
 export function runAdapterTests(options: AdapterTestOptions): void {
   describe(`adapter contract: ${options.name}`, () => {
@@ -92,6 +93,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
     accountTests(suite)
     sessionTests(suite)
     verificationTokenTests(suite)
+    verificationCodeTests(suite)
     authenticatorTests(suite)
     concurrencyTests(suite)
     extensionTests(suite)

@@ -5,6 +5,7 @@
  * same against a database. Every record handed out is a copy, so callers cannot change the store.
  */
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from '../core/types.js'
+import { judgeAttempt, requireAttempt, requireCode, type CountedCode } from './verification-codes.js'
 import { checkAccountUpdate } from './account-changes.js'
 import { AdapterError } from './errors.js'
 import { accountKey, authenticatorRecord, copy, given, tokenKey, userRecord } from './memory-records.js'
@@ -30,6 +31,7 @@ export function MemoryAdapter(): MemoryAdapter {
   const accounts = new Map<string, AdapterAccount>()
   const sessions = new Map<string, AdapterSession>()
   const tokens = new Map<string, VerificationToken>()
+  const codes = new Map<string, CountedCode>()
   const authenticators = new Map<string, AdapterAuthenticator>()
 
   function requireUser(method: string, userId: unknown): AdapterUser {
@@ -48,7 +50,7 @@ export function MemoryAdapter(): MemoryAdapter {
 
   return {
     clear() {
-      for (const map of [users, userIdByEmail, accounts, sessions, tokens, authenticators]) map.clear()
+      for (const map of [users, userIdByEmail, accounts, sessions, tokens, codes, authenticators]) map.clear()
     },
 
     // ------------------------------------------------------------ users
@@ -255,6 +257,20 @@ export function MemoryAdapter(): MemoryAdapter {
         deleted++
       }
       return deleted
+    },
+
+    // ------------------------------------------------------------ one-time email codes
+
+    async createVerificationCode(record) {
+      const { identifier, code, expires } = requireCode('createVerificationCode', record)
+      codes.set(identifier, { code, expires: new Date(expires), attempts: 0 })
+    },
+
+    async useVerificationCode(attempt) {
+      const { identifier, codes: candidates, maxAttempts } = requireAttempt('useVerificationCode', attempt)
+      const stored = codes.get(identifier)
+      if (stored) stored.attempts++
+      return judgeAttempt(stored && { ...stored, expires: new Date(stored.expires) }, candidates, maxAttempts, () => codes.get(identifier) === stored && codes.delete(identifier))
     },
 
     // ------------------------------------------------------------ authenticators

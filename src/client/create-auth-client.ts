@@ -95,6 +95,20 @@ export interface AuthClient {
     list(): Promise<PasskeyInfo[]>
     remove(id: string): Promise<PasskeyInfo[]>
   }
+  /**
+   * Email codes: after `signIn('email', { email, redirect: false })`, the code from that email
+   * signs this browser in, wherever the email was read. Refused with an `AuthClientError` whose
+   * code is `InvalidCode`, `CodeExpired` (ask again), `TooManyAttempts` (ask again) or `RateLimited`.
+   */
+  email: {
+    verify(options: { email: string; code: string; provider?: string; callbackUrl?: string }): Promise<SignInResult>
+  }
+}
+
+const codeMessages: Record<string, string> = {
+  InvalidCode: 'The code is not right',
+  CodeExpired: 'The code has expired; ask for a new one',
+  TooManyAttempts: 'Too many wrong codes; ask for a new one',
 }
 
 
@@ -240,7 +254,9 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
         if (redirect) navigate(url)
         return { ok: true, error: undefined, status: 200, url }
       }
-      const target = provider.type === 'credentials' ? provider.callbackUrl : provider.signinUrl
+      // An emailed code is entered where the sign-in ends; an address alone asks for the email.
+      const finishes = provider.type === 'credentials' || (provider.type === 'email' && fields.code !== undefined)
+      const target = finishes ? provider.callbackUrl : provider.signinUrl
       const plain: Record<string, string> = { callbackUrl }
       for (const [k, v] of Object.entries(fields)) if (v != null) plain[k] = String(v)
       const { data, response } = await send<{ url: string; error?: string }>(target, plain)
@@ -284,6 +300,15 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
     passkeys: {
       list: passkeys.list,
       remove: (id) => passkeys.act({ action: 'remove', id }),
+    },
+    email: {
+      async verify({ email, code, provider, callbackUrl = location.href }) {
+        const id = provider ?? Object.values(await client.getProviders()).find((p) => p.type === 'email')?.id
+        if (!id) throw new AuthClientError('UnknownProvider', `No email provider at ${base}/providers`)
+        const result = await client.signIn(id, { email, code, callbackUrl, redirect: false })
+        if (result.error) throw new AuthClientError(result.error, codeMessages[result.error] ?? `The code was refused: ${result.error}`)
+        return result
+      },
     },
   }
   new BroadcastChannel(channelName(sessionUrl)).onmessage = (e) => apply(e.data)

@@ -13,6 +13,9 @@ export type AuthClientErrorCode =
   | 'AccessDenied'
   | 'MissingCSRF'
   | 'RateLimited'
+  | 'InvalidCode'
+  | 'CodeExpired'
+  | 'TooManyAttempts'
   | (string & {})
 
 /**

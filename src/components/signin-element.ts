@@ -7,7 +7,7 @@ const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?m
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
 /** The form an `?error=` code is about: its words go under that form's fields. */
-const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form', Verification: 'email-form', EmailSignin: 'email-form' }
+const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form', Verification: 'email-form', EmailSignin: 'email-form', InvalidCode: 'code-form', CodeExpired: 'code-form', TooManyAttempts: 'code-form' }
 
 /** WebAuthn here (WebKitGTK has none): the passkey client's own check, else the global it needs. */
 const hasWebAuthn = (client: AuthClient) => client.passkey?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
@@ -104,12 +104,16 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.message.hidden = true
       this.undescribe()
     }
-    private async run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string) {
+    /** Runs a sign-in step from `button`; answers whether it went through. */
+    private async run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string): Promise<boolean> {
       this.clear()
       button.disabled = true
       try {
         const result = (await action()) as SignInResult | undefined
-        if (result?.error) this.showError(result.error, undefined, button)
+        if (result?.error) {
+          this.showError(result.error, undefined, button)
+          return false
+        }
         else if (result?.ok && this.confirming) {
           for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
           this.dispatchEvent(new CustomEvent('latchkey-confirmed', { bubbles: true, composed: true }))
@@ -120,8 +124,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           button.after(this.message)
           this.message.hidden = false
         }
+        return true
       } catch (e) {
         this.failed(e, button)
+        return false
       } finally {
         button.disabled = false
       }
@@ -144,13 +150,22 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         if (p.type === 'email') {
           const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
           const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
-          return h('form', {
+          // The code form stands after the email form (forms do not nest), once an email went out.
+          const code = p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
+          const sent = p.code ? 'a sign-in link and a code were sent to' : 'a sign-in link was sent to'
+          const form: HTMLFormElement = h('form', {
             part: 'form email-form', 'aria-label': label(p),
-            onsubmit: (e: Event) => {
+            onsubmit: async (e: Event) => {
               e.preventDefault()
-              this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), `Check your email: a sign-in link was sent to ${input.value}.`)
+              const ok = await this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), `Check your email: ${sent} ${input.value}.`)
+              if (ok && code) {
+                form.after(code)
+                code.hidden = false
+                code.querySelector('input')!.focus()
+              }
             },
           }, h('label', { part: 'label' }, 'Email', input), submit)
+          return form
         }
         if (p.type === 'credentials') {
           const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
@@ -190,6 +205,29 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       if (!this.error.hidden) this.place(this.formFor(this.code))
       this.render()
       if (passkey) this.autofill(passkey, callbackUrl, redirect)
+    }
+    /**
+     * "Enter the code from the email": `autocomplete="one-time-code"` (a browser may offer the
+     * code), digits on a phone's keypad where the code is digits, and a pasted code taken whole
+     * (the server drops spaces and dashes). It signs in this browser, wherever the email was read.
+     */
+    private codeForm(p: AppProvider, { length, numeric }: { length: number; numeric: boolean }, email: () => string, callbackUrl: string, redirect: boolean): HTMLFormElement {
+      const input = h('input', {
+        name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code',
+        inputmode: numeric ? 'numeric' : 'text', autocapitalize: numeric ? 'off' : 'characters',
+      })
+      const submit = h('button', { type: 'submit', part: 'button submit' }, 'Sign in with the code')
+      return h('form', {
+        part: 'form code-form', 'aria-label': 'Sign in with the code from the email', hidden: true,
+        onsubmit: (e: Event) => {
+          e.preventDefault()
+          this.run(submit, async () => {
+            const result = await this.client.email.verify({ email: email(), code: input.value, provider: p.id, callbackUrl })
+            if (redirect && result.url) location.href = result.url
+            return result
+          })
+        },
+      }, h('label', { part: 'label' }, `Code from the email (${length} ${numeric ? 'digits' : 'characters'})`, input), submit)
     }
     /** Waits for the user to pick a passkey from the autofill; quietly ends where there is none. */
     private autofill(p: AppProvider, callbackUrl: string, redirect: boolean) {

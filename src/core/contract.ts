@@ -268,6 +268,24 @@ export interface SendVerificationRequestParams {
   /** The plain token (the store only has its hash). */
   token: string
   request: Request
+  /**
+   * latchkey's addition: the one-time code to show beside the link (the store only has its
+   * hash), unless the provider's `code` is false; it expires at `codeExpires`.
+   */
+  code?: string
+  codeExpires?: Date
+}
+
+/** latchkey's addition: the one-time code an email carries beside its link. */
+export interface EmailCodeOptions {
+  /** Characters in the code. Default 6. */
+  length?: number
+  /** The characters it is drawn from. Default the digits 0-9. */
+  alphabet?: string
+  /** Lifetime, in seconds. Default 10 minutes. */
+  maxAge?: number
+  /** Wrong entries that burn the code. Default 5. */
+  maxAttempts?: number
 }
 
 export interface EmailConfig extends CommonProviderOptions {
@@ -281,6 +299,11 @@ export interface EmailConfig extends CommonProviderOptions {
   generateVerificationToken?: () => Awaitable<string>
   /** Normalises the address; default lower-cases it and refuses anything not shaped like one. */
   normalizeIdentifier?: (identifier: string) => string
+  /**
+   * latchkey's addition: a one-time code in the email beside the link, to type on the device
+   * where the address was entered. On by default; false sends the link alone.
+   */
+  code?: boolean | EmailCodeOptions
   /** SMTP server or service settings, for built-in email providers. */
   server?: unknown
   apiKey?: string
@@ -441,6 +464,20 @@ export interface VerificationToken {
   expires: Date
 }
 
+/** latchkey's addition: a one-time email code, as the store keeps it (`code` is a hash). */
+export interface VerificationCode {
+  identifier: string
+  code: string
+  expires: Date
+}
+
+/** latchkey's addition: what one attempt at a code found (see `Adapter.useVerificationCode`). */
+export type VerificationCodeAttempt =
+  | { result: 'used'; expires: Date }
+  | { result: 'wrong'; attemptsLeft: number }
+  | { result: 'exhausted' }
+  | { result: 'none' }
+
 export interface AdapterAuthenticator {
   /** Base64url credential id. */
   credentialID: string
@@ -484,6 +521,19 @@ export interface Adapter {
    * answers how many it deleted. Needs `identifier` or `expiredBefore`. Without it, nothing is purged.
    */
   deleteVerificationTokens?(filter: { identifier?: string; expiredBefore?: Date; limit?: number }): Awaitable<number>
+  /**
+   * latchkey's addition, for one-time email codes: keeps `code` (a hash) as the one code of
+   * `identifier`, replacing any earlier one, with no attempts counted yet.
+   */
+  createVerificationCode?(code: VerificationCode): Awaitable<void>
+  /**
+   * latchkey's addition: one attempt at the code of `identifier`, counted atomically in the store
+   * (so servers sharing it share the count). The attempt is counted first; when the count is at
+   * most `maxAttempts` and `codes` holds the stored code, the code is used (deleted) and `used`
+   * answered with its expiry; otherwise `wrong` with the attempts left, `exhausted` once more than
+   * `maxAttempts` were made, or `none` when there is no code.
+   */
+  useVerificationCode?(attempt: { identifier: string; codes: string[]; maxAttempts: number }): Awaitable<VerificationCodeAttempt>
   /** Throws when creation fails. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>

@@ -23,10 +23,12 @@ export type ErrorType =
   | 'AdapterError'
   | AdapterErrorCode
   | 'CallbackRouteError'
+  | 'CodeExpired'
   | 'Configuration'
   | 'CredentialsSignin'
   | 'EmailSignin'
   | 'InvalidCheck'
+  | 'InvalidCode'
   | 'InvalidRequest'
   | 'LastSignInMethod'
   | 'MissingAdapterMethods'
@@ -43,6 +45,7 @@ export type ErrorType =
   | 'RateLimited'
   | 'RefreshAccessTokenError'
   | 'SessionNotFresh'
+  | 'TooManyAttempts'
   | 'UnknownAction'
   | 'UnknownProvider'
   | 'UntrustedHost'
@@ -53,9 +56,11 @@ export type ErrorType =
 /** Types whose name alone tells the browser nothing it should not know. */
 const clientSafe = new Set<ErrorType>([
   'AccessDenied',
+  'CodeExpired',
   'CredentialsSignin',
   'EmailSignin',
   'InvalidCheck',
+  'InvalidCode',
   'InvalidRequest',
   'LastSignInMethod',
   'MissingCSRF',
@@ -66,6 +71,7 @@ const clientSafe = new Set<ErrorType>([
   'PayloadTooLarge',
   'RateLimited',
   'SessionNotFresh',
+  'TooManyAttempts',
   'UnknownAction',
   'UnknownProvider',
   'UntrustedHost',

@@ -10,6 +10,8 @@ export interface AppProvider extends CommonProviderOptions {
   callbackUrl: string
   /** latchkey's addition, for buttons. */
   style?: OAuthProviderButtonStyles
+  /** latchkey's addition: an email provider's one-time code, where it sends one (its length, and whether it is digits only). */
+  code?: { length: number; numeric: boolean }
 }
 
 /** What the app sees of a session (GET /session). */

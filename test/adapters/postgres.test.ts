@@ -140,6 +140,7 @@ if (url) {
         'rate_limits',
         'sessions',
         'users',
+        'verification_codes',
         'verification_tokens',
       ])
     })

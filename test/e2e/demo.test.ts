@@ -164,6 +164,27 @@ describe('the demo site', () => {
     await page.context().close()
   })
 
+  test('email: the outbox shows the code beside the link, and the code signs in where the address was typed', async () => {
+    const page = await tab()
+    const email = `coder-${Date.now()}@example.com`
+    await page.locator('latchkey-signin input[name=email]').fill(email)
+    await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
+    const outbox = await page.context().newPage()
+    await outbox.goto(origin + '/outbox')
+    const mail = outbox.locator('.mail', { hasText: email })
+    await mail.waitFor()
+    expect(await mail.locator('a.signin-link').count()).toBe(1)
+    const code = (await mail.locator('b.code').textContent())!
+    expect(code).toMatch(/^\d{6}$/)
+    expect(await mail.textContent()).toContain('valid for 10 min')
+    await outbox.close()
+    await page.locator('latchkey-signin form[part~="code-form"] input[name=code]').fill(code)
+    await page.locator('latchkey-signin form[part~="code-form"] button').click()
+    await signedInAs(page, email)
+    await signOut(page)
+    await page.context().close()
+  })
+
   test('email: the link in the outbox signs in', async () => {
     const page = await tab()
     const email = `reader-${Date.now()}@example.com`
@@ -171,7 +192,7 @@ describe('the demo site', () => {
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
     // The confirmation sits under the email form, with the way to the outbox.
     const sent = page.locator('latchkey-signin form[part~="email-form"] [part~="message"]')
-    await sent.filter({ hasText: `a sign-in link was sent to ${email}` }).waitFor()
+    await sent.filter({ hasText: `a sign-in link and a code were sent to ${email}` }).waitFor()
     expect(await sent.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')
     const link = page.locator('latchkey-signin a[slot="email-sent"]')
     expect(await link.isVisible()).toBe(true)

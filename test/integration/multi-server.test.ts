@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parseTiming, timingHeader } from '../../src/core/session-rule.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
+import { linkPageForm } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
 import { needsService } from '../support/needs-service.js'
 
@@ -26,27 +27,38 @@ interface ServerProcess {
   origin: string
   child: ChildProcess
   emails: string[]
+  /** The one-time code of each email, in step with `emails`. */
+  codes: string[]
   stderr: string[]
 }
 
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const emails: string[] = []
+  const codes: string[] = []
   const stderr: string[] = []
   createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server-process did not start within 30 s; stderr:\n${stderr.join('\n')}`)), 30_000)
     child.once('exit', (code) => reject(new Error(`server-process exited with code ${code} before listening; stderr:\n${stderr.join('\n')}`)))
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { listening?: number; email?: string }
+      const message = JSON.parse(line) as { listening?: number; email?: string; code?: string }
       if (message.email) emails.push(message.email)
+      if (message.code) codes.push(message.code)
       if (message.listening) {
         clearTimeout(timer)
         resolve(message.listening)
       }
     })
   })
-  return { origin: `http://127.0.0.1:${port}`, child, emails, stderr }
+  return { origin: `http://127.0.0.1:${port}`, child, emails, codes, stderr }
+}
+
+/** Clicks the button of a sign-in link's page, posting to `server` (the page names the public origin, which no test host answers). */
+async function clickOn(server: ServerProcess, browser: Jar, page: Response): Promise<Response> {
+  const form = (await linkPageForm(page))!
+  const action = new URL(form.action)
+  return browser.postForm(`${server.origin}${action.pathname}`, form.fields, { 'sec-fetch-site': 'same-origin' })
 }
 
 async function stopServer(server: ServerProcess | undefined): Promise<void> {
@@ -167,9 +179,11 @@ if (url) {
       const session = await (await jar.get(`${a.origin}/auth/session`)).json()
       expect(session.user.email).toBe('lin@example.com')
 
-      // The token was used on B: A refuses the same link.
+      // The token was used on B: on A, another browser gets the link's page, and its click is refused.
       const again = new Jar(fetcher, a.origin)
-      const replay = await again.get(`${a.origin}${link.pathname}${link.search}`)
+      const page = await again.get(`${a.origin}${link.pathname}${link.search}`)
+      expect(page.status).toBe(200)
+      const replay = await clickOn(a, again, page)
       expect(replay.status).toBe(302)
       expect(replay.headers.get('location')).toMatch(/\/auth\/error\?error=Verification$/)
       expect(await again.session()).toBeNull()
@@ -180,13 +194,46 @@ if (url) {
       await jar.postForm(`${b.origin}/auth/signin/email`, { csrfToken: await jar.csrf(), email: 'race@example.com' })
       await expect.poll(() => b.emails.length).toBe(1)
       const link = new URL(b.emails[0]!)
+      // Four browsers on the link's page, all clicking at once, two on each server.
+      const pages = await Promise.all([a, b, a, b].map(async (server) => {
+        const browser = new Jar(fetcher, server.origin)
+        return { server, browser, page: await browser.get(`${server.origin}${link.pathname}${link.search}`) }
+      }))
       const results = await Promise.all(
-        [a, b, a, b].map(async (server) => {
-          const res = await new Jar(fetcher, server.origin).get(`${server.origin}${link.pathname}${link.search}`)
+        pages.map(async ({ server, browser, page }) => {
+          const res = await clickOn(server, browser, page)
           return res.headers.getSetCookie().some((c) => c.startsWith('latchkey.session-token=') && !/Max-Age=0/.test(c))
         }),
       )
       expect(results.filter(Boolean)).toHaveLength(1)
+    })
+
+    test('20 wrong codes in parallel across both servers: never more than 5 are judged, and the code is burned', async () => {
+      const asking = new Jar(fetcher, a.origin)
+      const before = a.codes.length
+      await asking.postForm(`${a.origin}/auth/signin/email`, { csrfToken: await asking.csrf(), email: 'guessed@example.com' })
+      await expect.poll(() => a.codes.length).toBe(before + 1)
+      const code = a.codes.at(-1)!
+      const wrong = code === '000000' ? '111111' : '000000'
+      const guessers = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+        const server = i % 2 ? a : b
+        const jar = new Jar(fetcher, server.origin)
+        return { server, jar, csrfToken: await jar.csrf() }
+      }))
+      const answers = await Promise.all(
+        guessers.map(async ({ server, jar, csrfToken }) => {
+          const res = await jar.postForm(`${server.origin}/auth/callback/email`, { csrfToken, email: 'guessed@example.com', code: wrong }, { 'x-auth-return-redirect': '1' })
+          return ((await res.json()) as { error?: string }).error
+        }),
+      )
+      // Each of the first five attempts counted was judged wrong; every other one found the code burned.
+      expect(answers.filter((e) => e === 'InvalidCode').length).toBeLessThanOrEqual(4)
+      expect(answers.every((e) => e === 'InvalidCode' || e === 'TooManyAttempts')).toBe(true)
+      expect(answers.filter((e) => e === 'TooManyAttempts').length).toBeGreaterThanOrEqual(16)
+      // The right code now comes too late, on either server.
+      const late = new Jar(fetcher, b.origin)
+      const res = await late.postForm(`${b.origin}/auth/callback/email`, { csrfToken: await late.csrf(), email: 'guessed@example.com', code }, { 'x-auth-return-redirect': '1' })
+      expect(((await res.json()) as { error?: string }).error).toBe('TooManyAttempts')
     })
 
     test('neither process logged an error', () => {

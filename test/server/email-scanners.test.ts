@@ -161,6 +161,20 @@ describe('login CSRF: a browser signed in as someone else', () => {
     expect((await jar.session()).user.email).toBe('grace@example.com')
   })
 
+  it("a browser signed in as the link's own address uses it straight, even one that did not ask", async () => {
+    const { handler, outbox } = testServer()
+    const laptop = new Jar(handler)
+    await laptop.postForm('/auth/callback/credentials', { csrfToken: await laptop.csrf(), username: 'ada', password: 'lovelace' })
+    const phone = new Jar(handler)
+    await phone.postForm('/auth/signin/email', { csrfToken: await phone.csrf(), email: 'ada@example.com', callbackUrl: '/dashboard' })
+    const res = await laptop.get(lastLink(outbox))
+    expect(res.headers.get('location')).toBe(`${origin}/dashboard`)
+    expect((await laptop.session()).user.email).toBe('ada@example.com')
+    // Used: the same browser's next visit ends at the error at once, still signed in.
+    expect((await laptop.get(lastLink(outbox))).headers.get('location')).toMatch(/error=Verification/)
+    expect((await laptop.session()).user.email).toBe('ada@example.com')
+  })
+
   it("the asking browser signed in as the link's own address signs in straight", async () => {
     const { handler, outbox } = testServer()
     const jar = new Jar(handler)

@@ -154,7 +154,8 @@ for (const store of stores) {
         logger: { error: (e) => errors.push(`${e.name}: ${e.message}`), warn: (c) => errors.push(`warn ${c}`), debug: () => {} },
         providers: [
           Credentials({ authorize: (c) => (typeof c.email === 'string' && c.password === 'right' ? { id: `app-${c.email}`, email: c.email } : null) }),
-          Email({ sendVerificationRequest: (params) => void outbox.push(params) }),
+          // Auth.js's adapters keep no one-time codes: links only there (else a start-up error says so).
+          Email({ sendVerificationRequest: (params) => void outbox.push(params), code: typeof adapter.createVerificationCode === 'function' }),
         ],
       })
       const signInWithPassword = async (jar: Jar, email: string) => {

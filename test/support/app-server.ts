@@ -14,6 +14,7 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import type { AuthConfig, Provider } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
+import Nodemailer from '../../src/providers/nodemailer.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { requireSession } from '../../src/server/app/require-session.js'
 import { requireFreshSession } from '../../src/server/app/require-fresh-session.js'
@@ -62,6 +63,8 @@ export interface AppServerOptions {
   redirects?: Record<string, string>
   /** Device-bound sessions (DBSC), with this short cookie's lifetime in seconds. */
   deviceBound?: number
+  /** Send the sign-in emails through this SMTP server (test/support/smtp-sink.ts) too, with the built-in Nodemailer provider. */
+  smtpPort?: number
   /** More providers, made once the app's URL is known (an IdP's client needs its redirect URI). */
   providers?: (appUrl: string) => Promise<Provider[]> | Provider[]
 }
@@ -124,6 +127,17 @@ const dropInPage = (worker: string | undefined, passkey: boolean) => `<!doctype 
 <latchkey-signin></latchkey-signin>
 <latchkey-user></latchkey-user>
 </html>`
+
+/** The email provider: into `outbox`, and through the SMTP server at `smtpPort` where there is one. */
+function emailProvider(smtpPort: number | undefined, outbox: AppServer['outbox']) {
+  const smtp = smtpPort === undefined ? undefined : Nodemailer({ server: { host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true }, from: 'latchkey@example.test' })
+  return Email({
+    async sendVerificationRequest(params) {
+      outbox.push({ identifier: params.identifier, url: params.url })
+      await smtp?.sendVerificationRequest(params)
+    },
+  })
+}
 
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   let offset = options.offset ?? 0
@@ -209,7 +223,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         authorize: ({ username, password }) =>
           typeof username === 'string' && username && password === 'secret' ? { id: `user-${username}`, name: username, email: `${username}@example.com` } : null,
       }),
-      Email({ sendVerificationRequest: ({ identifier, url }) => void outbox.push({ identifier, url }) }),
+      emailProvider(options.smtpPort, outbox),
       { id: 'acme', name: 'Acme', type: 'oidc', issuer: 'https://acme.invalid', clientId: 'x', jwks_endpoint: undefined, style: { brandColor: 'rgb(10, 20, 30)', logo: '/acme.svg' } },
       { id: 'legacy', name: 'Legacy', type: 'oauth', clientId: 'x', jwks_endpoint: undefined, authorization: 'https://legacy.invalid/authorize', style: { bg: 'rgb(200, 0, 0)', text: 'rgb(255, 255, 0)' } },
       { id: 'passkey', name: 'Passkey', type: 'webauthn' } as any,

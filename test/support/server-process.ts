@@ -8,7 +8,7 @@
  *   LATCHKEY_ORIGIN       the public origin, as when several servers sit behind one load balancer
  *   LATCHKEY_CLOCK_FILE   a file holding a clock offset in milliseconds, read on every request, so
  *                         a test moves every process's clock at once by writing one file
- * stdout carries one JSON object a line: {"listening":port} once, then {"email":url} per email.
+ * stdout carries one JSON object a line: {"listening":port} once, then {"email":url,"code":code} per email.
  * For the soak (bench/soak.ts), all off unless set:
  *   LATCHKEY_PORT         the port to listen on (default: any free one), so a restart comes back at the same address
  *   LATCHKEY_SOAK_USERS   "1": credentials also accept username soak-<n> with password soak-<n>-pw (user id soak-user-<n>)
@@ -81,7 +81,7 @@ const handler = Latchkey({
       authorize: async (c) =>
         c.username === 'ada' && c.password === 'lovelace' ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' } : soakUser(c.username, c.password),
     }),
-    Email({ sendVerificationRequest: ({ url: link }) => void say({ email: link }) }),
+    Email({ sendVerificationRequest: ({ url: link, code }) => void say({ email: link, code }) }),
   ],
 })
 

@@ -14,6 +14,7 @@ import { withQueryListener, type QueryListener } from './query-hooks.js'
 import type { Queryable } from './queryable.js'
 import { sessionMethods } from './sessions.js'
 import { userMethods } from './users.js'
+import { verificationCodeMethods } from './verification-codes.js'
 import { verificationTokenMethods } from './verification-tokens.js'
 
 export interface PostgresAdapterOptions {
@@ -40,6 +41,7 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     ...accountMethods(rows),
     ...sessionMethods(rows),
     ...verificationTokenMethods(rows),
+    ...verificationCodeMethods(rows),
     ...authenticatorMethods(rows),
   }
 }

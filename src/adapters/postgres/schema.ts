@@ -145,6 +145,19 @@ export const migrations: Migration[] = [
     // The provider a session's sign-in used (a credentials sign-in counts as a way in: src/server/sign-in/ways.ts).
     statements: [`ALTER TABLE sessions ADD COLUMN sign_in_provider text`],
   },
+  {
+    version: 10,
+    name: 'one-time email codes',
+    // One code per address, hashed; attempts counted in the row (src/adapters/postgres/verification-codes.ts).
+    statements: [
+      `CREATE TABLE verification_codes (
+        identifier text PRIMARY KEY,
+        code text NOT NULL,
+        expires timestamptz NOT NULL,
+        attempts integer NOT NULL DEFAULT 0
+      )`,
+    ],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

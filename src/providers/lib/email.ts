@@ -8,16 +8,23 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-/** The sign-in message: a subject, a plain-text body and a simple HTML body with the link. */
-export function signInMessage(params: { url: string; identifier?: string }): { subject: string; text: string; html: string } {
+/** The sign-in message: a subject, a plain-text body and a simple HTML body with the link, and the code where there is one. */
+export function signInMessage(params: { url: string; identifier?: string; code?: string; codeExpires?: Date }): { subject: string; text: string; html: string } {
   const host = new URL(params.url).host
+  const { code } = params
+  const minutes = params.codeExpires ? Math.max(1, Math.round((params.codeExpires.getTime() - Date.now()) / 60_000)) : undefined
+  const within = minutes ? ` within ${minutes} minute${minutes === 1 ? '' : 's'}` : ''
   const subject = `Sign in to ${host}`
-  const text = `Sign in to ${host}\n\nOpen this link to sign in:\n${params.url}\n\nIf you did not ask for this email, you can ignore it.\n`
+  const codeText = code ? `\nOr enter this code where you typed your address${within}:\n${code}\n` : ''
+  const text = `Sign in to ${host}\n\nOpen this link to sign in:\n${params.url}\n${codeText}\nIf you did not ask for this email, you can ignore it.\n`
   const link = escapeHtml(params.url)
+  const codeHtml = code
+    ? `\n<p>Or enter this code where you typed your address${escapeHtml(within)}:</p>\n<p style="font-size: 28px; letter-spacing: 6px; font-weight: bold; font-family: monospace;">${escapeHtml(code)}</p>`
+    : ''
   const html = `<!doctype html>
 <html><body style="font-family: sans-serif; padding: 24px;">
 <p>Sign in to <strong>${escapeHtml(host)}</strong></p>
-<p><a href="${link}" style="display: inline-block; padding: 10px 18px; background: #346df1; color: #fff; border-radius: 5px; text-decoration: none;">Sign in</a></p>
+<p><a href="${link}" style="display: inline-block; padding: 10px 18px; background: #346df1; color: #fff; border-radius: 5px; text-decoration: none;">Sign in</a></p>${codeHtml}
 <p style="color: #666; font-size: 13px;">If you did not ask for this email, you can ignore it.<br>Or copy this link: ${link}</p>
 </body></html>`
   return { subject, text, html }

@@ -149,6 +149,8 @@ export interface SignInMethod {
    * the provider off the page. Absent: a button that posts to /signin/:provider.
    */
   pageForm?(provider: ResolvedProvider, app: AppProvider, hidden: string): string | null
+  /** What the app is told of the provider beyond id, name, type and URLs (GET /providers). */
+  describe?(provider: ResolvedProvider): Partial<AppProvider>
   /** Origins the page's forms may reach through the provider (CSP form-action). */
   formTargets?(provider: ResolvedProvider): string[]
   /** True when the user can sign in with this provider whatever account or passkey is removed (the last-way rule). */

@@ -22,6 +22,9 @@ button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b0002
 export const errorMessages: Record<string, string> = {
   AccessDenied: 'You do not have permission to sign in.',
   Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
+  InvalidCode: 'That code is not right. Check the email and try again.',
+  CodeExpired: 'That code has expired. Ask for a new one.',
+  TooManyAttempts: 'Too many wrong codes. Ask for a new one.',
   CredentialsSignin: 'Sign-in failed. Check the details you provided.',
   OAuthAccountNotLinked: 'This account is linked to another user, or its email address belongs to another user. Sign in the way you did before.',
   OAuthSignInError: 'Signing in with the provider could not start. Try again.',

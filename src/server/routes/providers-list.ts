@@ -2,6 +2,7 @@
 import type { AppProvider } from '../../core/types.js'
 import type { ResolvedProvider } from '../kernel/config.js'
 import type { Context } from '../kernel/context.js'
+import { methodOf } from '../kernel/feature.js'
 
 export function toAppProvider(ctx: Context, provider: ResolvedProvider): AppProvider {
   const app: AppProvider = {
@@ -12,7 +13,7 @@ export function toAppProvider(ctx: Context, provider: ResolvedProvider): AppProv
     callbackUrl: `${ctx.baseUrl}/callback/${provider.id}`,
   }
   if ('style' in provider && provider.style) app.style = provider.style
-  return app
+  return Object.assign(app, methodOf(ctx.config, provider)?.describe?.(provider))
 }
 
 export function appProviders(ctx: Context): Record<string, AppProvider> {

@@ -4,22 +4,26 @@
  * request (a HEAD, a mail scanner, a chat preview, another device) gets a page whose button posts
  * the link, so nothing but a person's click uses it.
  */
+import { AuthError } from '../../../core/errors.js'
 import type { EmailConfig } from '../../../core/types.js'
-import { stringField } from '../../kernel/body.js'
+import { stringField, type Body } from '../../kernel/body.js'
+import type { Context } from '../../kernel/context.js'
+import { verifyCsrf } from '../../kernel/csrf.js'
 import type { Feature } from '../../kernel/feature.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
-import type { Context } from '../../kernel/context.js'
 import { html, redirect, type Reply } from '../../kernel/respond.js'
 import { readSession } from '../../kernel/session.js'
 import { escapeHtml } from '../../routes/page-html.js'
 import { withSignInNotice } from '../../sign-in/first-proof.js'
 import { enforceRateLimit } from '../rate-limit/config.js'
-import { emailIdentifier, readEmailLink, sendEmailLink, useEmailLink, type EmailLink } from './link.js'
+import { checkEmailCodes, codeOptions, useCode } from './code.js'
+import { completeEmailSignIn, emailIdentifier, readEmailLink, sendEmailLink, useEmailLink, type EmailLink } from './link.js'
 import { checkPageProof, linkConfirmPage, pageProof } from './link-page.js'
 import { forgetRequester, isRequester } from './requester.js'
 
 export const email: Feature = {
   name: 'email',
+  configure: (_, resolved) => checkEmailCodes(resolved),
   method: {
     types: ['email'],
     leavesSite: true,
@@ -33,6 +37,7 @@ export const email: Feature = {
     async callback(ctx, provider, body) {
       const config = provider as EmailConfig
       const posted = ctx.incoming.method === 'POST'
+      if (posted && body.code !== undefined) return signInWithCode(ctx, config, body)
       const fields = posted ? body : Object.fromEntries(ctx.url.searchParams)
       const link = readEmailLink(config, fields.token, fields.email)
       const callbackUrl = await resolveCallbackUrl(ctx, typeof fields.callbackUrl === 'string' ? fields.callbackUrl : undefined)
@@ -43,6 +48,10 @@ export const email: Feature = {
       return redirect(ctx, withSignInNotice(ctx, callbackUrl))
     },
     adapterMethods: () => ['createVerificationToken', 'useVerificationToken'],
+    describe(provider) {
+      const code = codeOptions(provider as EmailConfig)
+      return code ? { code: { length: code.length, numeric: /^\d+$/.test(code.alphabet) } } : {}
+    },
     pageForm: (_, app, hidden) =>
       `<form method="post" action="${escapeHtml(app.signinUrl)}">${hidden}<label>Email <input type="email" name="email" required autocomplete="email"></label><button>Sign in with ${escapeHtml(app.name)}</button></form>`,
     // A proven address can always get a link (an unproven one may not be the user's: first-proof.ts).
@@ -50,11 +59,15 @@ export const email: Feature = {
   },
 }
 
-/** A plain GET from the browser that asked, not signed in as another user. A HEAD never uses a link. */
+/**
+ * A plain GET from the browser that asked and is signed in as nobody else, or from one signed in
+ * as the link's own address (a scanner holds no such session). A HEAD never uses a link.
+ */
 async function mayUseStraight(ctx: Context, link: EmailLink): Promise<boolean> {
-  if (ctx.incoming.method !== 'GET' || !(await isRequester(ctx, link.identifier, link.token))) return false
+  if (ctx.incoming.method !== 'GET') return false
   const current = await signedInAs(ctx)
-  return current === undefined || current === link.identifier
+  if (current === link.identifier) return true
+  return current === undefined && (await isRequester(ctx, link.identifier, link.token))
 }
 
 /** The address of the user this browser is signed in as, if any (read without extending, so no cookie is set). */
@@ -76,4 +89,23 @@ async function confirmPage(ctx: Context, providerId: string, link: EmailLink, ca
   // Nothing of this request may leave a cookie: a scanner must find the browser as it was.
   ctx.setCookies = []
   return html(ctx, page)
+}
+
+/**
+ * POST /callback/:email with `email` and `code` (and the CSRF token): the code the email carried
+ * signs in this browser, wherever the email was read. Rate-limited per address and per client.
+ */
+async function signInWithCode(ctx: Context, provider: EmailConfig, body: Body): Promise<Reply> {
+  await verifyCsrf(ctx, body.csrfToken)
+  let identifier: string
+  try {
+    identifier = emailIdentifier(provider, stringField(body, 'email'))
+  } catch {
+    throw new AuthError('InvalidCode', 'Expected the email address the code was sent to in the "email" field', { status: 400 })
+  }
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'emailCode', identifier, ctx.now)
+  await useCode(ctx, provider, identifier, body.code)
+  const callbackUrl = await resolveCallbackUrl(ctx, typeof body.callbackUrl === 'string' ? body.callbackUrl : undefined)
+  await completeEmailSignIn(ctx, provider, identifier)
+  return redirect(ctx, withSignInNotice(ctx, callbackUrl))
 }

@@ -9,6 +9,7 @@ import type { Context } from '../../kernel/context.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
 import { completeSignIn } from '../../sign-in/complete.js'
+import { storeCode } from './code.js'
 import { noteRequester } from './requester.js'
 
 const defaultMaxAge = 24 * 60 * 60
@@ -45,10 +46,11 @@ export async function sendEmailLink(ctx: Context, provider: EmailConfig, identif
   const expires = new Date(ctx.now + (provider.maxAge ?? defaultMaxAge) * 1000)
   await storeOneTimeRecord(ctx, { identifier, token: await hashToken(token, ctx.config.secrets[0]), expires }, 'email sign-in')
   await noteRequester(ctx, identifier, token, expires)
+  const code = await storeCode(ctx, provider, identifier)
   const params = new URLSearchParams({ callbackUrl, token, email: identifier })
   const url = `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}?${params}`
   try {
-    await provider.sendVerificationRequest({ identifier, url, expires, provider, token, request: ctx.request })
+    await provider.sendVerificationRequest({ identifier, url, expires, provider, token, request: ctx.request, ...code })
   } catch (cause) {
     throw new AuthError('EmailSignin', `Sending the sign-in email through "${provider.id}" failed`, { cause, status: 502 })
   }
@@ -84,6 +86,11 @@ export async function useEmailLink(ctx: Context, provider: EmailConfig, { identi
   }
   if (!record) throw new AuthError('Verification', 'The sign-in link is invalid or has already been used')
   if (record.expires.getTime() <= ctx.now) throw new AuthError('Verification', 'The sign-in link has expired')
+  await completeEmailSignIn(ctx, provider, identifier)
+}
+
+/** The one completion step, for a proven address (by its link or its code). */
+export async function completeEmailSignIn(ctx: Context, provider: EmailConfig, identifier: string): Promise<void> {
   await completeSignIn(ctx, {
     user: { email: identifier },
     account: { type: 'email', provider: provider.id, providerAccountId: identifier, userId: '' },

@@ -19,6 +19,12 @@ export const defaultRateLimitRules: RateLimitRules = {
     { per: 'account', limit: 5, windowSeconds: 15 * minutes },
     { per: 'client', limit: 20, windowSeconds: 15 * minutes },
   ],
+  // Each one is a guess at an emailed code. A code itself burns after its maxAttempts (5) wrong
+  // guesses; these bound the guesses at the codes one address asks for, and one client's at many.
+  emailCode: [
+    { per: 'account', limit: 30, windowSeconds: 15 * minutes },
+    { per: 'client', limit: 30, windowSeconds: 15 * minutes },
+  ],
   // Each failure is a wrong password guess. One address gets 10 on one account; all addresses
   // together get 100 (the ceiling a stranger with many addresses reaches, locking the owner out).
   // A correct password is not held back by other addresses' failures below the ceiling.
@@ -42,6 +48,7 @@ export const rateLimitActions = Object.keys(defaultRateLimitRules) as RateLimitA
 /** Words for messages: "Too many <label> ...". */
 export const actionLabels: Record<RateLimitAction, string> = {
   email: 'email sign-in requests',
+  emailCode: 'email code attempts',
   credentials: 'sign-in attempts',
   passkeyOptions: 'passkey requests',
   dbscChallenge: 'device-binding challenges',

@@ -1,0 +1,180 @@
+/**
+ * One-time codes beside email links, over HTTP: the email carries a code, the code signs in any
+ * browser where the address is typed (with the CSRF token), it is stored hashed, lives 10
+ * minutes, burns after 5 wrong entries, a new request replaces it, and it never reaches a log or
+ * a URL. Options and adapters that cannot keep codes are refused at start-up.
+ */
+import { describe, expect, it } from 'vitest'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import type { Adapter, SendVerificationRequestParams } from '../../src/core/types.js'
+import Email from '../../src/providers/email.js'
+import { Latchkey } from '../../src/server/index.js'
+import { Jar } from '../support/jar.js'
+import { testSecret, testServer } from '../support/server.js'
+
+const asJson = { 'x-auth-return-redirect': '1' }
+
+async function ask(jar: Jar, email = 'grace@example.com') {
+  return jar.postForm('/auth/signin/email', { csrfToken: await jar.csrf(), email, callbackUrl: '/dashboard' }, asJson)
+}
+
+/** Types a code on `jar`'s page; answers the JSON reply ({ url } or { url, error }). */
+async function enter(jar: Jar, code: string, email = 'grace@example.com') {
+  const res = await jar.postForm('/auth/callback/email', { csrfToken: await jar.csrf(), email, code, callbackUrl: '/dashboard' }, asJson)
+  return { status: res.status, body: (await res.json()) as { url?: string; error?: string } }
+}
+
+const errorOf = (reply: { body: { url?: string; error?: string } }) => reply.body.error ?? new URL(reply.body.url!).searchParams.get('error')
+
+describe('the code in the email', () => {
+  it('is 6 digits beside the link, lives 10 minutes, and is stored only as a hash', async () => {
+    const { handler, outbox, adapter, clock } = testServer()
+    await ask(new Jar(handler))
+    const mail = outbox.at(-1)!
+    expect(mail.code).toMatch(/^\d{6}$/)
+    expect(mail.codeExpires!.getTime()).toBe(clock.now + 10 * 60_000)
+    expect(mail.url).not.toContain(mail.code!)
+    // The plain code is no key to the store.
+    expect(await adapter.useVerificationCode({ identifier: 'grace@example.com', codes: [mail.code!], maxAttempts: 5 })).toEqual({ result: 'wrong', attemptsLeft: 4 })
+  })
+
+  it('signs in another browser where the address is typed, once', async () => {
+    const { handler, outbox, adapter } = testServer()
+    await ask(new Jar(handler))
+    const laptop = new Jar(handler)
+    const signedIn = await enter(laptop, outbox.at(-1)!.code!)
+    expect(signedIn).toEqual({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
+    expect((await laptop.session()).user.email).toBe('grace@example.com')
+    expect((await adapter.getUserByEmail('grace@example.com'))!.emailVerified).toBeInstanceOf(Date)
+    expect(errorOf(await enter(new Jar(handler), outbox.at(-1)!.code!))).toBe('InvalidCode')
+  })
+
+  it('needs the CSRF token: a cross-site post of a code signs nobody in', async () => {
+    const { handler, outbox } = testServer()
+    await ask(new Jar(handler))
+    const victim = new Jar(handler)
+    const res = await victim.postForm('/auth/callback/email', { email: 'grace@example.com', code: outbox.at(-1)!.code! }, asJson)
+    expect((await res.json()).error).toBe('MissingCSRF')
+    expect(await victim.session()).toBeNull()
+  })
+
+  it('five wrong codes burn it: the right one is then TooManyAttempts', async () => {
+    const { handler, outbox, logs } = testServer()
+    await ask(new Jar(handler))
+    const code = outbox.at(-1)!.code!
+    const wrong = code === '000000' ? '111111' : '000000'
+    const jar = new Jar(handler)
+    const answers = []
+    for (let i = 0; i < 5; i++) answers.push(errorOf(await enter(jar, wrong)))
+    expect(answers).toEqual(['InvalidCode', 'InvalidCode', 'InvalidCode', 'InvalidCode', 'TooManyAttempts'])
+    expect(errorOf(await enter(jar, code))).toBe('TooManyAttempts')
+    expect(await jar.session()).toBeNull()
+    // Neither the code nor a guess reached a log.
+    expect(logs.join('\n')).not.toContain(code)
+    expect(logs.join('\n')).not.toContain(wrong)
+  })
+
+  it('an expired code is CodeExpired, while the link (24 hours) still works', async () => {
+    const { handler, outbox, clock } = testServer()
+    const asking = new Jar(handler)
+    await ask(asking)
+    clock.now += 10 * 60_000 + 1000
+    expect(errorOf(await enter(new Jar(handler), outbox.at(-1)!.code!))).toBe('CodeExpired')
+    const link = new URL(outbox.at(-1)!.url)
+    expect((await asking.get(link.pathname + link.search)).headers.get('location')).toBe('http://localhost:3000/dashboard')
+  })
+
+  it('a new request replaces the code: the old one is refused, the new one signs in', async () => {
+    const { handler, outbox } = testServer()
+    const jar = new Jar(handler)
+    await ask(jar)
+    const old = outbox.at(-1)!.code!
+    await ask(jar)
+    const fresh = outbox.at(-1)!.code!
+    if (old !== fresh) expect(errorOf(await enter(jar, old))).toBe('InvalidCode')
+    expect(await enter(jar, fresh)).toMatchObject({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
+  })
+
+  it('a wrong code for an address with an account and one for an address never seen answer alike', async () => {
+    const { handler, outbox } = testServer()
+    const jar = new Jar(handler)
+    await ask(jar)
+    await enter(jar, outbox.at(-1)!.code!) // grace now has an account
+    await ask(new Jar(handler))
+    const known = await enter(new Jar(handler), '000001')
+    const unknown = await enter(new Jar(handler), '000001', 'stranger@example.com')
+    expect(known).toEqual(unknown)
+    expect(known).toEqual({ status: 400, body: { url: 'http://localhost:3000/auth/error?error=InvalidCode', error: 'InvalidCode' } })
+  })
+
+  it('a code for another address, or none asked for, is InvalidCode', async () => {
+    const { handler, outbox } = testServer()
+    await ask(new Jar(handler))
+    expect(errorOf(await enter(new Jar(handler), outbox.at(-1)!.code!, 'mallory@example.com'))).toBe('InvalidCode')
+    expect(errorOf(await enter(new Jar(handler), '123456', 'nobody@example.com'))).toBe('InvalidCode')
+    expect(errorOf(await enter(new Jar(handler), '', 'grace@example.com'))).toBe('InvalidCode')
+    expect(errorOf(await enter(new Jar(handler), '123456', 'not an address'))).toBe('InvalidCode')
+  })
+
+  it('per-client limits on code attempts answer RateLimited', async () => {
+    const { handler } = testServer({ rateLimit: { trustProxy: true, rules: { emailCode: [{ per: 'client', limit: 3, windowSeconds: 600 }] } } })
+    const jar = new Jar(handler)
+    const from = { ...asJson, 'x-forwarded-for': '192.0.2.7' }
+    const statuses = []
+    for (let i = 0; i < 4; i++) {
+      const res = await jar.postForm('/auth/callback/email', { csrfToken: await jar.csrf(), email: `u${i}@example.com`, code: '123456' }, from)
+      statuses.push(res.status)
+    }
+    expect(statuses).toEqual([400, 400, 400, 429])
+  })
+})
+
+describe('code options', () => {
+  function serverWith(code: Parameters<typeof Email>[0]['code'], adapter: Adapter = MemoryAdapter()) {
+    const outbox: SendVerificationRequestParams[] = []
+    const handler = Latchkey({ secret: testSecret, adapter, providers: [Email({ sendVerificationRequest: (p) => void outbox.push(p), code })] })
+    return { handler, outbox }
+  }
+
+  it('a longer code over letters: typed in lower case with spaces and dashes, it still signs in', async () => {
+    const { handler, outbox } = serverWith({ length: 8, alphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789' })
+    await ask(new Jar(handler))
+    const code = outbox.at(-1)!.code!
+    expect(code).toMatch(/^[A-HJ-NP-Z2-9]{8}$/)
+    const typed = `${code.slice(0, 4)}- ${code.slice(4)}`.toLowerCase()
+    expect((await enter(new Jar(handler), typed)).body).toEqual({ url: 'http://localhost:3000/dashboard' })
+  })
+
+  it('code: false sends the link alone and takes no code', async () => {
+    const { handler, outbox } = serverWith(false)
+    await ask(new Jar(handler))
+    expect(outbox.at(-1)!.code).toBeUndefined()
+    expect(errorOf(await enter(new Jar(handler), '123456'))).toBe('InvalidRequest')
+  })
+
+  it('options no safe code can be made from are refused at start-up, with the fix', () => {
+    expect(() => serverWith({ length: 3 })).toThrow(/code\.length must be a whole number from 4 to 32, got 3/)
+    expect(() => serverWith({ alphabet: 'AA' })).toThrow(/code\.alphabet must hold at least 2 characters, each once/)
+    expect(() => serverWith({ length: 4, alphabet: '01' })).toThrow(/guessed too easily in 5 tries; make it longer/)
+    expect(() => serverWith({ maxAttempts: 0 })).toThrow(/code\.maxAttempts must be a whole number >= 1/)
+  })
+
+  it("an adapter without the code methods (Auth.js's) is refused at start-up, naming them and the fix", () => {
+    const { createVerificationCode: _c, useVerificationCode: _u, ...authjsLike } = MemoryAdapter()
+    expect(() => serverWith(undefined, authjsLike)).toThrow(
+      /email provider "email" sends one-time codes, which need the adapter methods createVerificationCode and useVerificationCode; .*Set code: false/,
+    )
+    expect(() => serverWith(false, authjsLike)).not.toThrow()
+  })
+})
+
+describe('the email message', () => {
+  it('the built-in message shows the code beside the link, with its lifetime', async () => {
+    const { signInMessage } = await import('../../src/providers/lib/email.js')
+    const message = signInMessage({ url: 'https://app.example.com/auth/callback/email?token=t', code: '428913', codeExpires: new Date(Date.now() + 10 * 60_000) })
+    expect(message.text).toContain('Or enter this code where you typed your address within 10 minutes:\n428913')
+    expect(message.html).toContain('428913')
+    expect(message.subject).toBe('Sign in to app.example.com')
+    expect(signInMessage({ url: 'https://app.example.com/x' }).text).not.toContain('code')
+  })
+})
