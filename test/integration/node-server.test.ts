@@ -23,7 +23,8 @@ describe('the node:http binding, over real HTTP with a cookie jar', () => {
     expect(res.headers.get('content-type')).toMatch(/application\/json/)
     expect(await res.json()).toEqual({
       credentials: { id: 'credentials', name: 'Credentials', type: 'credentials', signinUrl: `${origin}/auth/signin/credentials`, callbackUrl: `${origin}/auth/callback/credentials` },
-      email: { id: 'email', name: 'Email', type: 'email', signinUrl: `${origin}/auth/signin/email`, callbackUrl: `${origin}/auth/callback/email` },
+      // latchkey's addition: the email provider's one-time code, so a form knows to offer its field.
+      email: { id: 'email', name: 'Email', type: 'email', signinUrl: `${origin}/auth/signin/email`, callbackUrl: `${origin}/auth/callback/email`, code: { length: 6, numeric: true } },
     })
   })
 

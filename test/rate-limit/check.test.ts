@@ -137,6 +137,10 @@ describe('rules', () => {
         { per: 'account', limit: 5, windowSeconds: 900 },
         { per: 'client', limit: 20, windowSeconds: 900 },
       ],
+      emailCode: [
+        { per: 'account', limit: 30, windowSeconds: 900 },
+        { per: 'client', limit: 30, windowSeconds: 900 },
+      ],
       credentials: [
         { per: 'account+client', limit: 10, windowSeconds: 900, counts: 'failures' },
         { per: 'account', limit: 100, windowSeconds: 900, counts: 'failures' },
@@ -158,7 +162,7 @@ describe('rules', () => {
   })
 
   test('bad rules are refused, naming the rule', () => {
-    expect(() => resolveRateLimitRules({ oauth: [] } as never)).toThrow('rateLimit.rules: unknown action "oauth"; expected one of email, credentials, passkeyOptions, dbscChallenge')
+    expect(() => resolveRateLimitRules({ oauth: [] } as never)).toThrow('rateLimit.rules: unknown action "oauth"; expected one of email, emailCode, credentials, passkeyOptions, dbscChallenge')
     expect(() => resolveRateLimitRules({ email: [{ per: 'ip', limit: 1, windowSeconds: 1 } as never] })).toThrow('rateLimit.rules.email[0]: expected per "account", "client" or "account+client", got "ip"')
     expect(() => resolveRateLimitRules({ credentials: [{ per: 'client', limit: 1, windowSeconds: 1, counts: 'errors' as never }] })).toThrow(
       'rateLimit.rules.credentials[0]: expected counts "attempts" or "failures", got "errors"',
