@@ -31,6 +31,8 @@ export function createAuth(settings: Settings, adapter: Adapter, idpIssuer: stri
     session: { strategy: 'database', ...settings.session },
     // Failed sign-ins come back to the app, which says what went wrong (`?error=`).
     pages: { error: '/' },
+    // Second factors: a user who sets up an authenticator app (the Account card) is asked for it.
+    mfa: { issuer: 'latchkey demo' },
     // Every new way into an account (an IdP account, a passkey, an email address) is told to its
     // owner, so a way someone else added does not go unseen.
     events: {

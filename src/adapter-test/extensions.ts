@@ -111,11 +111,11 @@ export function extensionTests(suite: Suite): void {
         expect(after?.session.expires.getTime()).toBe(expires.getTime())
       })
 
-      test('listSessionsByUserId lists every session of that user, with the sign-in time, user agent and provider it was made with', async () => {
+      test('listSessionsByUserId lists every session of that user, with the sign-in time, user agent, provider and amr it was made with', async () => {
         const [owner, other] = [await user(), await user()]
         const createdAt = later(-1)
         const mine = [`session-${unique()}`, `session-${unique()}`]
-        await adapter.createSession({ sessionToken: mine[0], userId: owner.id, expires: later(1), createdAt, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0', signInProvider: 'credentials' })
+        await adapter.createSession({ sessionToken: mine[0], userId: owner.id, expires: later(1), createdAt, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0', signInProvider: 'credentials', amr: ['pwd', 'otp', 'mfa'] })
         await adapter.createSession({ sessionToken: mine[1], userId: owner.id, expires: later(2) })
         await adapter.createSession({ sessionToken: `session-${unique()}`, userId: other.id, expires: later(1) })
         const listed = await adapter.listSessionsByUserId(owner.id)
@@ -124,8 +124,10 @@ export function extensionTests(suite: Suite): void {
         expect(first.createdAt?.getTime()).toBe(createdAt.getTime())
         expect(first.userAgent).toBe('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0')
         expect(first.signInProvider).toBe('credentials')
-        expect((await adapter.getSessionAndUser(mine[0]))?.session).toMatchObject({ createdAt, userAgent: first.userAgent, signInProvider: 'credentials' })
+        expect(first.amr).toEqual(['pwd', 'otp', 'mfa'])
+        expect((await adapter.getSessionAndUser(mine[0]))?.session).toMatchObject({ createdAt, userAgent: first.userAgent, signInProvider: 'credentials', amr: ['pwd', 'otp', 'mfa'] })
         expect(listed.find((s) => s.sessionToken === mine[1])!.signInProvider ?? null).toBeNull()
+        expect(listed.find((s) => s.sessionToken === mine[1])!.amr ?? null).toBeNull()
         expect(await adapter.listSessionsByUserId(`user-${unique()}`)).toEqual([])
       })
     })

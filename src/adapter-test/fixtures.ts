@@ -1,6 +1,6 @@
 /** What every part of the suite makes its records with: random values, so tests never collide. */
 import { randomUUID } from 'node:crypto'
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../core/types.js'
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterFactor, AdapterUser } from '../core/types.js'
 
 /** The suite as each record kind's tests see it. */
 export interface Suite {
@@ -33,6 +33,21 @@ export function authenticator(userId: string, overrides: Partial<AdapterAuthenti
     counter: 0,
     credentialDeviceType: 'singleDevice',
     credentialBackedUp: false,
+    ...overrides,
+  }
+}
+
+/** An unconfirmed authenticator-app factor, made a second ago (with milliseconds, so truncation shows). */
+export function factor(userId: string, overrides: Partial<AdapterFactor> = {}): AdapterFactor {
+  return {
+    id: `factor-${unique()}`,
+    userId,
+    type: 'totp',
+    secret: `sealed-${unique()}`,
+    confirmedAt: null,
+    createdAt: new Date(Math.floor(Date.now() / 1000) * 1000 - 1000 + 123),
+    lastUsedStep: null,
+    label: null,
     ...overrides,
   }
 }

@@ -1,16 +1,18 @@
 /**
  * An adapter that keeps everything in this process's memory: for tests and quick experiments.
  * It keeps the same rules as the SQL adapter (unique email, unique account, unique credential,
- * cascade on deleteUser, single-use verification tokens) so code tested against it behaves the
- * same against a database. Every record handed out is a copy, so callers cannot change the store.
+ * cascade on deleteUser, single-use verification tokens and recovery codes) so code tested
+ * against it behaves the same against a database. Every record handed out is a copy, so callers cannot change the store.
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from '../core/types.js'
+import type { AdapterAccount, AdapterAuthenticator, AdapterFactor, AdapterSession, AdapterUser, VerificationToken } from '../core/types.js'
 import { judgeAttempt, requireAttempt, requireCode, type CountedCode } from './verification-codes.js'
 import { checkAccountUpdate } from './account-changes.js'
 import { AdapterError } from './errors.js'
+import { requireFactor, requireRecoveryCodes, requireStep } from './factors.js'
 import { accountKey, authenticatorRecord, copy, given, tokenKey, userRecord } from './memory-records.js'
 import type { CompleteAdapter } from './types.js'
 import {
+  requireAmr,
   requireBoolean,
   requireCounter,
   requireDate,
@@ -33,6 +35,9 @@ export function MemoryAdapter(): MemoryAdapter {
   const tokens = new Map<string, VerificationToken>()
   const codes = new Map<string, CountedCode>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  const factors = new Map<string, AdapterFactor>()
+  /** Recovery-code hashes by user id. */
+  const recoveryCodes = new Map<string, Set<string>>()
 
   function requireUser(method: string, userId: unknown): AdapterUser {
     const id = requireString(method, 'userId', userId)
@@ -50,7 +55,7 @@ export function MemoryAdapter(): MemoryAdapter {
 
   return {
     clear() {
-      for (const map of [users, userIdByEmail, accounts, sessions, tokens, codes, authenticators]) map.clear()
+      for (const map of [users, userIdByEmail, accounts, sessions, tokens, codes, authenticators, factors, recoveryCodes]) map.clear()
     },
 
     // ------------------------------------------------------------ users
@@ -109,6 +114,8 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
       for (const [key, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(key)
+      for (const [key, factor] of factors) if (factor.userId === userId) factors.delete(key)
+      recoveryCodes.delete(userId)
       return copy(user)
     },
 
@@ -176,6 +183,7 @@ export function MemoryAdapter(): MemoryAdapter {
       if (session.createdAt !== undefined) stored.createdAt = new Date(requireDate('createSession', 'createdAt', session.createdAt))
       if (session.userAgent != null) stored.userAgent = requireString('createSession', 'userAgent', session.userAgent)
       if (session.signInProvider != null) stored.signInProvider = requireString('createSession', 'signInProvider', session.signInProvider)
+      if (session.amr != null) stored.amr = [...requireAmr('createSession', session.amr)]
       sessions.set(sessionToken, stored)
       return copy(stored)
     },
@@ -319,6 +327,64 @@ export function MemoryAdapter(): MemoryAdapter {
       if (!authenticator) return null
       authenticators.delete(credentialID)
       return copy(authenticator)
+    },
+
+    // ------------------------------------------------------------ second factors
+
+    async createFactor(factor) {
+      const method = 'createFactor'
+      const stored = requireFactor(method, factor)
+      requireUser(method, stored.userId)
+      if (factors.has(stored.id)) throw new AdapterError('DuplicateFactor', `${method}: expected a new factor id, but "${stored.id}" is already in use`)
+      factors.set(stored.id, copy(stored))
+      return copy(stored)
+    },
+
+    async listFactorsByUserId(userId) {
+      const mine = [...factors.values()].filter((f) => f.userId === userId)
+      // Oldest first; the id breaks ties so the order never depends on insertion.
+      mine.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      return mine.map(copy)
+    },
+
+    async confirmFactor(id, confirmedAt) {
+      const at = requireDate('confirmFactor', 'confirmedAt', confirmedAt)
+      const current = factors.get(id)
+      if (!current) return null
+      const next = { ...current, confirmedAt: new Date(at) }
+      factors.set(id, next)
+      return copy(next)
+    },
+
+    async useFactorStep(id, step) {
+      const checked = requireStep('useFactorStep', 'step', step)
+      const current = factors.get(id)
+      // One synchronous compare-and-set: no other call runs between the read and the write.
+      if (!current || (current.lastUsedStep !== null && current.lastUsedStep >= checked)) return false
+      factors.set(id, { ...current, lastUsedStep: checked })
+      return true
+    },
+
+    async deleteFactor(id) {
+      const factor = factors.get(id)
+      if (!factor) return null
+      factors.delete(id)
+      return copy(factor)
+    },
+
+    async replaceRecoveryCodes(userId, codes) {
+      const checked = requireRecoveryCodes('replaceRecoveryCodes', codes)
+      // [] only removes, as in SQL: no row to store, so no user to check.
+      if (checked.length === 0) recoveryCodes.delete(requireString('replaceRecoveryCodes', 'userId', userId))
+      else recoveryCodes.set(requireUser('replaceRecoveryCodes', userId).id, new Set(checked))
+    },
+
+    async useRecoveryCode(userId, code) {
+      return recoveryCodes.get(userId)?.delete(code) ?? false
+    },
+
+    async countRecoveryCodes(userId) {
+      return recoveryCodes.get(userId)?.size ?? 0
     },
   }
 }

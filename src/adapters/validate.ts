@@ -66,3 +66,9 @@ export function requireTokenFilter(method: string, filter: unknown): TokenFilter
     limit: limit as number | undefined,
   }
 }
+
+/** A session's `amr`: an array of words (no spaces: the SQL adapter keeps them space-separated). */
+export function requireAmr(method: string, value: unknown): string[] {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' && /^[\w.-]+$/.test(v))) return value
+  throw new AdapterError('InvalidInput', `${method}: expected amr to be an array of words, got ${describeValue(value)}`)
+}

@@ -103,6 +103,51 @@ export interface AuthClient {
   email: {
     verify(options: { email: string; code: string; provider?: string; callbackUrl?: string }): Promise<SignInResult>
   }
+  /**
+   * Second factors (the server's `mfa` on). A sign-in that answers `SecondFactorRequired` goes on
+   * with `verify({ code })` (the authenticator app's) or `verify({ recoveryCode })`; refused with
+   * `InvalidCode` (start again after five). The signed-in user manages their factors: `enroll()`
+   * answers the app's `uri`, a `qr` (SVG) and the `secret`; `confirm(id, code)` confirms it (the
+   * first factor's answer carries `newRecoveryCodes`, shown once); `remove(id, proof)` and
+   * `recoveryCodes()` (a new set). Enrolling, removing and new codes need a recent sign-in (`SessionNotFresh`).
+   */
+  mfa: {
+    verify(proof: MfaProof & { callbackUrl?: string }): Promise<{ url: string }>
+    list(): Promise<MfaState>
+    enroll(label?: string): Promise<MfaEnrolment>
+    confirm(id: string, code: string): Promise<MfaState>
+    remove(id: string, proof: MfaProof): Promise<MfaState>
+    recoveryCodes(): Promise<MfaState>
+  }
+}
+
+/** A second factor: a code from the authenticator app, or one of the recovery codes. */
+export type MfaProof = { code: string } | { recoveryCode: string }
+
+export interface MfaFactor {
+  id: string
+  type: 'totp'
+  label: string | null
+  confirmed: boolean
+  createdAt: string
+}
+
+export interface MfaState {
+  factors: MfaFactor[]
+  /** Recovery codes left. */
+  recoveryCodes: number
+  /** A new set, answered once: after the first factor's confirmation, and from `recoveryCodes()`. */
+  newRecoveryCodes?: string[]
+}
+
+export interface MfaEnrolment {
+  factor: MfaFactor
+  /** The `otpauth://` URI an authenticator app scans. */
+  uri: string
+  /** The URI as a QR code, an SVG document. */
+  qr: string
+  /** The secret in base32, for typing into the app. */
+  secret: string
 }
 
 const codeMessages: Record<string, string> = {
@@ -300,6 +345,18 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
     passkeys: {
       list: passkeys.list,
       remove: (id) => passkeys.act({ action: 'remove', id }),
+    },
+    mfa: {
+      async verify({ callbackUrl = location.href, ...proof }) {
+        const { data, response } = await send<{ url: string }>(base + '/mfa/verify', { ...proof, callbackUrl } as Record<string, string>)
+        await settle('/mfa/verify', response)
+        return data
+      },
+      list: async () => (await request<MfaState>(base + '/mfa')).data,
+      enroll: async (label) => (await send<MfaEnrolment>(base + '/mfa', { action: 'enroll', ...(label && { label }) })).data,
+      confirm: async (id, code) => (await send<MfaState>(base + '/mfa', { action: 'confirm', id, code })).data,
+      remove: async (id, proof) => (await send<MfaState>(base + '/mfa', { action: 'remove', id, ...proof } as Record<string, string>)).data,
+      recoveryCodes: async () => (await send<MfaState>(base + '/mfa', { action: 'recovery-codes' })).data,
     },
     email: {
       async verify({ email, code, provider, callbackUrl = location.href }) {

@@ -16,6 +16,8 @@ export type AuthClientErrorCode =
   | 'InvalidCode'
   | 'CodeExpired'
   | 'TooManyAttempts'
+  | 'SecondFactorRequired'
+  | 'SecondFactorSetupRequired'
   | (string & {})
 
 /**

@@ -1,4 +1,5 @@
 import type { AuthClient } from '../client/index.js'
+import { keep } from './dom.js'
 import { styles } from './styles.js'
 
 /** Shared plumbing: a shadow root, the client, a re-render on every session change. */
@@ -18,16 +19,10 @@ export abstract class LatchkeyElement extends HTMLElement {
   }
   protected failed(_error: unknown): void {}
   private sheet?: HTMLStyleElement
-  /**
-   * Shows `children` after the styles. The same nodes in the same order are left alone: moving a
-   * node out and back in would take the focus, and the text being typed, from a field in it.
-   */
+  /** Shows `children` after the styles, leaving in place the nodes already shown (see keep()). */
   protected paint(...children: unknown[]) {
-    const nodes = children.filter((c): c is Node => c instanceof Node)
-    const shown = this.root.childNodes
-    if (this.sheet && shown.length === nodes.length + 1 && nodes.every((n, i) => shown[i + 1] === n)) return
     this.sheet ??= Object.assign(document.createElement('style'), { textContent: styles })
-    this.root.replaceChildren(this.sheet, ...nodes)
+    keep(this.root, [this.sheet, ...children.filter((c): c is Node => c instanceof Node)])
   }
   protected update() {
     this.setAttribute('status', this.client.status)

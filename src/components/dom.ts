@@ -15,3 +15,17 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   for (const child of children) if (child instanceof Node || typeof child === 'string') el.append(child)
   return el
 }
+
+/**
+ * Makes `nodes` the children of `parent`, leaving in place those already there: a node taken out
+ * and put back loses the focus (and a field the text being typed into it). Nodes that go are
+ * removed first, so the ones that stay never move.
+ */
+export function keep(parent: Node, nodes: Node[]): void {
+  const wanted = new Set(nodes)
+  for (const child of [...parent.childNodes]) if (!wanted.has(child)) child.remove()
+  nodes.forEach((node, i) => {
+    const at = parent.childNodes[i]
+    if (at !== node) parent.insertBefore(node, at ?? null)
+  })
+}

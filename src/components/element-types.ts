@@ -54,6 +54,13 @@ export interface LatchkeyElementTypes {
       'latchkey-confirm-needed': CustomEvent<null>
     }
   }
+  'latchkey-mfa': {
+    attributes: {}
+    events: {
+      /** Setting up, removing or new recovery codes needs a recent sign-in: show `<latchkey-signin confirm>`. */
+      'latchkey-confirm-needed': CustomEvent<null>
+    }
+  }
 }
 
 export type LatchkeyElementName = keyof LatchkeyElementTypes

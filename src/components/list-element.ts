@@ -1,6 +1,6 @@
 import type { AuthClient } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
-import { h } from './dom.js'
+import { h, keep } from './dom.js'
 import { errorMessage } from './messages.js'
 
 /**
@@ -13,6 +13,8 @@ export abstract class ListElement<T> extends LatchkeyElement {
   protected list: T[] = []
   protected error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true })
   private shownFor?: string
+  /** Kept from one render to the next, so a field in it keeps its focus. */
+  private container = h('div', { class: 'stack', part: 'container' })
   constructor(client: AuthClient) {
     super(client)
   }
@@ -36,19 +38,22 @@ export abstract class ListElement<T> extends LatchkeyElement {
     }
     this.render()
   }
-  /** Runs a button's action; its answer is the list left. */
-  protected async act(button: HTMLButtonElement, run: () => Promise<T[] | unknown>) {
+  /** Runs a button's action; its answer is the list left. Answers whether it went through. */
+  protected async act(button: HTMLButtonElement, run: () => Promise<T[] | unknown>): Promise<boolean> {
     button.disabled = true
+    let done = false
     try {
       const left = await run()
       if (Array.isArray(left)) this.list = left
       this.error.hidden = true
+      done = true
     } catch (e) {
       this.fail(e)
     } finally {
       button.disabled = false
     }
     this.render()
+    return done
   }
   protected render() {
     const user = this.client.session?.user
@@ -63,6 +68,7 @@ export abstract class ListElement<T> extends LatchkeyElement {
       this.shownFor = key
       void this.load()
     }
-    this.paint(h('div', { class: 'stack', part: 'container' }, this.error, ...this.show()))
+    keep(this.container, [this.error, ...this.show()])
+    this.paint(this.container)
   }
 }

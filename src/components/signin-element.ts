@@ -2,6 +2,7 @@ import type { AppProvider, AuthClient, AuthStatus, SignInResult } from '../clien
 import { LatchkeyElement } from './base-element.js'
 import { h } from './dom.js'
 import { errorMessage } from './messages.js'
+import { proofField } from './proof-field.js'
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
@@ -36,6 +37,9 @@ function logo(p: AppProvider): HTMLElement {
  * say). Hidden while signed in; a sign-in or sign-out clears the error, the message and the
  * password. An `?error=` the page opened with shows even while signed in (a sign-in link used
  * twice, say).
+ * A sign-in that answers `SecondFactorRequired` (or a page opened with it: an OAuth or email-link
+ * sign-in that came back) goes on in one step in place of the forms: the code from the
+ * authenticator app or a recovery code, then the session; "Start over" goes back to the forms.
  * Attributes: `callback-url`, `credentials-fields`, `redirect`, and `confirm`: "confirm it's you",
  * shown only while signed in, signing the same user in again (a fresh session) and firing
  * `latchkey-confirmed`; a sign-in as anyone else is refused and changes nothing.
@@ -54,6 +58,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private seen?: AuthStatus
     /** The code of the error shown. */
     private code?: string
+    /** The second-factor step, while a sign-in waits for it. */
+    private step?: HTMLElement
     constructor() {
       super(client)
     }
@@ -73,6 +79,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.showError(code ?? 'ServerError', reason, near)
     }
     private showError(code: string, reason?: string, near?: HTMLElement) {
+      // Not a failure: the sign-in goes on with its second factor.
+      if (code === 'SecondFactorRequired') return this.challenge()
       this.error.textContent = errorMessage(code, reason)
       this.code = code
       this.place(near ?? this.formFor(code))
@@ -96,7 +104,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       else this.body?.prepend(this.error)
     }
     private undescribe() {
-      for (const input of this.body?.querySelectorAll('[aria-describedby]') ?? []) input.removeAttribute('aria-describedby')
+      for (const input of this.root.querySelectorAll('[aria-describedby]')) input.removeAttribute('aria-describedby')
     }
     /** Hides the error and the message: a new attempt, or a sign-in, makes them obsolete. */
     private clear() {
@@ -115,7 +123,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           return false
         }
         else if (result?.ok && this.confirming) {
-          for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
+          this.forgetPasswords()
           this.dispatchEvent(new CustomEvent('latchkey-confirmed', { bubbles: true, composed: true }))
         }
         else if (result && done) {
@@ -136,10 +144,17 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private get confirming(): boolean {
       return this.hasAttribute('confirm')
     }
+    /** Where a sign-in lands: `callback-url`, else this page without its `?error=`. */
+    private get callbackUrl(): string {
+      return this.getAttribute('callback-url') ?? location.href.replace(/[?&]error=[^&]*/, '')
+    }
+    private forgetPasswords() {
+      for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
+    }
     private build(all: AppProvider[]) {
       // A passkey button the browser cannot run would only fail when pressed.
       const providers = hasWebAuthn(this.client) ? all : all.filter((p) => p.type !== 'webauthn')
-      const callbackUrl = this.getAttribute('callback-url') ?? location.href.replace(/[?&]error=[^&]*/, '')
+      const callbackUrl = this.callbackUrl
       const redirect = this.hasAttribute('redirect')
       const confirm = this.confirming ? { confirm: true } : {}
       const label = (p: AppProvider) => `Sign in with ${p.name}`
@@ -176,7 +191,12 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             onsubmit: (e: Event) => {
               e.preventDefault()
               const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
-              this.run(submit, () => this.client.signIn(p.id, { ...fields, callbackUrl, redirect, ...confirm }))
+              // It stays on the page whatever `redirect` says (a second factor may follow here), and navigates once signed in.
+              this.run(submit, async () => {
+                const result = await this.client.signIn(p.id, { ...fields, callbackUrl, redirect: false, ...confirm })
+                if (redirect && result.ok && result.url) location.href = result.url
+                return result
+              })
             },
           }, ...inputs.map((input, i) => h('label', { part: 'label' }, title(names[i]), input)), submit)
         }
@@ -229,6 +249,42 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         },
       }, h('label', { part: 'label' }, `Code from the email (${length} ${numeric ? 'digits' : 'characters'})`, input), submit)
     }
+    /**
+     * "Two-step verification": the sign-in's second factor, in place of the forms, the focus in its
+     * field. The session follows `client.mfa.verify`; with `redirect`, the page goes where the
+     * sign-in lands. "Start over" goes back to the forms (the server voids a pending sign-in after
+     * five wrong codes, or after five minutes).
+     */
+    private challenge() {
+      this.clear()
+      this.forgetPasswords()
+      const field = proofField()
+      const submit = h('button', { type: 'submit', part: 'button submit' }, 'Verify')
+      const form = h('form', {
+        part: 'form mfa-form', 'aria-label': 'Two-step verification',
+        onsubmit: (e: Event) => {
+          e.preventDefault()
+          this.run(submit, async () => {
+            const result = await this.client.mfa.verify({ ...field.proof(), callbackUrl: this.callbackUrl })
+            if (this.hasAttribute('redirect')) location.href = result.url
+            return result
+          })
+        },
+      }, field.label, submit, field.toggle)
+      const startOver = h('button', { type: 'button', part: 'button start-over', onclick: () => this.startOver() }, 'Start over')
+      this.step = h('div', { class: 'stack', part: 'container mfa-step' },
+        h('h2', { part: 'heading' }, 'Two-step verification'),
+        h('p', { class: 'message', part: 'message' }, errorMessage('SecondFactorRequired')),
+        form, startOver)
+      this.render()
+      field.input.focus()
+    }
+    private startOver() {
+      this.step = undefined
+      this.clear()
+      this.render()
+      this.body?.querySelector('input')?.focus()
+    }
     /** Waits for the user to pick a passkey from the autofill; quietly ends where there is none. */
     private autofill(p: AppProvider, callbackUrl: string, redirect: boolean) {
       if (this.waiting || this.client.status === 'authenticated' || this.confirming) return
@@ -249,16 +305,20 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       if (this.seen && this.seen !== status && status !== 'loading' && !this.confirming) {
         // A sign-in or sign-out: nothing from before is left for the next person to see. The
         // page's first reading of the session is neither, and keeps an `?error=` it came with.
+        // The second factor's step ends too: its sign-in went through, or another one did.
         this.clear()
-        for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
+        this.forgetPasswords()
+        this.step = undefined
       }
       if (status !== 'loading') this.seen = status
       // Confirming is for the signed-in user: that form shows while signed in, and not otherwise.
-      if (this.body) this.body.hidden = this.confirming ? !signedIn : signedIn
+      const shown = this.confirming ? signedIn : !signedIn
+      const step = shown ? this.step : undefined
+      if (this.body) this.body.hidden = !shown || !!step
       this.outlet.name = signedIn ? 'signed-in' : 'signed-out'
       // Signed in, an error still shown stands on its own, above the hidden forms.
       const alone = !this.body || (signedIn && !this.confirming && !this.error.hidden)
-      this.paint(alone ? this.error : undefined, this.body, this.outlet)
+      this.paint(alone ? this.error : undefined, step, this.body, this.outlet)
     }
   }
 }

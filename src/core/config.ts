@@ -90,6 +90,26 @@ export interface EventCallbacks {
    * linked by email) removed the passkeys registered before it, which nobody had proven to be the owner's.
    */
   passkeysRemoved?: (message: { user: AdapterUser; passkeys: PasskeyInfo[] }) => Awaitable<void>
+  /** latchkey's addition: the user confirmed a new second factor (an authenticator app). */
+  mfaEnrolled?: (message: { user: AdapterUser; factor: { id: string; type: 'totp'; label: string | null } }) => Awaitable<void>
+  /** latchkey's addition: the user removed a second factor. */
+  mfaRemoved?: (message: { user: AdapterUser; factor: { id: string; type: 'totp'; label: string | null } }) => Awaitable<void>
+  /** latchkey's addition: a recovery code was spent on a sign-in; `left` say how many remain. */
+  recoveryCodeUsed?: (message: { user: AdapterUser; left: number }) => Awaitable<void>
+}
+
+/** latchkey's addition: second factors (docs/mfa.md). */
+export interface MfaOptions {
+  /** The name authenticator apps show beside the account. Default: the app's host. */
+  issuer?: string
+  /** Recovery codes made at a time. Default 10. */
+  recoveryCodes?: number
+  /** How long a sign-in waits for its second factor, in seconds. Default 300. */
+  pendingMaxAge?: number
+  /** Every user must have a second factor: one without is asked to add one at sign-in, before any session. */
+  required?: boolean
+  /** Per user, as `required`: true for the users who must have a second factor (admins, say). */
+  requireFor?: (user: AdapterUser) => Awaitable<boolean>
 }
 
 export interface Logger {
@@ -146,4 +166,9 @@ export interface AuthConfig<S extends Session = Session> {
    * (default 60) is refreshed before it is handed out.
    */
   accessTokens?: { skew?: number }
+  /**
+   * latchkey's addition: second factors. On (an object, or true), a user who enrolled an
+   * authenticator app signs in with it after the first factor, and manages it at /mfa.
+   */
+  mfa?: MfaOptions | boolean
 }

@@ -426,6 +426,8 @@ export interface AdapterSession {
   userAgent?: string | null
   /** latchkey's addition: the id of the provider the session's sign-in used (a credentials one counts as a way to sign in: server/sign-in/ways.ts). */
   signInProvider?: string | null
+  /** latchkey's addition: how the session's sign-in proved the user (`session.amr`: `pwd`, `otp`, `mfa`, …), or null. */
+  amr?: string[] | null
   /** latchkey's addition: the device key a bound session was registered with (DBSC), or null. */
   deviceBinding?: DeviceBinding | null
   /**
@@ -478,6 +480,23 @@ export type VerificationCodeAttempt =
   | { result: 'exhausted' }
   | { result: 'none' }
 
+/** latchkey's addition: a second factor a user enrolled (an authenticator app). */
+export interface AdapterFactor {
+  id: string
+  userId: string
+  /** 'totp': an authenticator app (RFC 6238). Recovery codes are kept apart; passkeys are authenticators. */
+  type: 'totp'
+  /** The TOTP secret, sealed with the configuration's secret by the server (never the plain base32). Opaque to the adapter. */
+  secret: string
+  /** Null until a first code confirms the enrolment. */
+  confirmedAt: Date | null
+  createdAt: Date
+  /** The last TOTP time step a code was accepted for; null before the first. */
+  lastUsedStep: number | null
+  /** A name the user gave it ("Phone"), or null. */
+  label: string | null
+}
+
 export interface AdapterAuthenticator {
   /** Base64url credential id. */
   credentialID: string
@@ -509,7 +528,7 @@ export interface Adapter {
   /** Not invoked by the service. */
   unlinkAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> | Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>
-  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date; userAgent?: string | null; signInProvider?: string | null }): Awaitable<AdapterSession>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date; createdAt?: Date; userAgent?: string | null; signInProvider?: string | null; amr?: string[] | null }): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
@@ -534,6 +553,30 @@ export interface Adapter {
    * `maxAttempts` were made, or `none` when there is no code.
    */
   useVerificationCode?(attempt: { identifier: string; codes: string[]; maxAttempts: number }): Awaitable<VerificationCodeAttempt>
+  /** latchkey's addition: stores a new factor (throws AdapterError DuplicateFactor on an id in use, UnknownUser for a user that does not exist) and returns it. */
+  createFactor?(factor: AdapterFactor): Awaitable<AdapterFactor>
+  /** latchkey's addition: the user's factors, oldest first; [] for an unknown user. */
+  listFactorsByUserId?(userId: string): Awaitable<AdapterFactor[]>
+  /** latchkey's addition: sets `confirmedAt` and returns the factor, or null when none has that id. */
+  confirmFactor?(id: string, confirmedAt: Date): Awaitable<AdapterFactor | null>
+  /**
+   * latchkey's addition: records `step` as the factor's last used TOTP step only if it is above
+   * the stored one (or none is stored), atomically; answers whether it did. Of concurrent callers
+   * with the same step exactly one gets true; a step at or below the stored one always gets false.
+   */
+  useFactorStep?(id: string, step: number): Awaitable<boolean>
+  /** latchkey's addition: deletes the factor and returns it, or null when none has that id. */
+  deleteFactor?(id: string): Awaitable<AdapterFactor | null>
+  /**
+   * latchkey's addition: the user's recovery codes (their hashes, opaque to the adapter) become
+   * exactly `codes`; the old set is gone. `[]` removes them all. Throws UnknownUser when storing
+   * codes for a user that does not exist.
+   */
+  replaceRecoveryCodes?(userId: string, codes: string[]): Awaitable<void>
+  /** latchkey's addition: deletes the user's recovery code `code` (a hash) and answers true, or false when the user has no such code; atomic: of concurrent uses exactly one wins. */
+  useRecoveryCode?(userId: string, code: string): Awaitable<boolean>
+  /** latchkey's addition: how many recovery codes the user has left. */
+  countRecoveryCodes?(userId: string): Awaitable<number>
   /** Throws when creation fails. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>

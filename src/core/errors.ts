@@ -10,6 +10,7 @@ export type AdapterErrorCode =
   | 'DuplicateSession'
   | 'DuplicateVerificationToken'
   | 'DuplicateAuthenticator'
+  | 'DuplicateFactor'
   | 'UnknownUser'
   | 'UnknownAuthenticator'
   | 'InvalidInput'
@@ -44,6 +45,8 @@ export type ErrorType =
   | 'ProviderUnreachable'
   | 'RateLimited'
   | 'RefreshAccessTokenError'
+  | 'SecondFactorRequired'
+  | 'SecondFactorSetupRequired'
   | 'SessionNotFresh'
   | 'TooManyAttempts'
   | 'UnknownAction'
@@ -70,6 +73,8 @@ const clientSafe = new Set<ErrorType>([
   'OAuthSignInError',
   'PayloadTooLarge',
   'RateLimited',
+  'SecondFactorRequired',
+  'SecondFactorSetupRequired',
   'SessionNotFresh',
   'TooManyAttempts',
   'UnknownAction',

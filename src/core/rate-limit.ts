@@ -3,7 +3,7 @@
  * limits themselves run in src/server/features/rate-limit.
  */
 
-export type RateLimitAction = 'email' | 'emailCode' | 'credentials' | 'passkeyOptions' | 'dbscChallenge'
+export type RateLimitAction = 'email' | 'emailCode' | 'credentials' | 'passkeyOptions' | 'dbscChallenge' | 'mfa'
 
 export interface RateLimitRule {
   /** What the hits are counted by (for dbscChallenge, the "account" is the session). */

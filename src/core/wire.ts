@@ -24,6 +24,12 @@ export interface Session {
    * Absent where the store does not keep it (an adapter without a session's `createdAt`).
    */
   signedInAt?: string
+  /**
+   * latchkey's addition: how the user proved who they are at this session's sign-in (RFC 8176
+   * names where one fits): `pwd`, `email`, `fed`, `hwk`, `user`, and with a second factor `otp`
+   * (an authenticator app) or `recovery`, and `mfa`. Absent where the store does not keep it.
+   */
+  amr?: string[]
   [key: string]: unknown
 }
 

@@ -26,6 +26,7 @@ declare module 'react' {
       'latchkey-user': LatchkeyReactProps<'latchkey-user'>
       'latchkey-sessions': LatchkeyReactProps<'latchkey-sessions'>
       'latchkey-accounts': LatchkeyReactProps<'latchkey-accounts'>
+      'latchkey-mfa': LatchkeyReactProps<'latchkey-mfa'>
     }
   }
 }

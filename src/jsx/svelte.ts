@@ -26,5 +26,6 @@ declare module 'svelte/elements' {
     'latchkey-user': LatchkeySvelteAttributes<'latchkey-user'>
     'latchkey-sessions': LatchkeySvelteAttributes<'latchkey-sessions'>
     'latchkey-accounts': LatchkeySvelteAttributes<'latchkey-accounts'>
+    'latchkey-mfa': LatchkeySvelteAttributes<'latchkey-mfa'>
   }
 }

@@ -39,5 +39,6 @@ declare module 'vue' {
     'latchkey-user': LatchkeyVueElement<'latchkey-user'>
     'latchkey-sessions': LatchkeyVueElement<'latchkey-sessions'>
     'latchkey-accounts': LatchkeyVueElement<'latchkey-accounts'>
+    'latchkey-mfa': LatchkeyVueElement<'latchkey-mfa'>
   }
 }

@@ -136,8 +136,10 @@ if (url) {
       expect(rows.map((r) => r.table_name)).toEqual([
         'accounts',
         'authenticators',
+        'factors',
         VERSION_TABLE,
         'rate_limits',
+        'recovery_codes',
         'sessions',
         'users',
         'verification_codes',

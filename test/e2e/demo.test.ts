@@ -155,6 +155,8 @@ describe('the demo site', () => {
     // No Demo IdP account, no token to call its API with: the button is not offered.
     await page.locator('latchkey-accounts button[part~="connect"]', { hasText: 'Connect Demo IdP' }).waitFor()
     expect(await page.locator('button.idp-call').isVisible()).toBe(false)
+    // The demo offers a second factor to set up (mfa on).
+    await page.locator('latchkey-mfa button[part~="enroll"]', { hasText: 'Set up an authenticator app' }).waitFor()
     expect(await form.locator('input[name=password]').getAttribute('aria-describedby')).toBeNull()
     await page.screenshot({ path: join(shots, 'credentials-signed-in.png'), fullPage: true })
     await signOut(page)

@@ -14,6 +14,7 @@ import { parseTiming, timingHeader } from '../../src/core/session-rule.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { linkPageForm } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
+import { secretOf, totp } from '../support/totp.js'
 import { needsService } from '../support/needs-service.js'
 
 const url = needsService('DATABASE_URL', 'multi-server suite (issue 4)', 'postgres://postgres@127.0.0.1:5432/test', 'test/integration')
@@ -234,6 +235,26 @@ if (url) {
       const late = new Jar(fetcher, b.origin)
       const res = await late.postForm(`${b.origin}/auth/callback/email`, { csrfToken: await late.csrf(), email: 'guessed@example.com', code }, { 'x-auth-return-redirect': '1' })
       expect(((await res.json()) as { error?: string }).error).toBe('TooManyAttempts')
+    })
+
+    test('one recovery code used on both servers at once completes exactly one sign-in', async () => {
+      const enrolling = new Jar(fetcher, a.origin)
+      const signIn = (jar: Jar, server: ServerProcess) => jar.csrf().then((csrfToken) => jar.postForm(`${server.origin}/auth/callback/credentials`, { csrfToken, username: 'mia', password: 'mia-pw' }))
+      await signIn(enrolling, a)
+      const mfa = async (fields: Record<string, string>) => (await enrolling.postForm(`${a.origin}/auth/mfa`, { csrfToken: await enrolling.csrf(), ...fields })).json()
+      const started = (await mfa({ action: 'enroll' })) as { factor: { id: string }; uri: string }
+      const confirmed = (await mfa({ action: 'confirm', id: started.factor.id, code: totp(secretOf(started.uri), Date.now()) })) as { newRecoveryCodes: string[] }
+      const recoveryCode = confirmed.newRecoveryCodes[0]!
+      // Two browsers, each past the password on its own server, waiting for the second factor.
+      const [onA, onB] = [new Jar(fetcher, a.origin), new Jar(fetcher, b.origin)]
+      await Promise.all([signIn(onA, a), signIn(onB, b)])
+      const tokens = await Promise.all([onA.csrf(), onB.csrf()])
+      const answers = await Promise.all(
+        ([[onA, a, tokens[0]], [onB, b, tokens[1]]] as const).map(([jar, server, csrfToken]) =>
+          jar.postForm(`${server.origin}/auth/mfa/verify`, { csrfToken, recoveryCode }, { 'x-auth-return-redirect': '1' }).then((r) => r.status),
+        ),
+      )
+      expect(answers.sort()).toEqual([200, 400])
     })
 
     test('neither process logged an error', () => {

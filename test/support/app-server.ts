@@ -67,6 +67,8 @@ export interface AppServerOptions {
   smtpPort?: number
   /** More providers, made once the app's URL is known (an IdP's client needs its redirect URI). */
   providers?: (appUrl: string) => Promise<Provider[]> | Provider[]
+  /** Second factors on (`mfa: true`). */
+  mfa?: boolean
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -99,6 +101,7 @@ const offlinePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title
 const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey test</title>
 <latchkey-signin></latchkey-signin>
 <latchkey-user></latchkey-user>
+<latchkey-mfa></latchkey-mfa>
 <script type="module">
 import { createAuthClient } from '/latchkey.js'
 import { defineElements } from '/latchkey-components.js'
@@ -210,6 +213,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       deviceBound: options.deviceBound ? { cookieMaxAge: options.deviceBound } : false,
     },
     now,
+    ...(options.mfa && { mfa: true }),
     pages: { signIn: '/', error: '/' },
     // An update may set `theme`; it lives in the answer to that update (database sessions keep no extra data).
     callbacks: {

@@ -67,6 +67,8 @@ const handler = Latchkey({
   origin: process.env.LATCHKEY_ORIGIN || undefined,
   session: { strategy: 'database', maxAge: 30 * 86400, updateAge: 86400 },
   now: () => Date.now() + clockOffset(),
+  // Second factors: only users who enrol one are asked (mia, in the multi-server test).
+  mfa: true,
   rateLimit: perAccount
     ? { rules: { email: accountRules(defaultRateLimitRules.email), credentials: accountRules(defaultRateLimitRules.credentials), passkeyOptions: [] } }
     : undefined,
@@ -79,7 +81,11 @@ const handler = Latchkey({
     Credentials({
       credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
       authorize: async (c) =>
-        c.username === 'ada' && c.password === 'lovelace' ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' } : soakUser(c.username, c.password),
+        c.username === 'ada' && c.password === 'lovelace'
+          ? { id: 'user-ada', name: 'Ada', email: 'ada@example.com' }
+          : c.username === 'mia' && c.password === 'mia-pw'
+            ? { id: 'user-mia', name: 'Mia', email: 'mia@example.com' }
+            : soakUser(c.username, c.password),
     }),
     Email({ sendVerificationRequest: ({ url: link, code }) => void say({ email: link, code }) }),
   ],

@@ -1,15 +1,17 @@
 /**
- * The SQL adapter: every contract method as one parameterised statement over a Queryable, so it
- * runs the same on PGlite, a PostgreSQL server or a PostgreSQL-compatible distributed engine.
+ * The SQL adapter: every contract method as one parameterised statement over a Queryable (but
+ * replaceRecoveryCodes, a short transaction), so it runs the same on PGlite, a PostgreSQL server
+ * or a PostgreSQL-compatible distributed engine.
  * Rules (unique email, unique account, cascade on deleteUser) live in the schema's constraints,
  * which makes them hold under concurrency; sql-errors.ts turns constraint errors into AdapterErrors.
  * The methods live by record kind: users.ts, accounts.ts, sessions.ts, verification-tokens.ts,
- * authenticators.ts. Call `migrate` first (openEmbedded and openDatabase do).
+ * authenticators.ts, factors.ts. Call `migrate` first (openEmbedded and openDatabase do).
  */
 import type { CompleteAdapter } from '../types.js'
 import { accountMethods } from './accounts.js'
 import { authenticatorMethods } from './authenticators.js'
 import { toQueryable } from './drivers/index.js'
+import { factorMethods } from './factors.js'
 import { withQueryListener, type QueryListener } from './query-hooks.js'
 import type { Queryable } from './queryable.js'
 import { sessionMethods } from './sessions.js'
@@ -43,5 +45,6 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     ...verificationTokenMethods(rows),
     ...verificationCodeMethods(rows),
     ...authenticatorMethods(rows),
+    ...factorMethods(rows, db),
   }
 }

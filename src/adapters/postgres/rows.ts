@@ -2,16 +2,17 @@
  * Conversions between the contract's records and table rows. Drivers differ in how they return
  * bigint (string, bigint or number) and jsonb (parsed or text), so every read goes through here.
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, DeviceBinding, VerificationToken } from '../../core/types.js'
+import type { AdapterAccount, AdapterAuthenticator, AdapterFactor, AdapterSession, AdapterUser, DeviceBinding, VerificationToken } from '../../core/types.js'
 import { AdapterError, describeValue } from '../errors.js'
 
 export const USER_COLUMNS = 'id, email, email_verified, name, image'
 export const ACCOUNT_COLUMNS =
   'user_id, type, provider, provider_account_id, access_token, refresh_token, id_token, scope, token_type, refresh_error, expires_in, expires_at, extra'
-export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding, created_at, user_agent, sign_in_provider'
+export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding, created_at, user_agent, sign_in_provider, amr'
 export const TOKEN_COLUMNS = 'identifier, token, expires'
 export const AUTHENTICATOR_COLUMNS =
   'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports, created_at'
+export const FACTOR_COLUMNS = 'id, user_id, type, secret, label, confirmed_at, created_at, last_used_step'
 
 export interface UserRow {
   id: string
@@ -45,6 +46,7 @@ export interface SessionRow {
   created_at?: Date | string | null
   user_agent?: string | null
   sign_in_provider?: string | null
+  amr?: string | null
   /** getSessionAndUser only: whether one of the user's accounts is marked refresh_error. */
   refresh_error?: boolean
 }
@@ -67,6 +69,17 @@ export interface AuthenticatorRow {
   created_at: Date | string | null
 }
 
+export interface FactorRow {
+  id: string
+  user_id: string
+  type: string
+  secret: string
+  label: string | null
+  confirmed_at: Date | string | null
+  created_at: Date | string
+  last_used_step: number | string | bigint | null
+}
+
 function toDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value)
 }
@@ -87,6 +100,7 @@ export function toSession(row: SessionRow): AdapterSession {
   if (row.created_at) session.createdAt = toDate(row.created_at)
   if (row.user_agent) session.userAgent = row.user_agent
   if (row.sign_in_provider) session.signInProvider = row.sign_in_provider
+  if (row.amr) session.amr = row.amr.split(' ')
   if (row.refresh_error === true) session.refreshError = true
   return session
 }
@@ -147,4 +161,17 @@ export function accountParams(account: AdapterAccount): unknown[] {
     if (!COLUMN_FIELDS.has(key) && value !== undefined) extra[key] = value
   }
   return [account.userId, account.type, account.provider, account.providerAccountId, ...strings, ...numbers, JSON.stringify(extra)]
+}
+
+export function toFactor(row: FactorRow): AdapterFactor {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    type: row.type as AdapterFactor['type'],
+    secret: row.secret,
+    confirmedAt: row.confirmed_at === null ? null : toDate(row.confirmed_at),
+    createdAt: toDate(row.created_at),
+    lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
+    label: row.label,
+  }
 }

@@ -158,6 +158,32 @@ export const migrations: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 11,
+    name: 'second factors',
+    // Authenticator apps and recovery-code hashes (src/adapters/postgres/factors.ts). The secret is
+    // sealed by the server; last_used_step is compared and set in one UPDATE so a code works once.
+    statements: [
+      `CREATE TABLE factors (
+        id text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        type text NOT NULL,
+        secret text NOT NULL,
+        label text,
+        confirmed_at timestamptz,
+        created_at timestamptz NOT NULL,
+        last_used_step bigint
+      )`,
+      `CREATE INDEX factors_user_id_idx ON factors (user_id)`,
+      `CREATE TABLE recovery_codes (
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        code text NOT NULL,
+        CONSTRAINT recovery_codes_pkey PRIMARY KEY (user_id, code)
+      )`,
+      // How each session's sign-in proved the user (session.amr), space-separated.
+      `ALTER TABLE sessions ADD COLUMN amr text`,
+    ],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

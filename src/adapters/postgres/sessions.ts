@@ -2,7 +2,7 @@
 import type { DeviceBinding } from '../../core/types.js'
 import { AdapterError, describeValue } from '../errors.js'
 import type { CompleteAdapter } from '../types.js'
-import { requireDate, requireString } from '../validate.js'
+import { requireAmr, requireDate, requireString } from '../validate.js'
 import type { Rows } from './queryable.js'
 import { SESSION_COLUMNS, toSession, toUser, type SessionRow, type UserRow } from './rows.js'
 import { unknownUser, write } from './sql-errors.js'
@@ -17,13 +17,14 @@ export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession
       const createdAt = session.createdAt === undefined ? null : requireDate(method, 'createdAt', session.createdAt)
       const userAgent = session.userAgent == null ? null : requireString(method, 'userAgent', session.userAgent)
       const signInProvider = session.signInProvider == null ? null : requireString(method, 'signInProvider', session.signInProvider)
+      const amr = session.amr == null ? null : requireAmr(method, session.amr).join(' ')
       const [row] = await write(
         () =>
           rows<SessionRow>(
-            `INSERT INTO sessions (session_token, user_id, expires, created_at, user_agent, sign_in_provider)
-             VALUES ($1::text, $2::text, $3::timestamptz, $4::timestamptz, $5::text, $6::text)
+            `INSERT INTO sessions (session_token, user_id, expires, created_at, user_agent, sign_in_provider, amr)
+             VALUES ($1::text, $2::text, $3::timestamptz, $4::timestamptz, $5::text, $6::text, $7::text)
              RETURNING ${SESSION_COLUMNS}`,
-            [sessionToken, userId, expires, createdAt, userAgent, signInProvider],
+            [sessionToken, userId, expires, createdAt, userAgent, signInProvider, amr],
           ),
         {
           unique: () => new AdapterError('DuplicateSession', `${method}: expected a new session token, but this one is already in use`),
@@ -36,7 +37,7 @@ export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession
     async getSessionAndUser(sessionToken) {
       // One round trip: the session and its user in a join.
       const [row] = await rows<SessionRow & UserRow>(
-        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, s.sign_in_provider, u.id, u.email, u.email_verified, u.name, u.image,
+        `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, s.sign_in_provider, s.amr, u.id, u.email, u.email_verified, u.name, u.image,
            EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = s.user_id AND a.refresh_error IS NOT NULL) AS refresh_error
          FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.session_token = $1::text`,

@@ -85,7 +85,7 @@ export function userMethods(rows: Rows): Pick<CompleteAdapter, 'createUser' | 'g
     },
 
     async deleteUser(userId) {
-      // Accounts, sessions and authenticators go with it: ON DELETE CASCADE.
+      // Accounts, sessions, authenticators, factors and recovery codes go with it: ON DELETE CASCADE.
       const [row] = await rows<UserRow>(`DELETE FROM users WHERE id = $1::text RETURNING ${USER_COLUMNS}`, [userId])
       return row ? toUser(row) : null
     },

@@ -4,9 +4,10 @@ import { accounts } from './accounts/feature.js'
 import { credentials } from './credentials/feature.js'
 import { dbsc } from './dbsc/feature.js'
 import { email } from './email/feature.js'
+import { mfa } from './mfa/feature.js'
 import { oauth } from './oauth/feature.js'
 import { rateLimit } from './rate-limit/feature.js'
 import { sessions } from './sessions/feature.js'
 import { webauthn } from './webauthn/feature.js'
 
-export const features: readonly Feature[] = [rateLimit, oauth, email, credentials, webauthn, dbsc, sessions, accounts]
+export const features: readonly Feature[] = [rateLimit, oauth, email, credentials, webauthn, dbsc, sessions, accounts, mfa]

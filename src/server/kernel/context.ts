@@ -74,6 +74,7 @@ class RequestContext implements Context {
   jsonRequested = false
   /** A `confirm=true` sign-in finishing in this request: the user it must sign in (confirm.ts). */
   confirmUser: string | undefined = undefined
+  callbackCandidate: string | undefined = undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
   constructor(

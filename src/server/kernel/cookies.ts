@@ -60,6 +60,8 @@ export interface CookieNames {
   confirm: string
   /** The browser that asked for an email link: its address and link, so that browser alone signs in from a plain GET. */
   emailRequest: string
+  /** A sign-in waiting for its second factor (features/mfa/pending.ts). */
+  mfaPending: string
 }
 
 /**
@@ -87,5 +89,6 @@ function makeNames(secure: boolean): CookieNames {
     bound: `${p}latchkey.bound`,
     confirm: `${p}latchkey.confirm`,
     emailRequest: `${p}latchkey.email-request`,
+    mfaPending: `${p}latchkey.mfa-pending`,
   }
 }

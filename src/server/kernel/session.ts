@@ -105,6 +105,7 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
   const expiresAt = record.expires.getTime()
   const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
   if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
+  if (record.amr) base.amr = record.amr
   // An account whose refresh the provider refused (access-token.ts): the app asks the user to sign in with it again.
   if (record.refreshError) base.error = 'RefreshAccessTokenError'
   const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base
@@ -171,6 +172,7 @@ function jwtBase(token: JWT, expires: number): Session {
   }
   const signedInAt = authTimeOf(token)
   if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
+  if (Array.isArray(token.amr)) base.amr = token.amr
   return base
 }
 
@@ -189,7 +191,7 @@ async function writeJwt(ctx: Context, token: JWT, expires: number): Promise<void
 export async function createSession(
   ctx: Context,
   user: AdapterUser | User,
-  details: { account: AdapterAccount | null; profile?: Profile; isNewUser: boolean; provider?: string; carried?: Carried },
+  details: { account: AdapterAccount | null; profile?: Profile; isNewUser: boolean; provider?: string; carried?: Carried; amr?: string[] },
 ): Promise<void> {
   const expires = nextExpiry(ctx.now, ctx.config.session.maxAge)
   const { provider, carried } = details
@@ -204,7 +206,7 @@ export async function createSession(
     // written for Auth.js may refuse fields it does not know (Prisma's does). There no session is fresh.
     const keeps = typeof ctx.config.adapter?.listSessionsByUserId === 'function'
     const userAgent = ctx.incoming.header('user-agent')?.slice(0, 512) || null
-    await adapter.createSession(keeps ? { ...record, createdAt: new Date(signedInAt), userAgent, signInProvider: provider ?? null } : record)
+    await adapter.createSession(keeps ? { ...record, createdAt: new Date(signedInAt), userAgent, signInProvider: provider ?? null, ...(details.amr && { amr: details.amr }) } : record)
     const replaced = ctx.cookies.get(ctx.names.sessionToken)
     setSessionCookie(ctx, cookie, expires)
     if (replaced && replaced !== cookie) await deleteReplacedSession(ctx, adapter, replaced)
@@ -217,6 +219,7 @@ export async function createSession(
   // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.
   let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, auth_time: Math.floor(signedInAt / 1000) }
   if (provider) token.sign_in_provider = provider
+  if (details.amr) token.amr = details.amr
   if (ctx.config.callbacks.jwt) {
     token = await ctx.config.callbacks.jwt({
       token,

@@ -4,7 +4,7 @@
  * contract features implement. Declared here, and re-exported where each belongs, so no two kernel
  * modules need each other's types.
  */
-import type { Adapter, AdapterUser, AppProvider, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, WebAuthnConfig } from '../../core/types.js'
+import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, WebAuthnConfig } from '../../core/types.js'
 import type { ResolvedRateLimit } from '../../core/rate-limit.js'
 import type { CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
@@ -60,6 +60,8 @@ export interface Context {
   jsonRequested: boolean
   /** A `confirm=true` sign-in finishing in this request: the user it must sign in (sign-in/confirm.ts). */
   confirmUser: string | undefined
+  /** The callbackUrl a sign-in's callback was sent (body or query), unchecked: where a sign-in that must wait goes on afterwards. */
+  callbackCandidate: string | undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string>
   /** The request's URL, parsed on first use. */
@@ -109,8 +111,35 @@ export interface ResolvedConfig {
   rateLimit: ResolvedRateLimit | null
   /** How a bound session's read checks its device, from the feature that binds (dbsc); none when off. */
   binding?: SessionBinding
+  /** What the completion step asks of second factors, from the feature that keeps them (mfa); none when off. */
+  secondFactor?: SecondFactorGate
   /** Decrypted JWT sessions, keyed by cookie value. */
   sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
+}
+
+/** A first factor that resolved its user, about to start a session (sign-in/complete.ts). */
+export interface FirstFactor {
+  user: AdapterUser | User
+  provider?: string
+  account: AdapterAccount | null
+  isNewUser: boolean
+  /** The sign-in instant to keep, where the sign-in only linked over a held session. */
+  signedInAt?: number
+  /** How the user proved who they are, as `session.amr` names it: `pwd`, `email`, `fed`, `hwk` (and `user` with user verification). */
+  amr: string[]
+  /** The user already holds a session here (a sign-in again, or a link): the second factor was asked then. */
+  holdsSession: boolean
+}
+
+/** What the completion step asks of second factors. */
+export interface SecondFactorGate {
+  /**
+   * Before any session: throws `SecondFactorRequired`, having left the pending sign-in in the
+   * browser, where the user must prove a second factor; returns where none is needed.
+   */
+  check(ctx: Context, first: FirstFactor): Promise<void>
+  /** The built-in sign-in page's second step (no script needed), for a browser that holds a pending sign-in; undefined otherwise. */
+  pageForm(ctx: Context, hidden: string): Promise<string | undefined>
 }
 
 /** What the session read (session.ts) asks of device binding. */

@@ -8,6 +8,8 @@ import type { Reply } from '../kernel/respond.js'
 
 export async function callback(ctx: Context, providerId: string | undefined): Promise<Reply> {
   const body = await readRedirectingBody(ctx)
+  const asked = body.callbackUrl ?? ctx.url.searchParams.get('callbackUrl')
+  if (typeof asked === 'string') ctx.callbackCandidate = asked
   const provider = findProvider(ctx, providerId)
   const method = methodOf(ctx.config, provider)
   if (!method) throw new AuthError('UnknownAction', `Provider "${provider.id}" has no callback here`, { status: 400 })

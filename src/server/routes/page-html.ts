@@ -22,7 +22,7 @@ button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b0002
 export const errorMessages: Record<string, string> = {
   AccessDenied: 'You do not have permission to sign in.',
   Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
-  InvalidCode: 'That code is not right. Check the email and try again.',
+  InvalidCode: 'That code is not right. Check it and try again.',
   CodeExpired: 'That code has expired. Ask for a new one.',
   TooManyAttempts: 'Too many wrong codes. Ask for a new one.',
   CredentialsSignin: 'Sign-in failed. Check the details you provided.',
@@ -35,6 +35,8 @@ export const errorMessages: Record<string, string> = {
   RateLimited: 'Too many attempts. Wait a moment and try again.',
   SessionNotFresh: "Confirm it's you first: sign in again the way you did before, then add the new way to sign in.",
   WebAuthnVerificationError: 'The passkey could not be verified.',
+  SecondFactorRequired: 'Enter the code from your authenticator app to finish signing in.',
+  SecondFactorSetupRequired: 'This account needs a second factor: set up an authenticator app to finish signing in.',
   Configuration: 'There is a problem with the server configuration. The server log has the details.',
 }
 

@@ -16,6 +16,9 @@ import { toAppProvider } from './providers-list.js'
 export async function getSignInPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signIn) return redirect(ctx, ctx.config.pages.signIn + ctx.url.search)
   const hidden = hiddenInputs(await ensureCsrfToken(ctx), ctx.url.searchParams.get('callbackUrl') ?? undefined)
+  // A sign-in waiting for its second factor shows that step alone.
+  const second = await ctx.config.secondFactor?.pageForm(ctx, hidden)
+  if (second) return html(ctx, signInPage([second], ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
   const forms: string[] = []
   for (const provider of ctx.config.providers.values()) {
     const app = toAppProvider(ctx, provider)

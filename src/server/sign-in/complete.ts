@@ -23,6 +23,15 @@ export interface SignInInput {
   credentials?: Record<string, unknown>
   /** The provider's id where there is no account to name it (credentials). */
   provider?: string
+  /** How the user proved who they are, where the account type does not say it all (a passkey with user verification: `hwk`, `user`). */
+  amr?: string[]
+}
+
+/** `session.amr` of a first factor: RFC 8176's names where one fits. */
+function amrOf(input: SignInInput): string[] {
+  if (input.amr) return input.amr
+  const type = input.account?.type
+  return !type ? ['pwd'] : type === 'email' ? ['email'] : type === 'webauthn' ? ['hwk'] : ['fed']
 }
 
 export interface SignInResult {
@@ -48,7 +57,10 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
   const provider = input.account?.provider ?? input.provider
   const carried: Carried = { signedInAt: 'linkedOver' in result ? result.linkedOver : undefined }
   if (held?.record && held.record.userId === result.user.id) carried.deviceBinding = held.record.deviceBinding
-  await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried })
+  const amr = amrOf(input)
+  const holdsSession = !!held?.session && (held.user?.id ?? held.session.user.id ?? held.token?.sub) === result.user.id
+  await ctx.config.secondFactor?.check(ctx, { user: result.user, provider, account, isNewUser: result.isNewUser, signedInAt: carried.signedInAt, amr, holdsSession })
+  await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried, amr })
   await ctx.config.events.signIn?.({ user: result.user, account, profile: input.profile, isNewUser: result.isNewUser })
   return result
 }

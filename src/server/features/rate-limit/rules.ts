@@ -33,6 +33,9 @@ export const defaultRateLimitRules: RateLimitRules = {
     { per: 'account', limit: 100, windowSeconds: 15 * minutes, counts: 'failures' },
     { per: 'client', limit: 30, windowSeconds: 15 * minutes },
   ],
+  // Each one is a guess at a second factor. A pending sign-in takes 5 (features/mfa/verify.ts);
+  // this bounds a user's guesses across many pending sign-ins (a stolen password used again and again).
+  mfa: [{ per: 'account', limit: 20, windowSeconds: 15 * minutes }],
   // Cheap, but each one stores a challenge and may look up a user.
   passkeyOptions: [{ per: 'client', limit: 30, windowSeconds: 1 * minutes }],
   // Each one stores a challenge; a worker asks once per sign-in. Counted per session, not per user,
@@ -52,10 +55,11 @@ export const actionLabels: Record<RateLimitAction, string> = {
   credentials: 'sign-in attempts',
   passkeyOptions: 'passkey requests',
   dbscChallenge: 'device-binding challenges',
+  mfa: 'second-factor attempts',
 }
 
 /** What a per-account rule counts, where it is not an account: "... for this <name>". */
-export const accountNames: Partial<Record<RateLimitAction, string>> = { dbscChallenge: 'session' }
+export const accountNames: Partial<Record<RateLimitAction, string>> = { dbscChallenge: 'session', mfa: 'user' }
 
 /**
  * The defaults with `overrides` on top: an action given replaces that action's rules whole

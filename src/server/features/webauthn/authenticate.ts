@@ -98,5 +98,6 @@ export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfi
   // The authenticator is what ties the key to its user; an account row made by another provider id
   // (or lost) is relinked to that same user, so the sign-in below always resolves to them.
   if (!(await adapter.getAccount(account.providerAccountId, account.provider))) await adapter.linkAccount(account)
-  await completeSignIn(ctx, { user, account })
+  // With user verification the passkey is two factors (something held, and a PIN or biometric).
+  await completeSignIn(ctx, { user, account, amr: verified.authenticationInfo.userVerified ? ['hwk', 'user'] : ['hwk'] })
 }

@@ -1,0 +1,173 @@
+import type { AuthClient, MfaEnrolment, MfaFactor, MfaState } from '../client/index.js'
+import { h } from './dom.js'
+import { ListElement } from './list-element.js'
+import { proofField } from './proof-field.js'
+
+/** The key as an app's "enter a key" screen takes it: groups of four, easier to copy by eye. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
+
+/**
+ * `<latchkey-mfa>`: the signed-in user's second factors. The authenticator apps set up (each with
+ * a Remove button that asks for a code from it or a recovery code), "Set up an authenticator app"
+ * (a QR code, the key in groups of four, an `otpauth://` link, and the first code to confirm it),
+ * the recovery codes when they are new (after the first app, and "New recovery codes"; shown this
+ * once, with Copy and Download), and how many are left. Setting up, removing and new codes need a
+ * recent sign-in: the element then says so and fires `latchkey-confirm-needed` (show
+ * `<latchkey-signin confirm>`). Empty when signed out; recovery codes on screen go with the sign-out.
+ */
+export function mfaElement(client: AuthClient): CustomElementConstructor {
+  return class LatchkeyMfa extends ListElement<MfaFactor> {
+    private left = 0
+    /** What is open below the list (the set-up, a removal, new codes): kept while open, so its field keeps what is typed. */
+    private panel?: HTMLElement
+    /** The form whose action failed: its error shows under its field. */
+    private failedForm?: HTMLFormElement
+    /** Frees what the open panel holds (the download's Blob URL). */
+    private release?: () => void
+    private count = h('p', { part: 'count', class: 'message' })
+    private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.client.mfa.enroll()))) }, 'Set up an authenticator app')
+    private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.run(this.renew, async () => this.apply(await this.client.mfa.recoveryCodes())) }, 'New recovery codes')
+    constructor() {
+      super(client)
+      this.error.id = 'error'
+    }
+    protected async read() {
+      // Another user's panel (their recovery codes) never stays.
+      this.open(undefined)
+      return this.apply(await this.client.mfa.list())
+    }
+    /** Takes in the server's answer: the codes left, and new codes to show; answers the factors. */
+    private apply(state: MfaState): MfaFactor[] {
+      this.left = state.recoveryCodes
+      if (state.newRecoveryCodes) this.showCodes(state.newRecoveryCodes)
+      return state.factors
+    }
+    private open(panel: HTMLElement | undefined) {
+      this.release?.()
+      this.release = undefined
+      this.panel = panel
+      this.failedForm = undefined
+    }
+    /**
+     * Runs a button's action (`form`: the form it submits, whose field an error is about); then
+     * the focus goes to what it opened (a field, else the panel's words), or back to "Set up".
+     */
+    private async run(button: HTMLButtonElement, action: () => Promise<unknown>, form?: HTMLFormElement) {
+      this.failedForm = form
+      if (await this.act(button, action)) this.focusOpen()
+    }
+    private close() {
+      this.open(undefined)
+      this.error.hidden = true
+      this.render()
+      this.focusOpen()
+    }
+    private focusOpen() {
+      ;(this.panel?.querySelector<HTMLElement>('input, [tabindex="-1"]') ?? this.setUp).focus()
+    }
+    private enrolment(made: MfaEnrolment): HTMLElement {
+      const input = h('input', { name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
+      const confirm = h('button', { type: 'submit', part: 'button submit' }, 'Confirm')
+      const form: HTMLFormElement = h('form', {
+        part: 'form enroll-form', 'aria-label': 'Set up an authenticator app',
+        onsubmit: (e: Event) => {
+          e.preventDefault()
+          void this.run(confirm, async () => {
+            const state = await this.client.mfa.confirm(made.factor.id, input.value)
+            this.open(undefined)
+            return this.apply(state)
+          }, form)
+        },
+      },
+        h('p', { class: 'message', part: 'message' }, 'Scan the QR code with your authenticator app, or type the key into it, then enter the code it shows.'),
+        // An image, never markup: the SVG cannot run anything here.
+        h('img', { class: 'qr', part: 'qr', alt: 'QR code for your authenticator app', src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(made.qr)}` }),
+        h('p', { class: 'message', part: 'secret' }, 'Key: ', h('code', {}, grouped(made.secret))),
+        h('a', { part: 'link', href: made.uri }, 'Open in an authenticator app'),
+        h('label', { part: 'label' }, 'Code from your authenticator app', input),
+        confirm,
+        h('button', { type: 'button', part: 'button cancel', onclick: () => this.close() }, 'Cancel'),
+      )
+      return form
+    }
+    private removal(factor: MfaFactor): HTMLElement {
+      const field = proofField()
+      const remove = h('button', { type: 'submit', part: 'button submit' }, 'Remove')
+      const form: HTMLFormElement = h('form', {
+        part: 'form remove-form', 'aria-label': `Remove ${name(factor)}`,
+        onsubmit: (e: Event) => {
+          e.preventDefault()
+          void this.run(remove, async () => {
+            const state = await this.client.mfa.remove(factor.id, field.proof())
+            this.open(undefined)
+            return this.apply(state)
+          }, form)
+        },
+      },
+        h('p', { class: 'message', part: 'message' }, `To remove ${name(factor)}, enter a code from it, or a recovery code.`),
+        field.label, remove, field.toggle,
+        h('button', { type: 'button', part: 'button cancel', onclick: () => this.close() }, 'Cancel'),
+      )
+      return form
+    }
+    /** New recovery codes, shown this once: a list, Copy, and Download as a text file. */
+    private showCodes(codes: string[]) {
+      const text = `Recovery codes for ${location.host}. Each one signs you in once, in place of a code from your authenticator app.\n\n${codes.join('\n')}\n`
+      const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }))
+      const said = h('span', { part: 'message', role: 'status' })
+      const copy = h('button', {
+        type: 'button', part: 'button copy',
+        onclick: () => navigator.clipboard.writeText(text).then(
+          () => (said.textContent = 'Copied.'),
+          () => (said.textContent = 'Could not copy here: download them, or select and copy them.'),
+        ),
+      }, 'Copy')
+      this.open(h('section', { class: 'stack', part: 'recovery-codes', 'aria-label': 'Recovery codes' },
+        h('p', { class: 'message', part: 'heading', tabindex: '-1' }, 'Your recovery codes. Each one signs you in once if you lose your authenticator app. Keep them somewhere safe: they are shown only now, and any older ones no longer work.'),
+        h('ol', { class: 'codes', part: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))),
+        h('div', { class: 'row' }, copy, h('a', { part: 'button download', href: url, download: 'recovery-codes.txt' }, 'Download'), said),
+        h('button', { type: 'button', part: 'button done', onclick: () => this.close() }, 'Done'),
+      ))
+      this.release = () => URL.revokeObjectURL(url)
+    }
+    protected override render() {
+      if (!this.client.session?.user) this.open(undefined)
+      super.render()
+      // An error about a form's field shows under it, and the field names it.
+      for (const input of this.root.querySelectorAll('input[aria-describedby]')) input.removeAttribute('aria-describedby')
+      const form = this.failedForm
+      if (!this.error.hidden && form?.isConnected) {
+        form.querySelector('button[type=submit]')?.before(this.error)
+        for (const input of form.querySelectorAll('input')) input.setAttribute('aria-describedby', this.error.id)
+      }
+    }
+    protected show() {
+      const factors = this.list.filter((f) => f.confirmed)
+      const added = (f: MfaFactor) => new Date(f.createdAt).toLocaleDateString()
+      const rows = factors.map((f) => {
+        const remove: HTMLButtonElement = h('button', {
+          type: 'button', part: 'button remove', 'aria-label': `Remove ${name(f)}`,
+          onclick: () => {
+            this.open(this.removal(f))
+            this.error.hidden = true
+            this.render()
+            this.focusOpen()
+          },
+        }, 'Remove')
+        return h('li', { part: 'factor', 'data-id': f.id },
+          h('span', { part: 'name' }, name(f)),
+          h('span', { part: 'when' }, `added ${added(f)}`),
+          remove,
+        )
+      })
+      this.count.textContent = `Recovery codes left: ${this.left}`
+      this.count.hidden = !factors.length
+      this.renew.hidden = !factors.length
+      const open = this.panel ? [this.panel] : []
+      return [h('ul', { part: 'list', class: 'factors' }, ...rows), this.count, this.setUp, this.renew, ...open]
+    }
+  }
+}
+
+/** "Authenticator app", and its label where it has one. */
+const name = (f: MfaFactor) => (f.label ? `Authenticator app (${f.label})` : 'Authenticator app')

@@ -1,0 +1,32 @@
+import type { MfaProof } from '../client/index.js'
+import { h } from './dom.js'
+
+/**
+ * The field a second factor is typed into: a code from the authenticator app (a browser may offer
+ * it, `one-time-code`; digits on a phone's keypad), or, after "Use a recovery code instead", one
+ * of the recovery codes. `proof()` is what was typed, named for the server.
+ */
+export function proofField(): { label: HTMLLabelElement; input: HTMLInputElement; toggle: HTMLButtonElement; proof(): MfaProof } {
+  const input = h('input', { name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
+  const words = document.createTextNode('Code from your authenticator app')
+  let recovery = false
+  const toggle: HTMLButtonElement = h('button', {
+    type: 'button', part: 'button switch',
+    onclick: () => {
+      recovery = !recovery
+      words.data = recovery ? 'Recovery code' : 'Code from your authenticator app'
+      toggle.textContent = recovery ? 'Use a code from your app instead' : 'Use a recovery code instead'
+      input.name = recovery ? 'recoveryCode' : 'code'
+      input.autocomplete = recovery ? 'off' : 'one-time-code'
+      input.inputMode = recovery ? 'text' : 'numeric'
+      input.value = ''
+      input.focus()
+    },
+  }, 'Use a recovery code instead')
+  return {
+    label: h('label', { part: 'label' }, words, input),
+    input,
+    toggle,
+    proof: () => (recovery ? { recoveryCode: input.value } : { code: input.value }),
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Second factors: authenticator apps (TOTP) and recovery codes. A sign-in by any first factor for
+ * a user with a confirmed factor waits for the second one (gate.ts, verify.ts); the user manages
+ * them at /mfa (routes.ts). On with `mfa` in the configuration.
+ */
+import { AuthError } from '../../../core/errors.js'
+import type { Context } from '../../kernel/context.js'
+import type { Feature } from '../../kernel/feature.js'
+import type { ResolvedConfig } from '../../kernel/types.js'
+import { secondFactorGate } from './gate.js'
+import { resolveMfa, type ResolvedMfa } from './options.js'
+import { getMfa, postMfa } from './routes.js'
+
+const optionsOf = new WeakMap<ResolvedConfig, ResolvedMfa>()
+
+/** This instance's mfa options; 404 where mfa is off. */
+function on(ctx: Context): ResolvedMfa {
+  const options = optionsOf.get(ctx.config)
+  if (!options) throw new AuthError('NotSupported', 'Second factors are off: set mfa in the configuration', { status: 404 })
+  return options
+}
+
+export const mfa: Feature = {
+  name: 'mfa',
+  routes: {
+    mfa: {
+      GET: (ctx, sub) => (on(ctx), getMfa(ctx, sub)),
+      POST: (ctx, sub) => postMfa(on(ctx))(ctx, sub),
+      provider: true,
+    },
+  },
+  configure(config, resolved) {
+    const origin = Array.isArray(config.origin) ? config.origin[0] : config.origin
+    const options = resolveMfa(config.mfa, resolved, origin ? new URL(origin).host : undefined)
+    if (!options) return
+    optionsOf.set(resolved, options)
+    resolved.secondFactor = secondFactorGate(options)
+  },
+}

@@ -1,0 +1,51 @@
+/**
+ * The completion step's question (sign-in/complete.ts): does this sign-in need a second factor?
+ * Yes where the user confirmed an authenticator app, unless the first factor was already two (a
+ * passkey with user verification) or the browser holds this user's session (it was asked then).
+ * Then no session is made: the pending sign-in is left in the browser, and `SecondFactorRequired`.
+ */
+import { AuthError } from '../../../core/errors.js'
+import type { Context } from '../../kernel/context.js'
+import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
+import type { FirstFactor, SecondFactorGate } from '../../kernel/types.js'
+import type { ResolvedMfa } from './options.js'
+import { escapeHtml } from '../../routes/page-html.js'
+import { readPending, startPending } from './pending.js'
+import { confirmedFactors, factorStore } from './store.js'
+
+/** Whether the user must have a second factor: `mfa.required`, else `mfa.requireFor(user)`. */
+async function mustHave(ctx: Context, mfa: ResolvedMfa, userId: string): Promise<boolean> {
+  if (mfa.required) return true
+  if (!mfa.requireFor) return false
+  const user = await factorStore(ctx).getUser(userId)
+  return !!user && (await mfa.requireFor(user)) === true
+}
+
+export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
+  return {
+    async check(ctx: Context, first: FirstFactor) {
+      if (first.holdsSession || (first.amr.includes('hwk') && first.amr.includes('user'))) return
+      const userId = first.user.id
+      if (!userId) return
+      const setup = !(await confirmedFactors(ctx, userId)).length
+      if (setup && !(await mustHave(ctx, mfa, userId))) return
+      const account = first.account && { provider: first.account.provider, type: first.account.type, providerAccountId: first.account.providerAccountId }
+      const callbackUrl = await resolveCallbackUrl(ctx, ctx.callbackCandidate)
+      await startPending(ctx, { userId, provider: first.provider, account, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
+      if (setup) {
+        throw new AuthError('SecondFactorSetupRequired', 'This account must add a second factor before signing in: enrol an authenticator app at /mfa (enroll, then confirm)', { status: 401 })
+      }
+      throw new AuthError('SecondFactorRequired', 'This account has a second factor: send a code from the authenticator app, or a recovery code, to /mfa/verify', { status: 401 })
+    },
+    async pageForm(ctx, hidden) {
+      const pending = await readPending(ctx)
+      // Setting up an app takes the QR code: the elements do that, not this page.
+      if (!pending || pending.setup) return
+      const action = escapeHtml(`${ctx.baseUrl}/mfa/verify`)
+      return (
+        `<form method="post" action="${action}">${hidden}<label>Code from your authenticator app <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label><button>Continue</button></form>` +
+        `<details><summary>Use a recovery code</summary><form method="post" action="${action}">${hidden}<label>Recovery code <input name="recoveryCode" autocomplete="off" required></label><button>Continue</button></form></details>`
+      )
+    },
+  }
+}

@@ -1,0 +1,28 @@
+/** `AuthConfig.mfa`, resolved, and what it needs of the adapter. */
+import type { MfaOptions } from '../../../core/config.js'
+import { factorMethods } from '../../../adapters/factors.js'
+import { configurationError } from '../../../core/errors.js'
+import type { ResolvedConfig } from '../../kernel/types.js'
+
+export type ResolvedMfa = Required<Omit<MfaOptions, 'requireFor'>> & Pick<MfaOptions, 'requireFor'>
+
+/** The adapter methods second factors need: factors, recovery codes, and the pending sign-in's one-time record. */
+export const mfaMethods = [...factorMethods, 'getUser', 'createVerificationToken', 'useVerificationToken'] as const
+
+export function resolveMfa(option: MfaOptions | boolean | undefined, resolved: ResolvedConfig, host: string | undefined): ResolvedMfa | null {
+  if (!option) return null
+  const given = option === true ? {} : option
+  const adapter = resolved.adapter as Record<string, unknown> | undefined
+  const missing = mfaMethods.filter((m) => typeof adapter?.[m] !== 'function')
+  if (missing.length) {
+    throw configurationError(
+      `latchkey: mfa needs ${adapter ? 'the adapter methods ' + missing.join(', ') : 'an adapter (second factors are stored)'}; ` +
+        `latchkey's memory and SQL adapters have them (docs/data.md#second-factors)`,
+    )
+  }
+  const recoveryCodes = given.recoveryCodes ?? 10
+  const pendingMaxAge = given.pendingMaxAge ?? 300
+  if (!Number.isInteger(recoveryCodes) || recoveryCodes < 1 || recoveryCodes > 50) throw configurationError(`latchkey: mfa.recoveryCodes must be a whole number from 1 to 50, got ${recoveryCodes}`)
+  if (!(pendingMaxAge >= 30 && pendingMaxAge <= 3600)) throw configurationError(`latchkey: mfa.pendingMaxAge must be from 30 to 3600 seconds, got ${pendingMaxAge}`)
+  return { issuer: given.issuer ?? host ?? 'latchkey', recoveryCodes, pendingMaxAge, required: given.required ?? false, requireFor: given.requireFor }
+}

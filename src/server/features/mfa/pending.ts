@@ -1,0 +1,56 @@
+/**
+ * A sign-in waiting for its second factor. The first factor made no session: it left a short
+ * sealed cookie naming the user, the first factor and where the sign-in goes, with a nonce the
+ * store holds once (a one-time record), so the pending sign-in completes once and only in the
+ * browser that holds the cookie. Its wrong codes are counted against the nonce.
+ */
+import type { AdapterAccount } from '../../../core/types.js'
+import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
+import { randomToken, sha256Hex } from '../../kernel/crypto.js'
+import { seal, unseal } from '../../kernel/jwt.js'
+import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
+import { useAdapter } from '../../kernel/adapter-methods.js'
+
+export interface Pending {
+  /** The user the first factor signed in. */
+  userId: string
+  /** The first factor's provider, and its account without tokens (for the jwt callback). */
+  provider?: string
+  account: Pick<AdapterAccount, 'provider' | 'type' | 'providerAccountId'> | null
+  isNewUser: boolean
+  /** The sign-in instant to keep (a sign-in that linked over a held session). */
+  signedInAt?: number
+  /** What the first factor was, as `amr` names it. */
+  amr: string[]
+  callbackUrl: string
+  /** The user has no second factor and must add one before the session (mfa.required, mfa.requireFor). */
+  setup?: boolean
+  nonce: string
+}
+
+const identifier = (nonce: string) => `mfa-pending:${nonce}`
+
+/** Sets the pending cookie and stores its nonce, for `maxAge` seconds. */
+export async function startPending(ctx: Context, pending: Omit<Pending, 'nonce'>, maxAge: number): Promise<void> {
+  const nonce = randomToken(16)
+  const until = ctx.now + maxAge * 1000
+  await storeOneTimeRecord(ctx, { identifier: identifier(nonce), token: await sha256Hex(nonce), expires: new Date(until) }, 'second factors')
+  const value = await seal({ ...pending, nonce }, ctx.config.secrets, ctx.names.mfaPending, { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) })
+  setCookie(ctx, ctx.names.mfaPending, value, { expires: new Date(until) })
+}
+
+/** The pending sign-in this browser holds, unexpired; not yet spent. */
+export async function readPending(ctx: Context): Promise<Pending | undefined> {
+  const raw = ctx.cookies.get(ctx.names.mfaPending)
+  if (!raw) return
+  const opened = await unseal<Pending>(raw, ctx.config.secrets, ctx.names.mfaPending, Math.floor(ctx.now / 1000))
+  return opened && typeof opened.userId === 'string' && typeof opened.nonce === 'string' ? opened : undefined
+}
+
+/** Spends the pending sign-in: true for the one request that does, false for a replay. */
+export async function spendPending(ctx: Context, pending: Pending): Promise<boolean> {
+  const adapter = useAdapter(ctx.config, ['useVerificationToken'], 'second factors')
+  const record = await adapter.useVerificationToken({ identifier: identifier(pending.nonce), token: await sha256Hex(pending.nonce) })
+  clearCookie(ctx, ctx.names.mfaPending)
+  return !!record && record.expires.getTime() > ctx.now
+}

@@ -1,0 +1,61 @@
+/**
+ * POST /mfa/verify: the second step of a sign-in that the first factor left pending. A code from
+ * the authenticator app or a recovery code completes it: the session starts, with `amr` naming
+ * both factors. At most `maxTries` attempts per pending sign-in (then it is void), and a per-user
+ * limit across sign-ins (the `mfa` rate limit); a wrong code, a spent or unknown pending sign-in
+ * all answer the same `InvalidCode`.
+ */
+import type { AdapterAccount } from '../../../core/types.js'
+import { readBody, stringField } from '../../kernel/body.js'
+import type { Context } from '../../kernel/context.js'
+import { verifyCsrf } from '../../kernel/csrf.js'
+import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
+import { redirect, type Reply } from '../../kernel/respond.js'
+import { createSession } from '../../kernel/session.js'
+import { enforceRateLimit } from '../rate-limit/config.js'
+import { memoryRateLimitStore } from '../rate-limit/memory.js'
+import { readPending, spendPending, type Pending } from './pending.js'
+import { invalidCode, proveSecondFactor } from './prove.js'
+import { factorStore } from './store.js'
+
+const maxTries = 5
+/** Where tries are counted when the app turned rate limits off: this process. */
+const localTries = memoryRateLimitStore()
+
+export async function verifySecondFactor(ctx: Context): Promise<Reply> {
+  const body = await readBody(ctx.request, ctx.config.maxBodySize)
+  await verifyCsrf(ctx, body.csrfToken)
+  const pending = await readPending(ctx)
+  if (!pending) throw invalidCode()
+  await countTry(ctx, pending)
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'mfa', pending.userId, ctx.now)
+  const method = await proveSecondFactor(ctx, pending.userId, body)
+  await finishPending(ctx, pending, method)
+  const asked = stringField(body, 'callbackUrl')
+  return redirect(ctx, asked ? await resolveCallbackUrl(ctx, asked) : pending.callbackUrl)
+}
+
+/** The pending sign-in, its second factor proven: spent once, it starts the session with `amr` naming both factors. */
+export async function finishPending(ctx: Context, pending: Pending, method: 'otp' | 'recovery'): Promise<void> {
+  if (!(await spendPending(ctx, pending))) throw invalidCode()
+  const user = await factorStore(ctx).getUser(pending.userId)
+  if (!user) throw invalidCode()
+  const account = pending.account ? ({ ...pending.account, userId: user.id } as AdapterAccount) : null
+  await createSession(ctx, user, {
+    account,
+    isNewUser: pending.isNewUser,
+    provider: pending.provider,
+    carried: { signedInAt: pending.signedInAt },
+    amr: [...pending.amr, method, 'mfa'],
+  })
+  await ctx.config.events.signIn?.({ user, account, isNewUser: pending.isNewUser })
+}
+
+/** Counts this try against the pending sign-in; past `maxTries` the sign-in is void. */
+async function countTry(ctx: Context, pending: Pending): Promise<void> {
+  const store = ctx.config.rateLimit?.store ?? localTries
+  const { count } = await store.hit(`mfa-pending:${pending.nonce}`, 3600, ctx.now)
+  if (count <= maxTries) return
+  await spendPending(ctx, pending)
+  throw invalidCode()
+}

@@ -1,0 +1,287 @@
+/**
+ * Second factors over HTTP: enrol an authenticator app (its code computed here by an independent
+ * RFC 6238 implementation), sign in with a password and then the code, recovery codes, and the
+ * rules an attacker meets: no session before the second factor, a code good once, a pending
+ * sign-in that is one browser's and one user's, five tries, the same answer whatever was wrong.
+ * JWT and database sessions.
+ */
+import { describe, expect, it } from 'vitest'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { Jar } from '../support/jar.js'
+import { testServer } from '../support/server.js'
+import { secretOf, totp } from '../support/totp.js'
+
+const asJson = { 'x-auth-return-redirect': '1' }
+
+for (const strategy of ['database', 'jwt'] as const) {
+  describe(`second factors (${strategy} sessions)`, () => {
+    function server() {
+      const events: string[] = []
+      const made = testServer({
+        strategy,
+        // JWT sessions keep no store of their own, but factors need one: the adapter is there for them.
+        adapter: MemoryAdapter(),
+        mfa: { issuer: 'Latchkey Test' },
+        events: {
+          mfaEnrolled: ({ user }) => void events.push(`enrolled ${user.email}`),
+          mfaRemoved: ({ user }) => void events.push(`removed ${user.email}`),
+          recoveryCodeUsed: ({ user, left }) => void events.push(`recovery ${user.email} left ${left}`),
+        },
+      })
+      return { ...made, events }
+    }
+
+    const password = async (jar: Jar, username = 'ada', pw = 'lovelace') =>
+      jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username, password: pw }, asJson)
+    const mfa = async (jar: Jar, fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
+    const verify = async (jar: Jar, fields: Record<string, string>) => jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), ...fields }, asJson)
+    const hasSessionCookie = (res: Response) => res.headers.getSetCookie().some((c) => c.startsWith('latchkey.session-token=') && !/Max-Age=0/.test(c))
+
+    /** Ada signs in and enrols an app; answers its secret and her recovery codes. */
+    async function enrolled(made: ReturnType<typeof server>) {
+      const jar = new Jar(made.handler)
+      await password(jar)
+      const started = (await (await mfa(jar, { action: 'enroll', label: 'Phone' })).json()) as { factor: { id: string }; uri: string; secret: string; qr: string }
+      const secret = secretOf(started.uri)
+      const confirmed = (await (await mfa(jar, { action: 'confirm', id: started.factor.id, code: totp(secret, made.clock.now) })).json()) as { newRecoveryCodes: string[] }
+      // The code just used is spent: the first sign-in's code must come from a later step.
+      made.clock.now += 30_000
+      return { jar, secret, started, recoveryCodes: confirmed.newRecoveryCodes }
+    }
+
+    it('enrolment: an otpauth URI, the secret, a QR code; the first code confirms it and makes 10 recovery codes, once', async () => {
+      const made = server()
+      const { jar, started, secret, recoveryCodes } = await enrolled(made)
+      expect(started.uri).toMatch(/^otpauth:\/\/totp\/Latchkey%20Test:ada%40example\.com\?/)
+      const uri = new URL(started.uri)
+      expect(Object.fromEntries(uri.searchParams)).toMatchObject({ issuer: 'Latchkey Test', algorithm: 'SHA1', digits: '6', period: '30' })
+      expect(secret).toBe(started.secret)
+      expect(started.qr).toMatch(/^<svg[\s\S]*<\/svg>\s*$/)
+      expect(recoveryCodes).toHaveLength(10)
+      expect(new Set(recoveryCodes).size).toBe(10)
+      expect(recoveryCodes.every((c) => /^[a-z2-9]{5}-[a-z2-9]{5}$/.test(c))).toBe(true)
+      const list = (await (await jar.get('/auth/mfa')).json()) as { factors: unknown[]; recoveryCodes: number }
+      expect(list).toEqual({ factors: [{ id: started.factor.id, type: 'totp', label: 'Phone', confirmed: true, createdAt: expect.any(String) }], recoveryCodes: 10 })
+      // Never the secret in the list.
+      expect(JSON.stringify(list)).not.toContain(secret)
+      expect(made.events).toEqual(['enrolled ada@example.com'])
+    })
+
+    it('a password alone makes no session: SecondFactorRequired, then the app code completes it with amr', async () => {
+      const made = server()
+      const { secret } = await enrolled(made)
+      const jar = new Jar(made.handler)
+      const first = await password(jar)
+      expect(hasSessionCookie(first)).toBe(false)
+      expect(await first.json()).toMatchObject({ error: 'SecondFactorRequired', url: 'http://localhost:3000/auth/signin?error=SecondFactorRequired' })
+      expect(jar.cookies.has('latchkey.mfa-pending')).toBe(true)
+      expect(await jar.session()).toBeNull()
+      const second = await verify(jar, { code: totp(secret, made.clock.now) })
+      expect(second.status).toBe(200)
+      expect(hasSessionCookie(second)).toBe(true)
+      expect(jar.cookies.has('latchkey.mfa-pending')).toBe(false)
+      const session = await jar.session()
+      expect(session.user.email).toBe('ada@example.com')
+      expect(session.amr).toEqual(['pwd', 'otp', 'mfa'])
+    })
+
+    it('a code is good once: the same code again, even in a new sign-in, is refused', async () => {
+      const made = server()
+      const { secret } = await enrolled(made)
+      const code = totp(secret, made.clock.now)
+      const a = new Jar(made.handler)
+      await password(a)
+      expect((await verify(a, { code })).status).toBe(200)
+      const b = new Jar(made.handler)
+      await password(b)
+      const again = await verify(b, { code })
+      expect(await again.json()).toMatchObject({ error: 'InvalidCode' })
+      expect(await b.session()).toBeNull()
+      // The next step's code works (one step of skew each way is allowed).
+      made.clock.now += 30_000
+      expect((await verify(b, { code: totp(secret, made.clock.now) })).status).toBe(200)
+    })
+
+    it('a recovery code works once, and says how many are left', async () => {
+      const made = server()
+      const { recoveryCodes } = await enrolled(made)
+      const jar = new Jar(made.handler)
+      await password(jar)
+      const used = await verify(jar, { recoveryCode: recoveryCodes[3]!.toUpperCase().replace('-', ' ') })
+      expect(used.status).toBe(200)
+      expect((await jar.session()).amr).toEqual(['pwd', 'recovery', 'mfa'])
+      expect(made.events).toContain('recovery ada@example.com left 9')
+      const other = new Jar(made.handler)
+      await password(other)
+      expect(await (await verify(other, { recoveryCode: recoveryCodes[3]! })).json()).toMatchObject({ error: 'InvalidCode' })
+    })
+
+    it('five tries per pending sign-in: the sixth, even right, finds it void', async () => {
+      const made = server()
+      const { secret } = await enrolled(made)
+      const jar = new Jar(made.handler)
+      await password(jar)
+      const answers = []
+      for (let i = 0; i < 5; i++) answers.push(((await (await verify(jar, { code: '000000' })).json()) as { error: string }).error)
+      expect(answers).toEqual(Array(5).fill('InvalidCode'))
+      const sixth = await verify(jar, { code: totp(secret, made.clock.now) })
+      expect(await sixth.json()).toMatchObject({ error: 'InvalidCode' })
+      expect(await jar.session()).toBeNull()
+    })
+
+    it('the pending cookie is one user’s: it cannot complete another user’s sign-in, nor be replayed', async () => {
+      const made = server()
+      const { secret } = await enrolled(made)
+      const jar = new Jar(made.handler)
+      await password(jar)
+      const pending = jar.cookies.get('latchkey.mfa-pending')!
+      expect((await verify(jar, { code: totp(secret, made.clock.now) })).status).toBe(200)
+      // Replayed after use, in another browser: void.
+      const replay = new Jar(made.handler)
+      replay.cookies.set('latchkey.mfa-pending', pending)
+      made.clock.now += 30_000
+      expect(await (await verify(replay, { code: totp(secret, made.clock.now) })).json()).toMatchObject({ error: 'InvalidCode' })
+      expect(await replay.session()).toBeNull()
+      // A forged pending cookie, and none at all, answer the same as a wrong code.
+      const forged = new Jar(made.handler)
+      forged.cookies.set('latchkey.mfa-pending', pending.slice(0, -4) + 'AAAA')
+      const answers = [await verify(forged, { code: '123456' }), await verify(new Jar(made.handler), { code: '123456' })]
+      for (const res of answers) expect(await res.json()).toEqual({ error: 'InvalidCode', message: expect.any(String) })
+    })
+
+    it('without script: the built-in sign-in page asks for the code and takes it as a form', async () => {
+      const made = server()
+      const { secret } = await enrolled(made)
+      const jar = new Jar(made.handler)
+      const first = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace', callbackUrl: '/home' })
+      expect(first.status).toBe(302)
+      expect(first.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=SecondFactorRequired')
+      const page = await (await jar.get('/auth/signin?error=SecondFactorRequired')).text()
+      expect(page).toContain('Enter the code from your authenticator app to finish signing in.')
+      expect(page).toContain('action="http://localhost:3000/auth/mfa/verify"')
+      expect(page).not.toContain('Sign in with Credentials')
+      const html = { accept: 'text/html' }
+      const wrong = await jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), code: '000000' }, html)
+      expect(wrong.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=InvalidCode')
+      const right = await jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), code: totp(secret, made.clock.now) }, html)
+      expect(right.status).toBe(302)
+      expect(right.headers.get('location')).toBe('http://localhost:3000/home')
+      expect((await jar.session()).user.email).toBe('ada@example.com')
+      // Without a pending sign-in the page is the usual one.
+      expect(await (await new Jar(made.handler).get('/auth/signin')).text()).toContain('Sign in with Credentials')
+    })
+
+    it('a user without a confirmed factor signs in as before; an unconfirmed enrolment asks nothing', async () => {
+      const made = server()
+      const jar = new Jar(made.handler)
+      await password(jar)
+      await mfa(jar, { action: 'enroll' })
+      const again = new Jar(made.handler)
+      const res = await password(again)
+      expect(hasSessionCookie(res)).toBe(true)
+      expect((await again.session()).amr).toEqual(['pwd'])
+    })
+
+    it('removing a factor takes a fresh session and its code; with none left the recovery codes go too', async () => {
+      const made = server()
+      const { secret, started } = await enrolled(made)
+      const jar = new Jar(made.handler)
+      await password(jar)
+      await verify(jar, { code: totp(secret, made.clock.now) })
+      made.clock.now += 30_000
+      const without = await mfa(jar, { action: 'remove', id: started.factor.id })
+      expect(await without.json()).toMatchObject({ error: 'InvalidCode' })
+      const removed = await mfa(jar, { action: 'remove', id: started.factor.id, code: totp(secret, made.clock.now) })
+      expect(await removed.json()).toEqual({ factors: [], recoveryCodes: 0 })
+      expect(made.events).toContain('removed ada@example.com')
+      // Signing in again asks nothing more.
+      expect(hasSessionCookie(await password(new Jar(made.handler)))).toBe(true)
+    })
+
+    it('management needs a signed-in user, the CSRF token, and a fresh session to enrol or renew codes', async () => {
+      const made = server()
+      const { jar } = await enrolled(made)
+      expect((await new Jar(made.handler).get('/auth/mfa')).status).toBe(401)
+      expect((await jar.postForm('/auth/mfa', { action: 'recovery-codes' })).status).toBe(403)
+      made.clock.now += 2 * 3600_000
+      const stale = await mfa(jar, { action: 'recovery-codes' })
+      expect(await stale.json()).toMatchObject({ error: 'SessionNotFresh' })
+      expect(await (await mfa(jar, { action: 'enroll' })).json()).toMatchObject({ error: 'SessionNotFresh' })
+    })
+
+    it('new recovery codes void the old set', async () => {
+      const made = server()
+      const { jar, recoveryCodes } = await enrolled(made)
+      const renewed = (await (await mfa(jar, { action: 'recovery-codes' })).json()) as { newRecoveryCodes: string[] }
+      expect(renewed.newRecoveryCodes).toHaveLength(10)
+      const signingIn = new Jar(made.handler)
+      await password(signingIn)
+      expect(await (await verify(signingIn, { recoveryCode: recoveryCodes[0]! })).json()).toMatchObject({ error: 'InvalidCode' })
+      expect((await verify(signingIn, { recoveryCode: renewed.newRecoveryCodes[0]! })).status).toBe(200)
+    })
+  })
+}
+
+describe('second factors: required', () => {
+  const asJson = { 'x-auth-return-redirect': '1' }
+  const password = async (jar: Jar, username: string) => jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username, password: 'lovelace', callbackUrl: '/home' }, asJson)
+
+  it('mfa.requireFor: a user who must have one adds it at sign-in, before any session; then signs in with it', async () => {
+    const made = testServer({
+      adapter: MemoryAdapter(),
+      mfa: { requireFor: (user) => user.email === 'ada@example.com' },
+    })
+    const jar = new Jar(made.handler)
+    const first = await password(jar, 'ada')
+    expect(await first.json()).toMatchObject({ error: 'SecondFactorSetupRequired' })
+    expect(first.headers.getSetCookie().some((c) => c.startsWith('latchkey.session-token='))).toBe(false)
+    expect(await jar.session()).toBeNull()
+    // The pending sign-in may enrol and confirm, nothing else.
+    const mfa = async (fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
+    expect((await mfa({ action: 'recovery-codes' })).status).toBe(401)
+    expect((await jar.get('/auth/mfa')).status).toBe(401)
+    const started = (await (await mfa({ action: 'enroll' })).json()) as { factor: { id: string }; uri: string }
+    expect(await jar.session()).toBeNull()
+    const done = (await (await mfa({ action: 'confirm', id: started.factor.id, code: totp(secretOf(started.uri), made.clock.now) })).json()) as { url: string; newRecoveryCodes: string[] }
+    expect(done.url).toBe('http://localhost:3000/home')
+    expect(done.newRecoveryCodes).toHaveLength(10)
+    const session = await jar.session()
+    expect(session.user.email).toBe('ada@example.com')
+    expect(session.amr).toEqual(['pwd', 'otp', 'mfa'])
+    // The pending sign-in is spent: it cannot enrol again.
+    const other = new Jar(made.handler)
+    other.cookies.set('latchkey.mfa-pending', 'x')
+    expect((await other.postForm('/auth/mfa', { csrfToken: await other.csrf(), action: 'enroll' })).status).toBe(401)
+    // Next time: the usual second step.
+    made.clock.now += 30_000
+    expect(await (await password(new Jar(made.handler), 'ada')).json()).toMatchObject({ error: 'SecondFactorRequired' })
+  })
+
+  it('mfa.requireFor answering false asks nothing', async () => {
+    const made = testServer({ adapter: MemoryAdapter(), mfa: { requireFor: (user) => user.email === 'admin@example.com' } })
+    const jar = new Jar(made.handler)
+    expect(await (await password(jar, 'ada')).json()).toEqual({ url: 'http://localhost:3000/home' })
+    expect((await jar.session()).amr).toEqual(['pwd'])
+  })
+
+  it('mfa.required: every user must', async () => {
+    const made = testServer({ adapter: MemoryAdapter(), mfa: { required: true } })
+    const res = await password(new Jar(made.handler), 'ada')
+    expect(await res.json()).toMatchObject({ error: 'SecondFactorSetupRequired', url: 'http://localhost:3000/auth/signin?error=SecondFactorSetupRequired' })
+  })
+})
+
+describe('second factors: configuration', () => {
+  it('mfa with an adapter that lacks the factor methods is refused at start-up, naming them', async () => {
+    const { createFactor: _a, useFactorStep: _b, ...lacking } = MemoryAdapter()
+    expect(() => testServer({ mfa: true, adapter: lacking })).toThrow(/mfa needs the adapter methods createFactor, useFactorStep/)
+  })
+
+  it('off by default: /mfa answers 404 NotSupported, and sign-ins are as before', async () => {
+    const { handler } = testServer()
+    const jar = new Jar(handler)
+    const res = await jar.get('/auth/mfa')
+    expect(res.status).toBe(404)
+    expect(await res.json()).toMatchObject({ error: 'NotSupported' })
+  })
+})
