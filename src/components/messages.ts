@@ -9,6 +9,7 @@ const messages: Record<string, string> = {
   Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
   InvalidCode: 'That code is not right. Check it and try again.',
   SecondFactorRequired: 'Enter the code from your authenticator app to finish signing in.',
+  SecondFactorLocked: 'That code is not right, and that was the last try. Start over and sign in again.',
   SecondFactorSetupRequired: 'This account needs a second factor: set up an authenticator app to finish signing in.',
   CodeExpired: 'That code has expired. Ask for a new one: send the email again.',
   TooManyAttempts: 'Too many wrong codes. Ask for a new one: send the email again.',

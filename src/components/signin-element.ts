@@ -6,6 +6,8 @@ import { proofField } from './proof-field.js'
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
+/** Tries the server gives one pending sign-in (features/mfa/verify.ts). */
+const maxTries = 5
 const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
 /** The form an `?error=` code is about: its words go under that form's fields. */
 const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form', Verification: 'email-form', EmailSignin: 'email-form', InvalidCode: 'code-form', CodeExpired: 'code-form', TooManyAttempts: 'code-form' }
@@ -260,14 +262,23 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.forgetPasswords()
       const field = proofField()
       const submit = h('button', { type: 'submit', part: 'button submit' }, 'Verify')
+      // The server takes five tries and then answers every one alike: after the fifth, say so here.
+      let tries = 0
       const form = h('form', {
         part: 'form mfa-form', 'aria-label': 'Two-step verification',
         onsubmit: (e: Event) => {
           e.preventDefault()
           this.run(submit, async () => {
-            const result = await this.client.mfa.verify({ ...field.proof(), callbackUrl: this.callbackUrl })
-            if (this.hasAttribute('redirect')) location.href = result.url
-            return result
+            try {
+              const result = await this.client.mfa.verify({ ...field.proof(), callbackUrl: this.callbackUrl })
+              if (this.hasAttribute('redirect')) location.href = result.url
+              return result
+            } catch (error) {
+              if (++tries < maxTries || (error as { code?: string }).code !== 'InvalidCode') throw error
+              field.input.disabled = submit.hidden = true
+              // A code of this element's own (the components import no client code): what `failed` shows.
+              throw Object.assign(new Error('Five wrong codes: this sign-in takes no more; start over'), { code: 'SecondFactorLocked' })
+            }
           })
         },
       }, field.label, submit, field.toggle)

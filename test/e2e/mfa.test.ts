@@ -141,6 +141,25 @@ test('a code used once is refused in a new sign-in, with the words under the fie
   await context.close()
 })
 
+test('after the fifth wrong code the step says it was the last try, and takes no more', async () => {
+  const context = await env.browser.newContext()
+  const { page, secret } = await enrol(context, 'ivy')
+  await signOut(page)
+  await signInWithForm(page, 'ivy')
+  const wrong = codeNow(secret) === '000000' ? '111111' : '000000'
+  for (let i = 1; i <= 5; i++) {
+    await stepInput(page).fill(wrong)
+    await step(page).locator('button[type="submit"]').click()
+    const expected = i < 5 ? 'That code is not right. Check it and try again.' : 'That code is not right, and that was the last try. Start over and sign in again.'
+    await expect.poll(() => stepError(page).textContent()).toBe(expected)
+  }
+  expect(await stepInput(page).isDisabled()).toBe(true)
+  expect(await step(page).locator('button[type="submit"]').isVisible()).toBe(false)
+  await step(page).locator('button[part~="start-over"]').click()
+  await expect.poll(() => page.locator('latchkey-signin form[part~="credentials-form"]').isVisible()).toBe(true)
+  await context.close()
+})
+
 test('a recovery code signs in once', async () => {
   const context = await env.browser.newContext()
   const { page, codes } = await enrol(context, 'cy')
