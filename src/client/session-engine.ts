@@ -71,12 +71,32 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
 
   const read = async (): Promise<SessionRecord | undefined> => (await db()).get('sessions', sessionUrl)
   const view = ({ session, due, stale, ended }: SessionRecord): SessionState => ({ session, due, stale, ended })
-  const write = async (record: SessionRecord): Promise<SessionState> => {
-    await (await db()).put('sessions', record, sessionUrl)
+  /** Tells this page and every other tab (and the worker's pages) what the stored record now says. */
+  const announce = (record: SessionRecord): SessionState => {
     const state = view(record)
     channel.postMessage(state)
     onChange?.(state)
     return state
+  }
+  const write = async (record: SessionRecord): Promise<SessionState> => {
+    await (await db()).put('sessions', record, sessionUrl)
+    return announce(record)
+  }
+  /**
+   * Writes what a refresh learned, unless a sign-in or sign-out was observed since it began (the
+   * stored epoch moved on). The look and the put are one IndexedDB transaction: an observation
+   * written between them by another tab would otherwise be overwritten by an answer older than it.
+   */
+  const writeUnlessMoved = async (record: SessionRecord, epoch: number): Promise<SessionState | undefined> => {
+    const tx = (await db()).transaction('sessions', 'readwrite')
+    const current = (await tx.store.get(sessionUrl)) as SessionRecord | undefined
+    if (current && current.epoch !== epoch) {
+      await tx.done
+      return
+    }
+    await tx.store.put(record, sessionUrl)
+    await tx.done
+    return announce(record)
   }
   /** Not due, and told by the server after `after` (local ms) when that is asked. */
   const fresh = (r: SessionRecord | undefined, after = 0): boolean => !!r && Date.now() < r.due && (r.at ?? 0) >= after
@@ -115,10 +135,11 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
       if (!prev) return { session: null, due: now + retry, error: code }
       return write({ ...prev, stale: true, due: now + retry })
     }
+    const written = await writeUnlessMoved(timed(session, response.headers, Date.now(), prev, epoch), epoch)
+    if (written) return written
+    // A sign-in or sign-out was observed while we asked (in any tab, or the worker): it wins.
     const latest = await read()
-    // A sign-in or sign-out was observed while we asked: it wins.
-    if (latest && latest.epoch !== epoch) return fresh(latest) ? view(latest) : refresh(after)
-    return write(timed(session, response.headers, Date.now(), prev, epoch))
+    return latest && fresh(latest) ? view(latest) : refresh(after)
   }
 
   /**
