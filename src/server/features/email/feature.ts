@@ -42,7 +42,11 @@ export const email: Feature = {
       const link = readEmailLink(config, fields.token, fields.email)
       const callbackUrl = await resolveCallbackUrl(ctx, typeof fields.callbackUrl === 'string' ? fields.callbackUrl : undefined)
       if (posted) await checkPageProof(ctx, link.identifier, link.token, fields.proof)
-      else if (!(await mayUseStraight(ctx, link))) return confirmPage(ctx, provider.id, link, callbackUrl)
+      else {
+        // Read once, for both questions: a HEAD reads nothing (it never uses a link).
+        const current = ctx.incoming.method === 'GET' ? await signedInAs(ctx) : undefined
+        if (!(await mayUseStraight(ctx, link, current))) return confirmPage(ctx, provider.id, link, callbackUrl, current)
+      }
       await useEmailLink(ctx, config, link)
       forgetRequester(ctx)
       return redirect(ctx, withSignInNotice(ctx, callbackUrl))
@@ -63,28 +67,28 @@ export const email: Feature = {
  * A plain GET from the browser that asked and is signed in as nobody else, or from one signed in
  * as the link's own address (a scanner holds no such session). A HEAD never uses a link.
  */
-async function mayUseStraight(ctx: Context, link: EmailLink): Promise<boolean> {
+async function mayUseStraight(ctx: Context, link: EmailLink, current: SignedInAs): Promise<boolean> {
   if (ctx.incoming.method !== 'GET') return false
-  const current = await signedInAs(ctx)
   if (current === link.identifier) return true
   return current === undefined && (await isRequester(ctx, link.identifier, link.token))
 }
 
-/** The address of the user this browser is signed in as, if any (read without extending, so no cookie is set). */
-async function signedInAs(ctx: Context): Promise<string | undefined> {
-  const read = await readSession(ctx, false)
-  const email = read.session?.user?.email ?? undefined
-  return email ?? (read.session ? '' : undefined)
+/** Whom this browser is signed in as: their address, null for a user without one, undefined for nobody. */
+type SignedInAs = string | null | undefined
+
+/** Read without extending the session, so no cookie is set. */
+async function signedInAs(ctx: Context): Promise<SignedInAs> {
+  const { session } = await readSession(ctx, false)
+  return session ? (session.user?.email ?? null) : undefined
 }
 
-async function confirmPage(ctx: Context, providerId: string, link: EmailLink, callbackUrl: string): Promise<Reply> {
-  const current = ctx.incoming.method === 'GET' ? await signedInAs(ctx) : undefined
+async function confirmPage(ctx: Context, providerId: string, link: EmailLink, callbackUrl: string, current: SignedInAs): Promise<Reply> {
   const page = linkConfirmPage({
     ...link,
     callbackUrl,
     action: `${ctx.baseUrl}/callback/${encodeURIComponent(providerId)}`,
     proof: await pageProof(ctx, link.identifier, link.token),
-    signedInAs: current !== undefined && current !== link.identifier ? current || 'another account' : undefined,
+    signedInAs: current === undefined || current === link.identifier ? undefined : (current ?? 'another account'),
   })
   // Nothing of this request may leave a cookie: a scanner must find the browser as it was.
   ctx.setCookies = []

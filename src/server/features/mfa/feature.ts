@@ -24,8 +24,11 @@ export const mfa: Feature = {
   name: 'mfa',
   routes: {
     mfa: {
-      GET: (ctx, sub) => (on(ctx), getMfa(ctx, sub)),
-      POST: (ctx, sub) => postMfa(on(ctx))(ctx, sub),
+      GET: async (ctx, sub) => {
+        on(ctx)
+        return getMfa(ctx, sub)
+      },
+      POST: async (ctx, sub) => postMfa(ctx, sub, on(ctx)),
       provider: true,
     },
   },

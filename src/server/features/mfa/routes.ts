@@ -39,53 +39,51 @@ export async function getMfa(ctx: Context, sub: string | undefined): Promise<Rep
   return json(ctx, await listing(ctx, user.id))
 }
 
-export function postMfa(mfa: ResolvedMfa) {
-  return async (ctx: Context, sub: string | undefined): Promise<Reply> => {
-    if (sub === 'verify') return verifyFromForm(ctx)
-    if (sub !== undefined) throw new AuthError('UnknownAction', 'Expected POST /mfa or POST /mfa/verify')
-    const me = await ownerOrSetup(ctx)
-    const { body, action } = await readAction(ctx, ['enroll', 'confirm', 'remove', 'recovery-codes'])
-    const store = factorStore(ctx)
-    const { user, setup } = me
-    if (setup && action !== 'enroll' && action !== 'confirm') throw new AuthError('AccessDenied', 'Expected a signed-in user; sign in first', { status: 401 })
-    if (action === 'enroll') {
-      // A sign-in that must set up a factor has just proven its first one.
-      if (!setup) requireFresh(ctx, me.signedInAt)
-      // One enrolment waits at a time: an unconfirmed one from before goes.
-      for (const old of await store.listFactorsByUserId(user.id)) if (!old.confirmedAt) await store.deleteFactor(old.id)
-      const secret = newTotpSecret()
-      const label = stringField(body, 'label')?.slice(0, 64) || null
-      const factor = await store.createFactor({ id: crypto.randomUUID(), userId: user.id, type: 'totp', secret: await sealSecret(ctx, secret), confirmedAt: null, createdAt: new Date(ctx.now), lastUsedStep: null, label })
-      return json(ctx, { factor: view(factor), secret, ...enrolment(secret, mfa.issuer, user.email) })
-    }
-    if (action === 'confirm') {
-      const factor = await ownFactor(ctx, user, stringField(body, 'id'))
-      if (factor.confirmedAt) throw new AuthError('InvalidRequest', 'This factor is already confirmed')
-      const step = await totpStep(ctx, factor, stringField(body, 'code') ?? '')
-      if (step === null || !(await store.useFactorStep(factor.id, step))) throw invalidCode()
-      const first = !(await confirmedFactors(ctx, user.id)).length
-      await store.confirmFactor(factor.id, new Date(ctx.now))
-      const recoveryCodes = first ? await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes)) : undefined
-      await ctx.config.events.mfaEnrolled?.({ user, factor: eventView(factor) })
-      // The sign-in that had to set it up goes on: its session starts now, with both factors.
-      if (setup) await finishPending(ctx, setup, 'otp')
-      return json(ctx, { ...(await listing(ctx, user.id)), ...(recoveryCodes && { newRecoveryCodes: recoveryCodes }), ...(setup && { url: setup.callbackUrl }) })
-    }
-    requireFresh(ctx, me.signedInAt)
-    if (action === 'remove') {
-      const factor = await ownFactor(ctx, user, stringField(body, 'id'))
-      // Removing a confirmed factor takes the factor's own proof: a stolen fresh session is not enough.
-      if (factor.confirmedAt) await proveSecondFactor(ctx, user.id, body)
-      await store.deleteFactor(factor.id)
-      // Recovery codes stand in for factors: with none left, they go too.
-      if (!(await confirmedFactors(ctx, user.id)).length) await store.replaceRecoveryCodes(user.id, [])
-      if (factor.confirmedAt) await ctx.config.events.mfaRemoved?.({ user, factor: eventView(factor) })
-      return json(ctx, await listing(ctx, user.id))
-    }
-    if (!(await confirmedFactors(ctx, user.id)).length) throw new AuthError('InvalidRequest', 'Recovery codes go with a second factor: enrol an authenticator app first')
-    const recoveryCodes = await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes))
-    return json(ctx, { ...(await listing(ctx, user.id)), newRecoveryCodes: recoveryCodes })
+export async function postMfa(ctx: Context, sub: string | undefined, mfa: ResolvedMfa): Promise<Reply> {
+  if (sub === 'verify') return verifyFromForm(ctx)
+  if (sub !== undefined) throw new AuthError('UnknownAction', 'Expected POST /mfa or POST /mfa/verify')
+  const me = await ownerOrSetup(ctx)
+  const { body, action } = await readAction(ctx, ['enroll', 'confirm', 'remove', 'recovery-codes'])
+  const store = factorStore(ctx)
+  const { user, setup } = me
+  if (setup && action !== 'enroll' && action !== 'confirm') throw new AuthError('AccessDenied', 'Expected a signed-in user; sign in first', { status: 401 })
+  if (action === 'enroll') {
+    // A sign-in that must set up a factor has just proven its first one.
+    if (!setup) requireFresh(ctx, me.signedInAt)
+    // One enrolment waits at a time: an unconfirmed one from before goes.
+    for (const old of await store.listFactorsByUserId(user.id)) if (!old.confirmedAt) await store.deleteFactor(old.id)
+    const secret = newTotpSecret()
+    const label = stringField(body, 'label')?.slice(0, 64) || null
+    const factor = await store.createFactor({ id: crypto.randomUUID(), userId: user.id, type: 'totp', secret: await sealSecret(ctx, secret), confirmedAt: null, createdAt: new Date(ctx.now), lastUsedStep: null, label })
+    return json(ctx, { factor: view(factor), secret, ...enrolment(secret, mfa.issuer, user.email) })
   }
+  if (action === 'confirm') {
+    const factor = await ownFactor(ctx, user, stringField(body, 'id'))
+    if (factor.confirmedAt) throw new AuthError('InvalidRequest', 'This factor is already confirmed')
+    const step = await totpStep(ctx, factor, stringField(body, 'code') ?? '')
+    if (step === null || !(await store.useFactorStep(factor.id, step))) throw invalidCode()
+    const first = !(await confirmedFactors(ctx, user.id)).length
+    await store.confirmFactor(factor.id, new Date(ctx.now))
+    const recoveryCodes = first ? await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes)) : undefined
+    await ctx.config.events.mfaEnrolled?.({ user, factor: eventView(factor) })
+    // The sign-in that had to set it up goes on: its session starts now, with both factors.
+    if (setup) await finishPending(ctx, setup, 'otp')
+    return json(ctx, { ...(await listing(ctx, user.id)), ...(recoveryCodes && { newRecoveryCodes: recoveryCodes }), ...(setup && { url: setup.callbackUrl }) })
+  }
+  requireFresh(ctx, me.signedInAt)
+  if (action === 'remove') {
+    const factor = await ownFactor(ctx, user, stringField(body, 'id'))
+    // Removing a confirmed factor takes the factor's own proof: a stolen fresh session is not enough.
+    if (factor.confirmedAt) await proveSecondFactor(ctx, user.id, body)
+    await store.deleteFactor(factor.id)
+    // Recovery codes stand in for factors: with none left, they go too.
+    if (!(await confirmedFactors(ctx, user.id)).length) await store.replaceRecoveryCodes(user.id, [])
+    if (factor.confirmedAt) await ctx.config.events.mfaRemoved?.({ user, factor: eventView(factor) })
+    return json(ctx, await listing(ctx, user.id))
+  }
+  if (!(await confirmedFactors(ctx, user.id)).length) throw new AuthError('InvalidRequest', 'Recovery codes go with a second factor: enrol an authenticator app first')
+  const recoveryCodes = await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes))
+  return json(ctx, { ...(await listing(ctx, user.id)), newRecoveryCodes: recoveryCodes })
 }
 
 /**
