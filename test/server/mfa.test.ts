@@ -209,6 +209,30 @@ for (const strategy of ['database', 'jwt'] as const) {
       expect(await (await mfa(jar, { action: 'enroll' })).json()).toMatchObject({ error: 'SessionNotFresh' })
     })
 
+    it('bad input gets a clear 4xx and changes nothing', async () => {
+      const made = server()
+      const { jar, started, secret } = await enrolled(made)
+      const post = (path: string, body: unknown) => jar.postJson(path, body)
+      const token = await jar.csrf()
+      const answers = [
+        await post('/auth/mfa', { csrfToken: token, action: 'confirm', id: ['x'], code: '123456' }),
+        await post('/auth/mfa', { csrfToken: token, action: 'remove', id: 'not-a-factor', code: totp(secret, made.clock.now) }),
+        await post('/auth/mfa', { csrfToken: token, action: 'drop-all' }),
+        await post('/auth/mfa/verify', { csrfToken: token, code: { $gt: '' } }),
+        await post('/auth/mfa/other', { csrfToken: token }),
+      ]
+      for (const res of answers) {
+        expect(res.status).toBeGreaterThanOrEqual(400)
+        expect(res.status).toBeLessThan(500)
+        const body = (await res.json()) as { error: string; message: string }
+        expect(body.error).toMatch(/^(InvalidRequest|UnknownAction|InvalidCode)$/)
+        expect(body.message).not.toMatch(/at \w+ \(|\.ts:\d+/)
+      }
+      const list = (await (await jar.get('/auth/mfa')).json()) as { factors: { id: string }[]; recoveryCodes: number }
+      expect(list.factors.map((f) => f.id)).toEqual([started.factor.id])
+      expect(list.recoveryCodes).toBe(10)
+    })
+
     it('new recovery codes void the old set', async () => {
       const made = server()
       const { jar, recoveryCodes } = await enrolled(made)
