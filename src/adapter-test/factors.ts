@@ -197,6 +197,20 @@ export function factorTests(suite: Suite): void {
       expect(await adapter.useRecoveryCode(owner.id, set[0]!)).toBe(false)
     })
 
+    test("a trusted device is a factor of type 'device': stored, listed beside the apps, deleted alone", async () => {
+      if (!keeps()) return
+      const owner = await user()
+      const app = factor(owner.id)
+      const device = factor(owner.id, { type: 'device', confirmedAt: new Date(Math.floor(Date.now() / 1000) * 1000), label: 'Chrome on Linux' })
+      await adapter.createFactor(app)
+      expect(await adapter.createFactor(device)).toEqual(device)
+      const listed = await adapter.listFactorsByUserId(owner.id)
+      expect(listed.map((f) => [f.id, f.type]).sort()).toEqual([[app.id, 'totp'], [device.id, 'device']].sort())
+      expect(listed.find((f) => f.id === device.id)).toEqual(device)
+      expect(await adapter.deleteFactor(device.id)).toEqual(device)
+      expect((await adapter.listFactorsByUserId(owner.id)).map((f) => f.id)).toEqual([app.id])
+    })
+
     test('malformed input is refused with InvalidInput, naming the method and the field', async () => {
       if (!keeps()) return
       const owner = await user()

@@ -6,15 +6,17 @@ import type { AdapterFactor } from '../core/types.js'
 import { AdapterError, describeValue } from './errors.js'
 import { requireDate, requireDateOrNull, requireString, requireStringOrNull } from './validate.js'
 
+const factorTypes: unknown[] = ['totp', 'device'] satisfies AdapterFactor['type'][]
+
 /** createFactor's record, checked; an absent confirmedAt, lastUsedStep or label reads as null. */
 export function requireFactor(method: string, factor: AdapterFactor): AdapterFactor {
-  if (factor?.type !== 'totp') {
-    throw new AdapterError('InvalidInput', `${method}: expected type to be 'totp', got ${typeof factor?.type === 'string' ? `'${factor.type}'` : describeValue(factor?.type)}`)
+  if (!factorTypes.includes(factor?.type)) {
+    throw new AdapterError('InvalidInput', `${method}: expected type to be 'totp' or 'device', got ${typeof factor?.type === 'string' ? `'${factor.type}'` : describeValue(factor?.type)}`)
   }
   return {
     id: requireString(method, 'id', factor.id),
     userId: requireString(method, 'userId', factor.userId),
-    type: 'totp',
+    type: factor.type,
     secret: requireString(method, 'secret', factor.secret),
     confirmedAt: requireDateOrNull(method, 'confirmedAt', factor.confirmedAt ?? null),
     createdAt: requireDate(method, 'createdAt', factor.createdAt),

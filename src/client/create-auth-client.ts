@@ -105,24 +105,52 @@ export interface AuthClient {
   }
   /**
    * Second factors (the server's `mfa` on). A sign-in that answers `SecondFactorRequired` goes on
-   * with `verify({ code })` (the authenticator app's) or `verify({ recoveryCode })`; refused with
-   * `InvalidCode` (start again after five). The signed-in user manages their factors: `enroll()`
-   * answers the app's `uri`, a `qr` (SVG) and the `secret`; `confirm(id, code)` confirms it (the
-   * first factor's answer carries `newRecoveryCodes`, shown once); `remove(id, proof)` and
-   * `recoveryCodes()` (a new set). Enrolling, removing and new codes need a recent sign-in (`SessionNotFresh`).
+   * with `verify({ code })` (the authenticator app's), `verify({ recoveryCode })` or, with the
+   * passkey client attached, `verify({ passkey: true })` (one of the user's passkeys or security
+   * keys); `methods()` says which this sign-in takes. `trustDevice: true` asks not to be asked
+   * again in this browser for a while. Refused with `InvalidCode` (start again after five).
+   * The signed-in user manages their factors: `enroll()` answers the app's `uri`, a `qr` (SVG)
+   * and the `secret`; `confirm(id, code)` confirms it (the first factor's answer carries
+   * `newRecoveryCodes`, shown once); `remove(id, proof)`, `recoveryCodes()` (a new set) and
+   * `forgetDevice(id)` (a trusted device asks again). Enrolling, removing and new codes need a
+   * recent sign-in (`SessionNotFresh`).
    */
   mfa: {
-    verify(proof: MfaProof & { callbackUrl?: string }): Promise<{ url: string }>
+    verify(proof: MfaProof & { callbackUrl?: string; trustDevice?: boolean }): Promise<{ url: string }>
+    methods(): Promise<MfaMethods>
     list(): Promise<MfaState>
     enroll(label?: string): Promise<MfaEnrolment>
     confirm(id: string, code: string): Promise<MfaState>
-    remove(id: string, proof: MfaProof): Promise<MfaState>
+    remove(id: string, proof: MfaCode): Promise<MfaState>
     recoveryCodes(): Promise<MfaState>
+    forgetDevice(id: string): Promise<MfaState>
   }
 }
 
-/** A second factor: a code from the authenticator app, or one of the recovery codes. */
-export type MfaProof = { code: string } | { recoveryCode: string }
+/** A second factor: a code from the authenticator app, one of the recovery codes, or a passkey (the passkey client runs it). */
+export type MfaProof = MfaCode | { passkey: true }
+/** A second factor typed in: a code from the authenticator app, or a recovery code. */
+export type MfaCode = { code: string } | { recoveryCode: string }
+
+/** What the sign-in waiting in this browser takes (GET /mfa/verify). */
+export interface MfaMethods {
+  /** The user must first set up an authenticator app (`mfa.required`): enrol, then confirm. */
+  setup: boolean
+  methods: Array<'otp' | 'recovery' | 'passkey'>
+  /** How long, in seconds, "don't ask again on this device" lasts; false where it is not offered. */
+  trustDevices: number | false
+}
+
+/** A browser the user trusted to skip the second step. */
+export interface TrustedDevice {
+  id: string
+  /** "Chrome on Linux". */
+  device: string
+  createdAt: string
+  expiresAt: string
+  /** This browser. */
+  current: boolean
+}
 
 export interface MfaFactor {
   id: string
@@ -136,6 +164,9 @@ export interface MfaState {
   factors: MfaFactor[]
   /** Recovery codes left. */
   recoveryCodes: number
+  /** Passkeys and security keys that can answer the second step. */
+  passkeys: number
+  trustedDevices: TrustedDevice[]
   /** A new set, answered once: after the first factor's confirmation, and from `recoveryCodes()`. */
   newRecoveryCodes?: string[]
 }
@@ -347,16 +378,25 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
       remove: (id) => passkeys.act({ action: 'remove', id }),
     },
     mfa: {
-      async verify({ callbackUrl = location.href, ...proof }) {
-        const { data, response } = await send<{ url: string }>(base + '/mfa/verify', { ...proof, callbackUrl } as Record<string, string>)
+      async verify({ callbackUrl = location.href, trustDevice, ...proof }) {
+        const trust = trustDevice ? { trustDevice: 'true' } : {}
+        if ('passkey' in proof) {
+          if (!client.passkey) throw new AuthClientError('UnknownProvider', 'Set client.passkey first: a passkey as second factor runs its ceremony')
+          const reply = await client.passkey.secondFactor({ callbackUrl, trustDevice })
+          await settle('/mfa/verify', new Response(null, { status: 204 }))
+          return reply
+        }
+        const { data, response } = await send<{ url: string }>(base + '/mfa/verify', { ...proof, ...trust, callbackUrl } as Record<string, string>)
         await settle('/mfa/verify', response)
         return data
       },
+      methods: async () => (await request<MfaMethods>(base + '/mfa/verify')).data,
       list: async () => (await request<MfaState>(base + '/mfa')).data,
       enroll: async (label) => (await send<MfaEnrolment>(base + '/mfa', { action: 'enroll', ...(label && { label }) })).data,
       confirm: async (id, code) => (await send<MfaState>(base + '/mfa', { action: 'confirm', id, code })).data,
       remove: async (id, proof) => (await send<MfaState>(base + '/mfa', { action: 'remove', id, ...proof } as Record<string, string>)).data,
       recoveryCodes: async () => (await send<MfaState>(base + '/mfa', { action: 'recovery-codes' })).data,
+      forgetDevice: async (id) => (await send<MfaState>(base + '/mfa', { action: 'forget-device', id })).data,
     },
     email: {
       async verify({ email, code, provider, callbackUrl = location.href }) {

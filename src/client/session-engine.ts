@@ -203,7 +203,8 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     }
     // Without the header (a plain Auth.js server) the path tells.
     const signedOut = timing === null || (timing === undefined && post && path === '/signout' && response.status < 400)
-    let changed = !!timing || (timing === undefined && path.startsWith('/callback/'))
+    // A sign-in ends at a callback, or at its second step.
+    let changed = !!timing || (timing === undefined && (path.startsWith('/callback/') || path === '/mfa/verify'))
     if (changed && !timing && response.status === 200) {
       // `200 {url}` from an Auth.js server: a failed sign-in names its error in the url.
       const url = (await readJson(response))?.url

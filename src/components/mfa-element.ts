@@ -1,4 +1,4 @@
-import type { AuthClient, MfaEnrolment, MfaFactor, MfaState } from '../client/index.js'
+import type { AuthClient, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
 import { proofField } from './proof-field.js'
@@ -11,13 +11,15 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
  * a Remove button that asks for a code from it or a recovery code), "Set up an authenticator app"
  * (a QR code, the key in groups of four, an `otpauth://` link, and the first code to confirm it),
  * the recovery codes when they are new (after the first app, and "New recovery codes"; shown this
- * once, with Copy and Download), and how many are left. Setting up, removing and new codes need a
+ * once, with Copy and Download), and how many are left; the browsers trusted to skip the second
+ * step, each with Forget. Setting up, removing and new codes need a
  * recent sign-in: the element then says so and fires `latchkey-confirm-needed` (show
  * `<latchkey-signin confirm>`). Empty when signed out; recovery codes on screen go with the sign-out.
  */
 export function mfaElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeyMfa extends ListElement<MfaFactor> {
     private left = 0
+    private devices: TrustedDevice[] = []
     /** What is open below the list (the set-up, a removal, new codes): kept while open, so its field keeps what is typed. */
     private panel?: HTMLElement
     /** The form whose action failed: its error shows under its field. */
@@ -39,6 +41,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     /** Takes in the server's answer: the codes left, and new codes to show; answers the factors. */
     private apply(state: MfaState): MfaFactor[] {
       this.left = state.recoveryCodes
+      this.devices = state.trustedDevices ?? []
       if (state.newRecoveryCodes) this.showCodes(state.newRecoveryCodes)
       return state.factors
     }
@@ -141,6 +144,21 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
         for (const input of form.querySelectorAll('input')) input.setAttribute('aria-describedby', this.error.id)
       }
     }
+    /** The trusted devices, each with Forget (it asks for the second step again there); nothing where there are none. */
+    private trusted(): HTMLElement[] {
+      if (!this.devices.length) return []
+      const until = (d: TrustedDevice) => new Date(d.expiresAt).toLocaleDateString()
+      const rows = this.devices.map((d) => {
+        const forget: HTMLButtonElement = h('button', {
+          type: 'button', part: 'button forget', 'aria-label': `Forget ${deviceName(d)}`,
+          onclick: () => void this.run(forget, async () => this.apply(await this.client.mfa.forgetDevice(d.id))),
+        }, 'Forget')
+        return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, deviceName(d)), h('span', { part: 'when' }, `trusted until ${until(d)}`), forget)
+      })
+      return [h('section', { part: 'trusted-devices', 'aria-label': 'Trusted devices' },
+        h('p', { class: 'message', part: 'message' }, 'These devices skip the second step when you sign in:'),
+        h('ul', { part: 'list', class: 'devices' }, ...rows))]
+    }
     protected show() {
       const factors = this.list.filter((f) => f.confirmed)
       const added = (f: MfaFactor) => new Date(f.createdAt).toLocaleDateString()
@@ -164,10 +182,13 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       this.count.hidden = !factors.length
       this.renew.hidden = !factors.length
       const open = this.panel ? [this.panel] : []
-      return [h('ul', { part: 'list', class: 'factors' }, ...rows), this.count, this.setUp, this.renew, ...open]
+      return [h('ul', { part: 'list', class: 'factors' }, ...rows), this.count, this.setUp, this.renew, ...this.trusted(), ...open]
     }
   }
 }
+
+/** "Chrome on Linux (this device)". */
+const deviceName = (d: TrustedDevice) => (d.current ? `${d.device} (this device)` : d.device)
 
 /** "Authenticator app", and its label where it has one. */
 const name = (f: MfaFactor) => (f.label ? `Authenticator app (${f.label})` : 'Authenticator app')

@@ -1,4 +1,4 @@
-import type { MfaProof } from '../client/index.js'
+import type { MfaCode } from '../client/index.js'
 import { h } from './dom.js'
 
 /**
@@ -6,7 +6,7 @@ import { h } from './dom.js'
  * it, `one-time-code`; digits on a phone's keypad), or, after "Use a recovery code instead", one
  * of the recovery codes. `proof()` is what was typed, named for the server.
  */
-export function proofField(): { label: HTMLLabelElement; input: HTMLInputElement; toggle: HTMLButtonElement; proof(): MfaProof } {
+export function proofField(): { label: HTMLLabelElement; input: HTMLInputElement; toggle: HTMLButtonElement; proof(): MfaCode } {
   const input = h('input', { name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
   const words = document.createTextNode('Code from your authenticator app')
   let recovery = false

@@ -1,8 +1,9 @@
-import type { AppProvider, AuthClient, AuthStatus, SignInResult } from '../client/index.js'
+import type { AppProvider, AuthClient, AuthStatus, MfaProof, SignInResult } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
 import { h } from './dom.js'
 import { errorMessage } from './messages.js'
 import { proofField } from './proof-field.js'
+import { forHowLong } from '../core/for-how-long.js'
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
@@ -254,14 +255,22 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     /**
      * "Two-step verification": the sign-in's second factor, in place of the forms, the focus in its
      * field. The session follows `client.mfa.verify`; with `redirect`, the page goes where the
-     * sign-in lands. "Start over" goes back to the forms (the server voids a pending sign-in after
-     * five wrong codes, or after five minutes).
+     * sign-in lands. What the server says this sign-in takes (`client.mfa.methods()`) adds a
+     * passkey button (with the passkey client, where the browser has WebAuthn) and "Don't ask
+     * again on this device". "Start over" goes back to the forms (the server voids a pending
+     * sign-in after five wrong codes, or after five minutes).
      */
     private challenge() {
       this.clear()
       this.forgetPasswords()
       const field = proofField()
       const submit = h('button', { type: 'submit', part: 'button submit' }, 'Verify')
+      const trust = h('input', { type: 'checkbox', part: 'checkbox trust-device' })
+      const trustLabel = h('label', { part: 'label trust', hidden: true }, trust, h('span', {}))
+      const passkey: HTMLButtonElement = h('button', {
+        type: 'button', part: 'button passkey', hidden: true,
+        onclick: () => this.run(passkey, () => this.verify({ passkey: true }, trust.checked)),
+      }, 'Use a passkey or security key')
       // The server takes five tries and then answers every one alike: after the fifth, say so here.
       let tries = 0
       const form = h('form', {
@@ -270,9 +279,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           e.preventDefault()
           this.run(submit, async () => {
             try {
-              const result = await this.client.mfa.verify({ ...field.proof(), callbackUrl: this.callbackUrl })
-              if (this.hasAttribute('redirect')) location.href = result.url
-              return result
+              return await this.verify(field.proof(), trust.checked)
             } catch (error) {
               if (++tries < maxTries || (error as { code?: string }).code !== 'InvalidCode') throw error
               field.input.disabled = submit.hidden = true
@@ -281,14 +288,25 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             }
           })
         },
-      }, field.label, submit, field.toggle)
+      }, field.label, trustLabel, submit, field.toggle)
       const startOver = h('button', { type: 'button', part: 'button start-over', onclick: () => this.startOver() }, 'Start over')
       this.step = h('div', { class: 'stack', part: 'container mfa-step' },
         h('h2', { part: 'heading' }, 'Two-step verification'),
         h('p', { class: 'message', part: 'message' }, errorMessage('SecondFactorRequired')),
-        form, startOver)
+        form, passkey, startOver)
       this.render()
       field.input.focus()
+      // Offers what this sign-in takes beyond a typed code; without an answer, the code field stays alone.
+      this.client.mfa.methods().then(({ methods, trustDevices }) => {
+        passkey.hidden = !(methods.includes('passkey') && this.client.passkey && hasWebAuthn(this.client))
+        trustLabel.hidden = !trustDevices
+        if (trustDevices) trustLabel.lastChild!.textContent = `Don't ask again on this device for ${forHowLong(trustDevices)}`
+      }, () => {})
+    }
+    private async verify(proof: MfaProof, trustDevice: boolean) {
+      const result = await this.client.mfa.verify({ ...proof, trustDevice, callbackUrl: this.callbackUrl })
+      if (this.hasAttribute('redirect')) location.href = result.url
+      return result
     }
     private startOver() {
       this.step = undefined

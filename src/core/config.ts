@@ -110,6 +110,18 @@ export interface MfaOptions {
   required?: boolean
   /** Per user, as `required`: true for the users who must have a second factor (admins, say). */
   requireFor?: (user: AdapterUser) => Awaitable<boolean>
+  /**
+   * "Don't ask again on this device": how long, in seconds, a browser the user chose to trust at
+   * the second step skips it. Default 30 days; `false` never offers it. Adding or removing a factor
+   * voids every trusted device; the user lists and forgets them at /mfa.
+   */
+  trustDevices?: number | false
+  /**
+   * A sign-in that renews the session this browser already holds (to make it fresh, before adding
+   * or removing a way in) asks for the second factor too, trusted device or not. Default false:
+   * the held session had its second factor.
+   */
+  freshSecondFactor?: boolean
 }
 
 export interface Logger {

@@ -484,9 +484,15 @@ export type VerificationCodeAttempt =
 export interface AdapterFactor {
   id: string
   userId: string
-  /** 'totp': an authenticator app (RFC 6238). Recovery codes are kept apart; passkeys are authenticators. */
-  type: 'totp'
-  /** The TOTP secret, sealed with the configuration's secret by the server (never the plain base32). Opaque to the adapter. */
+  /**
+   * 'totp': an authenticator app (RFC 6238). 'device': a browser trusted to skip the second factor
+   * for a while ("don't ask again on this device"). Recovery codes are kept apart; passkeys are authenticators.
+   */
+  type: 'totp' | 'device'
+  /**
+   * totp: the secret, sealed with the configuration's secret by the server (never the plain base32).
+   * device: a hash of the device cookie's token and of the factors it was trusted under. Opaque to the adapter.
+   */
   secret: string
   /** Null until a first code confirms the enrolment. */
   confirmedAt: Date | null

@@ -27,6 +27,7 @@ export type ErrorType =
   | 'CodeExpired'
   | 'Configuration'
   | 'CredentialsSignin'
+  | 'EmailNotVerified'
   | 'EmailSignin'
   | 'InvalidCheck'
   | 'InvalidCode'
@@ -41,6 +42,9 @@ export type ErrorType =
   | 'OAuthAccountNotLinked'
   | 'OAuthCallbackError'
   | 'OAuthSignInError'
+  | 'PasswordBreached'
+  | 'PasswordTooLong'
+  | 'PasswordTooShort'
   | 'PayloadTooLarge'
   | 'ProviderUnreachable'
   | 'RateLimited'
@@ -61,6 +65,7 @@ const clientSafe = new Set<ErrorType>([
   'AccessDenied',
   'CodeExpired',
   'CredentialsSignin',
+  'EmailNotVerified',
   'EmailSignin',
   'InvalidCheck',
   'InvalidCode',
@@ -71,6 +76,9 @@ const clientSafe = new Set<ErrorType>([
   'OAuthAccountNotLinked',
   'OAuthCallbackError',
   'OAuthSignInError',
+  'PasswordBreached',
+  'PasswordTooLong',
+  'PasswordTooShort',
   'PayloadTooLarge',
   'RateLimited',
   'SecondFactorRequired',

@@ -3,19 +3,22 @@
  * set up in `<latchkey-mfa>` (its key read from the otpauth:// link, its codes computed here by an
  * independent RFC 6238 implementation), then a password sign-in that asks for the code in
  * `<latchkey-signin>`; a code good once; a recovery code good once; removal; the keyboard alone;
- * an email-link sign-in that comes back asking for the code; a stale session asked to confirm.
+ * an email-link sign-in that comes back asking for the code; a stale session asked to confirm;
+ * a passkey as the second factor (Chromium's virtual authenticator) and "don't ask again on this
+ * device" in one browser context and not in another.
  */
 import { readFile } from 'node:fs/promises'
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import { secretOf, totp } from '../support/totp.js'
 import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
+import { openWithAuthenticator } from '../webauthn/support/browser.js'
 
 const env = browserAndServer({ mfa: true, maxAge: 7 * 86400, updateAge: 86400 })
 
 const mfa = (page: Page) => page.locator('latchkey-mfa')
 const step = (page: Page) => page.locator('latchkey-signin [part~="mfa-step"]')
-const stepInput = (page: Page) => step(page).locator('input')
+const stepInput = (page: Page) => step(page).locator('input[name="code"], input[name="recoveryCode"]')
 const stepError = (page: Page) => step(page).locator('[part="error"]')
 /** The code the authenticator app shows now, by the server's clock. */
 const codeNow = (secret: string) => totp(secret, env.server.now())
@@ -32,8 +35,8 @@ async function signOut(page: Page) {
 }
 
 /** Sets up an authenticator app for `username` through `<latchkey-mfa>`; answers the key and the recovery codes shown. */
-async function enrol(context: BrowserContext, username: string): Promise<{ page: Page; secret: string; codes: string[] }> {
-  const page = await openPage(context, env.server.url + '/')
+async function enrol(context: BrowserContext, username: string, opened?: Page): Promise<{ page: Page; secret: string; codes: string[] }> {
+  const page = opened ?? (await openPage(context, env.server.url + '/'))
   await signInWithForm(page, username)
   await mfa(page).locator('button[part~="enroll"]').click()
   const link = mfa(page).locator('a[part="link"]')
@@ -296,4 +299,54 @@ test('the drop-in script registers <latchkey-mfa> too', async () => {
   await signInWithForm(page, 'hal')
   await expect.poll(() => mfa(page).locator('button[part~="enroll"]').textContent()).toBe('Set up an authenticator app')
   await context.close()
+})
+
+test('a passkey answers the second step; "don\'t ask again" skips it in that browser only, until forgotten', async () => {
+  // This browser has an authenticator and the passkey client (`?passkey`).
+  const { page } = await openWithAuthenticator(env.browser, env.server.url + '/?passkey&nosw')
+  const { secret } = await enrol(page.context(), 'kay', page)
+  await page.evaluate(() => window.client.passkey!.register())
+  await expect.poll(async () => (await page.evaluate(() => window.client.passkeys.list())).length).toBe(1)
+  await signOut(page)
+
+  await signInWithForm(page, 'kay')
+  const passkey = step(page).locator('button[part~="passkey"]')
+  const trust = step(page).locator('input[part~="trust-device"]')
+  await expect.poll(() => passkey.isVisible()).toBe(true)
+  expect(await step(page).locator('label[part~="trust"]').textContent()).toBe("Don't ask again on this device for 30 days")
+  await trust.check()
+  await passkey.click()
+  await expect.poll(() => userName(page).textContent()).toBe('kay')
+  const amr = await page.evaluate(() => window.client.getSession().then((s) => s?.amr))
+  expect(amr).toEqual(['pwd', 'hwk', 'mfa'])
+
+  // Listed in <latchkey-mfa> as this device.
+  const device = mfa(page).locator('[part="device"]')
+  await expect.poll(() => device.count()).toBe(1)
+  expect(await device.locator('[part="name"]').textContent()).toMatch(/\(this device\)$/)
+
+  // Signed out and in again here: no second step.
+  await signOut(page)
+  await signInWithForm(page, 'kay')
+  await expect.poll(() => userName(page).textContent()).toBe('kay')
+  expect(await step(page).count()).toBe(0)
+
+  // Another browser context is asked, and answers with the app's code.
+  const other = await env.browser.newContext()
+  const elsewhere = await openPage(other, env.server.url + '/')
+  await signInWithForm(elsewhere, 'kay')
+  await expect.poll(() => step(elsewhere).isVisible()).toBe(true)
+  expect(await statusOf(elsewhere)).toBe('unauthenticated')
+  await stepInput(elsewhere).fill(codeNow(secret))
+  await step(elsewhere).locator('button[type="submit"]').click()
+  await expect.poll(() => userName(elsewhere).textContent()).toBe('kay')
+  await other.close()
+
+  // Forgotten in the list, this browser is asked again.
+  await mfa(page).locator('[part="device"] button[part~="forget"]').click()
+  await expect.poll(() => device.count()).toBe(0)
+  await signOut(page)
+  await signInWithForm(page, 'kay')
+  await expect.poll(() => step(page).isVisible()).toBe(true)
+  await page.context().close()
 })

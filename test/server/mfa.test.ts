@@ -61,7 +61,7 @@ for (const strategy of ['database', 'jwt'] as const) {
       expect(new Set(recoveryCodes).size).toBe(10)
       expect(recoveryCodes.every((c) => /^[a-z2-9]{5}-[a-z2-9]{5}$/.test(c))).toBe(true)
       const list = (await (await jar.get('/auth/mfa')).json()) as { factors: unknown[]; recoveryCodes: number }
-      expect(list).toEqual({ factors: [{ id: started.factor.id, type: 'totp', label: 'Phone', confirmed: true, createdAt: expect.any(String) }], recoveryCodes: 10 })
+      expect(list).toEqual({ factors: [{ id: started.factor.id, type: 'totp', label: 'Phone', confirmed: true, createdAt: expect.any(String) }], recoveryCodes: 10, passkeys: 0, trustedDevices: [] })
       // Never the secret in the list.
       expect(JSON.stringify(list)).not.toContain(secret)
       expect(made.events).toEqual(['enrolled ada@example.com'])
@@ -192,7 +192,7 @@ for (const strategy of ['database', 'jwt'] as const) {
       const without = await mfa(jar, { action: 'remove', id: started.factor.id })
       expect(await without.json()).toMatchObject({ error: 'InvalidCode' })
       const removed = await mfa(jar, { action: 'remove', id: started.factor.id, code: totp(secret, made.clock.now) })
-      expect(await removed.json()).toEqual({ factors: [], recoveryCodes: 0 })
+      expect(await removed.json()).toEqual({ factors: [], recoveryCodes: 0, passkeys: 0, trustedDevices: [] })
       expect(made.events).toContain('removed ada@example.com')
       // Signing in again asks nothing more.
       expect(hasSessionCookie(await password(new Jar(made.handler)))).toBe(true)
@@ -220,6 +220,8 @@ for (const strategy of ['database', 'jwt'] as const) {
         await post('/auth/mfa', { csrfToken: token, action: 'drop-all' }),
         await post('/auth/mfa/verify', { csrfToken: token, code: { $gt: '' } }),
         await post('/auth/mfa/other', { csrfToken: token }),
+        await post('/auth/mfa', { csrfToken: token, action: 'passkey-options' }),
+        await post('/auth/mfa', { csrfToken: token, action: 'forget-device', id: { $ne: '' } }),
       ]
       for (const res of answers) {
         expect(res.status).toBeGreaterThanOrEqual(400)
@@ -231,6 +233,73 @@ for (const strategy of ['database', 'jwt'] as const) {
       const list = (await (await jar.get('/auth/mfa')).json()) as { factors: { id: string }[]; recoveryCodes: number }
       expect(list.factors.map((f) => f.id)).toEqual([started.factor.id])
       expect(list.recoveryCodes).toBe(10)
+    })
+
+    const signOut = async (jar: Jar) => jar.postForm('/auth/signout', { csrfToken: await jar.csrf() }, asJson)
+
+    it("\"don't ask again on this device\": that browser skips the step, another does not; listed, forgotten, void once the factors change", async () => {
+      const made = server()
+      const { secret, jar: owner } = await enrolled(made)
+      const device = new Jar(made.handler)
+      await password(device)
+      expect(await (await device.get('/auth/mfa/verify')).json()).toEqual({ setup: false, methods: ['otp', 'recovery'], trustDevices: 30 * 86400 })
+      expect((await verify(device, { code: totp(secret, made.clock.now), trustDevice: 'true' })).status).toBe(200)
+      expect(device.cookies.has('latchkey.mfa-device')).toBe(true)
+      await signOut(device)
+      expect(await device.session()).toBeNull()
+      // This browser: a session at once, and its amr says only the password was asked.
+      const again = await password(device)
+      expect(hasSessionCookie(again)).toBe(true)
+      expect((await device.session()).amr).toEqual(['pwd'])
+      // Another browser, and a forged device cookie: asked.
+      expect(await (await password(new Jar(made.handler))).json()).toMatchObject({ error: 'SecondFactorRequired' })
+      const forged = new Jar(made.handler)
+      forged.cookies.set('latchkey.mfa-device', device.cookies.get('latchkey.mfa-device')!.slice(0, -4) + 'AAAA')
+      expect(await (await password(forged)).json()).toMatchObject({ error: 'SecondFactorRequired' })
+
+      // Listed for the user, this browser marked; forgotten from another, it asks again.
+      type Listed = { trustedDevices: { id: string; device: string; current: boolean; expiresAt: string }[] }
+      const listed = (await (await device.get('/auth/mfa')).json()) as Listed
+      expect(listed.trustedDevices).toEqual([{ id: expect.any(String), device: expect.any(String), current: true, createdAt: expect.any(String), expiresAt: expect.any(String) }])
+      const [shown] = listed.trustedDevices as unknown as { createdAt: string; expiresAt: string }[]
+      expect(Date.parse(shown!.expiresAt) - Date.parse(shown!.createdAt)).toBe(30 * 86400_000)
+      const fromOwner = (await (await owner.get('/auth/mfa')).json()) as Listed
+      expect(fromOwner.trustedDevices.map((d) => d.current)).toEqual([false])
+      const forgot = (await (await mfa(owner, { action: 'forget-device', id: fromOwner.trustedDevices[0]!.id })).json()) as Listed
+      expect(forgot.trustedDevices).toEqual([])
+      await signOut(device)
+      expect(await (await password(device)).json()).toMatchObject({ error: 'SecondFactorRequired' })
+
+      // Trusted again, then a second app is added: every trusted device is void.
+      made.clock.now += 30_000
+      expect((await verify(device, { code: totp(secret, made.clock.now), trustDevice: 'true' })).status).toBe(200)
+      expect(((await (await owner.get('/auth/mfa')).json()) as Listed).trustedDevices).toHaveLength(1)
+      const second = (await (await mfa(owner, { action: 'enroll', label: 'Tablet' })).json()) as { factor: { id: string }; uri: string }
+      expect((await mfa(owner, { action: 'confirm', id: second.factor.id, code: totp(secretOf(second.uri), made.clock.now) })).status).toBe(200)
+      expect(((await (await owner.get('/auth/mfa')).json()) as Listed).trustedDevices).toEqual([])
+      await signOut(device)
+      expect(await (await password(device)).json()).toMatchObject({ error: 'SecondFactorRequired' })
+      // Forgetting a device that is not the user's changes nothing and says so.
+      expect((await mfa(owner, { action: 'forget-device', id: 'not-a-device' })).status).toBe(404)
+    })
+
+    it('a trusted device expires with mfa.trustDevices', async () => {
+      const made = server()
+      const { secret } = await enrolled(made)
+      const device = new Jar(made.handler)
+      await password(device)
+      await verify(device, { code: totp(secret, made.clock.now), trustDevice: 'true' })
+      await signOut(device)
+      made.clock.now += 30 * 86400_000 + 1000
+      // The cookie the browser would have dropped, kept here as an attacker's copy would be.
+      expect(await (await password(device)).json()).toMatchObject({ error: 'SecondFactorRequired' })
+    })
+
+    it('GET /mfa/verify without a sign-in waiting answers 401 and names nothing', async () => {
+      const made = server()
+      const res = await new Jar(made.handler).get('/auth/mfa/verify')
+      expect(res.status).toBe(401)
+      expect(await res.json()).toMatchObject({ error: 'AccessDenied' })
     })
 
     it('new recovery codes void the old set', async () => {
@@ -281,6 +350,45 @@ describe('second factors: required', () => {
     expect(await (await password(new Jar(made.handler), 'ada')).json()).toMatchObject({ error: 'SecondFactorRequired' })
   })
 
+  it('mfa.freshSecondFactor: renewing the held session asks for the second factor too, trusted device or not', async () => {
+    const made = testServer({ adapter: MemoryAdapter(), mfa: { freshSecondFactor: true } })
+    const jar = new Jar(made.handler)
+    await password(jar, 'ada')
+    const mfa = async (fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
+    const started = (await (await mfa({ action: 'enroll' })).json()) as { factor: { id: string }; uri: string }
+    const secret = secretOf(started.uri)
+    await mfa({ action: 'confirm', id: started.factor.id, code: totp(secret, made.clock.now) })
+    made.clock.now += 30_000
+    // Signed out, then in again with the second factor, trusting this browser.
+    await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() }, asJson)
+    expect(await (await password(jar, 'ada')).json()).toMatchObject({ error: 'SecondFactorRequired' })
+    await jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), code: totp(secret, made.clock.now), trustDevice: 'true' }, asJson)
+    const before = await jar.session()
+    expect(before.user.email).toBe('ada@example.com')
+    made.clock.now += 2 * 3600_000
+    // Signed in and trusted: a sign-in again only to make the session fresh still asks.
+    const renew = await password(jar, 'ada')
+    expect(await renew.json()).toMatchObject({ error: 'SecondFactorRequired' })
+    // The held session stays as it was until the second factor: not fresh.
+    expect((await jar.session()).signedInAt).toBe(before.signedInAt)
+    made.clock.now += 30_000
+    expect((await jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), code: totp(secret, made.clock.now) }, asJson)).status).toBe(200)
+    const after = await jar.session()
+    expect(Date.parse(after.signedInAt)).toBeGreaterThan(Date.parse(before.signedInAt))
+    expect(after.amr).toEqual(['pwd', 'otp', 'mfa'])
+  })
+
+  it('without it, renewing the held session asks nothing more', async () => {
+    const made = testServer({ adapter: MemoryAdapter(), mfa: true })
+    const jar = new Jar(made.handler)
+    await password(jar, 'ada')
+    const mfa = async (fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
+    const started = (await (await mfa({ action: 'enroll' })).json()) as { factor: { id: string }; uri: string }
+    await mfa({ action: 'confirm', id: started.factor.id, code: totp(secretOf(started.uri), made.clock.now) })
+    made.clock.now += 2 * 3600_000
+    expect(await (await password(jar, 'ada')).json()).toEqual({ url: 'http://localhost:3000/home' })
+  })
+
   it('mfa.requireFor answering false asks nothing', async () => {
     const made = testServer({ adapter: MemoryAdapter(), mfa: { requireFor: (user) => user.email === 'admin@example.com' } })
     const jar = new Jar(made.handler)
@@ -299,6 +407,24 @@ describe('second factors: configuration', () => {
   it('mfa with an adapter that lacks the factor methods is refused at start-up, naming them', async () => {
     const { createFactor: _a, useFactorStep: _b, ...lacking } = MemoryAdapter()
     expect(() => testServer({ mfa: true, adapter: lacking })).toThrow(/mfa needs the adapter methods createFactor, useFactorStep/)
+  })
+
+  it('mfa.trustDevices out of range is refused at start-up; false turns the offer off', async () => {
+    expect(() => testServer({ adapter: MemoryAdapter(), mfa: { trustDevices: 60 } })).toThrow(/mfa.trustDevices must be false or a whole number of seconds from 3600/)
+    const made = testServer({ adapter: MemoryAdapter(), mfa: { trustDevices: false } })
+    const jar = new Jar(made.handler)
+    await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' }, { 'x-auth-return-redirect': '1' })
+    const mfa = async (fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
+    const started = (await (await mfa({ action: 'enroll' })).json()) as { factor: { id: string }; uri: string }
+    const secret = secretOf(started.uri)
+    await mfa({ action: 'confirm', id: started.factor.id, code: totp(secret, made.clock.now) })
+    made.clock.now += 30_000
+    const other = new Jar(made.handler)
+    await other.postForm('/auth/callback/credentials', { csrfToken: await other.csrf(), username: 'ada', password: 'lovelace' }, { 'x-auth-return-redirect': '1' })
+    expect(await (await other.get('/auth/mfa/verify')).json()).toMatchObject({ trustDevices: false })
+    await other.postForm('/auth/mfa/verify', { csrfToken: await other.csrf(), code: totp(secret, made.clock.now), trustDevice: 'true' }, { 'x-auth-return-redirect': '1' })
+    expect(other.cookies.has('latchkey.mfa-device')).toBe(false)
+    expect((await other.session()).user.email).toBe('ada@example.com')
   })
 
   it('off by default: /mfa answers 404 NotSupported, and sign-ins are as before', async () => {

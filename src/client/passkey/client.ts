@@ -55,6 +55,11 @@ export interface PasskeyClient {
   signIn(options?: SignInOptions): Promise<PasskeyResult>
   list(): Promise<PasskeyInfo[]>
   remove(id: string): Promise<PasskeyInfo[]>
+  /**
+   * The second step of a sign-in waiting for it (the server's `mfa`): one of the user's passkeys
+   * or security keys signs a challenge made for this step. `trustDevice`: don't ask again here for a while.
+   */
+  secondFactor(options?: { callbackUrl?: string; trustDevice?: boolean }): Promise<PasskeyResult>
   /** Aborts the ceremony in progress (its promise rejects with code 'PasskeyCancelled'). */
   cancel(): void
   supported(): boolean
@@ -129,6 +134,17 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
         const data = await startAuthentication({ optionsJSON: reply.options, useBrowserAutofill: opts.conditional === true, verifyBrowserAutofillInput: false })
         return finish(provider, 'authenticate', data, opts.callbackUrl, signal, opts.confirm)
       }, opts.conditional === true)
+    },
+
+    secondFactor(opts = {}) {
+      return ceremony(async (signal) => {
+        const url = `${base}/mfa/verify`
+        const { options: optionsJSON } = await serialized(async () => postJson<{ options: PublicKeyCredentialRequestOptionsJSON }>(url, { action: 'passkey-options', csrfToken: await config.getCsrfToken() }))
+        if (signal.aborted) throw cancelled()
+        const assertion = await startAuthentication({ optionsJSON })
+        const body = { assertion, csrfToken: await config.getCsrfToken(), ...(opts.callbackUrl && { callbackUrl: opts.callbackUrl }), ...(opts.trustDevice && { trustDevice: true }) }
+        return { url: (await serialized(() => postJson<{ url: string }>(url, body))).url }
+      })
     },
 
     async list() {

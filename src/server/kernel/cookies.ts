@@ -62,6 +62,8 @@ export interface CookieNames {
   emailRequest: string
   /** A sign-in waiting for its second factor (features/mfa/pending.ts). */
   mfaPending: string
+  /** A browser the user trusted to skip the second factor (features/mfa/trusted-device.ts). */
+  mfaDevice: string
 }
 
 /**
@@ -90,5 +92,6 @@ function makeNames(secure: boolean): CookieNames {
     confirm: `${p}latchkey.confirm`,
     emailRequest: `${p}latchkey.email-request`,
     mfaPending: `${p}latchkey.mfa-pending`,
+    mfaDevice: `${p}latchkey.mfa-device`,
   }
 }

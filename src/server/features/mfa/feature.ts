@@ -1,5 +1,6 @@
 /**
- * Second factors: authenticator apps (TOTP) and recovery codes. A sign-in by any first factor for
+ * Second factors: authenticator apps (TOTP), recovery codes, and the user's passkeys or security
+ * keys once one of the others is on; trusted devices skip the step for a while. A sign-in by any first factor for
  * a user with a confirmed factor waits for the second one (gate.ts, verify.ts); the user manages
  * them at /mfa (routes.ts). On with `mfa` in the configuration.
  */
@@ -24,10 +25,7 @@ export const mfa: Feature = {
   name: 'mfa',
   routes: {
     mfa: {
-      GET: async (ctx, sub) => {
-        on(ctx)
-        return getMfa(ctx, sub)
-      },
+      GET: async (ctx, sub) => getMfa(ctx, sub, on(ctx)),
       POST: async (ctx, sub) => postMfa(ctx, sub, on(ctx)),
       provider: true,
     },

@@ -1,7 +1,8 @@
 /**
  * The completion step's question (sign-in/complete.ts): does this sign-in need a second factor?
  * Yes where the user confirmed an authenticator app, unless the first factor was already two (a
- * passkey with user verification) or the browser holds this user's session (it was asked then).
+ * passkey with user verification), the browser holds this user's session (it was asked then; with
+ * `freshSecondFactor` it is asked again) or the user trusted this browser (trusted-device.ts).
  * Then no session is made: the pending sign-in is left in the browser, and `SecondFactorRequired`.
  */
 import { AuthError } from '../../../core/errors.js'
@@ -12,6 +13,8 @@ import type { ResolvedMfa } from './options.js'
 import { escapeHtml } from '../../routes/page-html.js'
 import { readPending, startPending } from './pending.js'
 import { confirmedFactors, factorStore } from './store.js'
+import { isTrustedDevice } from './trusted-device.js'
+import { forHowLong } from '../../../core/for-how-long.js'
 
 /** Whether the user must have a second factor: `mfa.required`, else `mfa.requireFor(user)`. */
 async function mustHave(ctx: Context, mfa: ResolvedMfa, userId: string): Promise<boolean> {
@@ -24,27 +27,31 @@ async function mustHave(ctx: Context, mfa: ResolvedMfa, userId: string): Promise
 export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
   return {
     async check(ctx: Context, first: FirstFactor) {
-      if (first.holdsSession || (first.amr.includes('hwk') && first.amr.includes('user'))) return
+      if (first.amr.includes('hwk') && first.amr.includes('user')) return
+      if (first.holdsSession && !mfa.freshSecondFactor) return
       const userId = first.user.id
       if (!userId) return
       const setup = !(await confirmedFactors(ctx, userId)).length
       if (setup && !(await mustHave(ctx, mfa, userId))) return
+      // Renewing a held session with freshSecondFactor asks whatever the device: that is its point.
+      if (!setup && !first.holdsSession && mfa.trustDevices && (await isTrustedDevice(ctx, userId, mfa.trustDevices))) return
       const account = first.account && { provider: first.account.provider, type: first.account.type, providerAccountId: first.account.providerAccountId }
       const callbackUrl = await resolveCallbackUrl(ctx, ctx.callbackCandidate)
       await startPending(ctx, { userId, provider: first.provider, account, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
       if (setup) {
         throw new AuthError('SecondFactorSetupRequired', 'This account must add a second factor before signing in: enrol an authenticator app at /mfa (enroll, then confirm)', { status: 401 })
       }
-      throw new AuthError('SecondFactorRequired', 'This account has a second factor: send a code from the authenticator app, or a recovery code, to /mfa/verify', { status: 401 })
+      throw new AuthError('SecondFactorRequired', 'This account has a second factor: send a code from the authenticator app, a recovery code or an assertion by a passkey to /mfa/verify (GET /mfa/verify lists which)', { status: 401 })
     },
     async pageForm(ctx, hidden) {
       const pending = await readPending(ctx)
       // Setting up an app takes the QR code: the elements do that, not this page.
       if (!pending || pending.setup) return
       const action = escapeHtml(`${ctx.baseUrl}/mfa/verify`)
+      const trust = mfa.trustDevices ? `<label><input type="checkbox" name="trustDevice" value="true"> Don't ask again on this device for ${forHowLong(mfa.trustDevices)}</label>` : ''
       return (
-        `<form method="post" action="${action}">${hidden}<label>Code from your authenticator app <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label><button>Continue</button></form>` +
-        `<details><summary>Use a recovery code</summary><form method="post" action="${action}">${hidden}<label>Recovery code <input name="recoveryCode" autocomplete="off" required></label><button>Continue</button></form></details>`
+        `<form method="post" action="${action}">${hidden}<label>Code from your authenticator app <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>${trust}<button>Continue</button></form>` +
+        `<details><summary>Use a recovery code</summary><form method="post" action="${action}">${hidden}<label>Recovery code <input name="recoveryCode" autocomplete="off" required></label>${trust}<button>Continue</button></form></details>`
       )
     },
   }

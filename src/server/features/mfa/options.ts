@@ -24,5 +24,17 @@ export function resolveMfa(option: MfaOptions | boolean | undefined, resolved: R
   const pendingMaxAge = given.pendingMaxAge ?? 300
   if (!Number.isInteger(recoveryCodes) || recoveryCodes < 1 || recoveryCodes > 50) throw configurationError(`latchkey: mfa.recoveryCodes must be a whole number from 1 to 50, got ${recoveryCodes}`)
   if (!(pendingMaxAge >= 30 && pendingMaxAge <= 3600)) throw configurationError(`latchkey: mfa.pendingMaxAge must be from 30 to 3600 seconds, got ${pendingMaxAge}`)
-  return { issuer: given.issuer ?? host ?? 'latchkey', recoveryCodes, pendingMaxAge, required: given.required ?? false, requireFor: given.requireFor }
+  const trustDevices = given.trustDevices ?? 30 * 86400
+  if (trustDevices !== false && !(Number.isInteger(trustDevices) && trustDevices >= 3600 && trustDevices <= 400 * 86400)) {
+    throw configurationError(`latchkey: mfa.trustDevices must be false or a whole number of seconds from 3600 to 34560000 (400 days, the longest a browser keeps a cookie), got ${trustDevices}`)
+  }
+  return {
+    issuer: given.issuer ?? host ?? 'latchkey',
+    recoveryCodes,
+    pendingMaxAge,
+    required: given.required ?? false,
+    requireFor: given.requireFor,
+    trustDevices,
+    freshSecondFactor: given.freshSecondFactor ?? false,
+  }
 }

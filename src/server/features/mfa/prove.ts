@@ -1,19 +1,24 @@
 /**
  * A second factor, proven in one request: a code from one of the user's confirmed authenticator
- * apps (each step once), or one of their recovery codes (each once). Anything else is
- * `InvalidCode`, the same answer whatever was wrong.
+ * apps (each step once), one of their recovery codes (each once), or an assertion by one of their
+ * passkeys or security keys (passkey.ts). Anything else is `InvalidCode`, the same answer whatever
+ * was wrong.
  */
 import { AuthError } from '../../../core/errors.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { hashRecoveryCode, normalizeRecoveryCode } from './recovery-codes.js'
+import { proveKey } from './passkey.js'
 import { confirmedFactors, factorStore } from './store.js'
 import { totpStep } from './totp.js'
 
 export const invalidCode = () => new AuthError('InvalidCode', 'The code is not right, or this sign-in is no longer waiting for one; sign in again', { status: 400 })
 
-/** Proves a second factor of `userId` from `code` or `recoveryCode` in the body; answers which (`otp` or `recovery`). */
-export async function proveSecondFactor(ctx: Context, userId: string, body: Body): Promise<'otp' | 'recovery'> {
+/** How the second factor was proven, as `amr` names it: an app's code, a recovery code, a key. */
+export type SecondFactorMethod = 'otp' | 'recovery' | 'hwk'
+
+/** Proves a second factor of `userId` from `code`, `recoveryCode` or `assertion` in the body; answers which. */
+export async function proveSecondFactor(ctx: Context, userId: string, body: Body): Promise<SecondFactorMethod> {
   const code = stringField(body, 'code')
   const recovery = stringField(body, 'recoveryCode')
   const store = factorStore(ctx)
@@ -32,6 +37,8 @@ export async function proveSecondFactor(ctx: Context, userId: string, body: Body
         return 'recovery'
       }
     }
+  } else if (body.assertion !== undefined) {
+    if (await proveKey(ctx, userId, body.assertion)) return 'hwk'
   }
   throw invalidCode()
 }

@@ -6,8 +6,11 @@
  * - `confirm` with `id` and `code`: the first code confirms it; the user's first factor also
  *   makes their recovery codes, answered this once;
  * - `remove` with `id` (fresh session and a second factor: `code` or `recoveryCode`);
- * - `recovery-codes` (fresh session): a new set, answered this once; the old set is void.
- * POST /mfa/verify is the sign-in's second step (verify.ts).
+ * - `recovery-codes` (fresh session): a new set, answered this once; the old set is void;
+ * - `passkey-options`: request options for the user's own keys, to prove a `remove` with one;
+ * - `forget-device` with `id`: one of the trusted devices asks again (trusted-device.ts).
+ * The listing has the apps, the count of recovery codes and of keys, and the trusted devices.
+ * GET and POST /mfa/verify are the sign-in's second step (verify.ts).
  */
 import type { AdapterFactor, AdapterUser } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
@@ -19,31 +22,39 @@ import { json, redirect, type Reply } from '../../kernel/respond.js'
 import type { ResolvedMfa } from './options.js'
 import { invalidCode, proveSecondFactor } from './prove.js'
 import { newRecoveryCodes } from './recovery-codes.js'
-import { confirmedFactors, factorStore } from './store.js'
+import { appFactors, confirmedFactors, factorStore } from './store.js'
+import { countKeys, keyOptions } from './passkey.js'
+import { forgetDevice, listTrustedDevices } from './trusted-device.js'
 import { enrolment, newTotpSecret, sealSecret, totpStep } from './totp.js'
 import { readPending, type Pending } from './pending.js'
 import { finishPending, verifySecondFactor } from './verify.js'
 
 /** A factor as the browser sees it: never its secret. */
 const view = (f: AdapterFactor) => ({ id: f.id, type: f.type, label: f.label, confirmed: !!f.confirmedAt, createdAt: f.createdAt.toISOString() })
-const eventView = (f: AdapterFactor) => ({ id: f.id, type: f.type, label: f.label })
+// Events name apps only: a trusted device is no factor to the user.
+const eventView = (f: AdapterFactor) => ({ id: f.id, type: 'totp' as const, label: f.label })
 
-async function listing(ctx: Context, userId: string) {
-  const store = factorStore(ctx)
-  return { factors: (await store.listFactorsByUserId(userId)).map(view), recoveryCodes: await store.countRecoveryCodes(userId) }
+async function listing(ctx: Context, mfa: ResolvedMfa, userId: string) {
+  return {
+    factors: (await appFactors(ctx, userId)).map(view),
+    recoveryCodes: await factorStore(ctx).countRecoveryCodes(userId),
+    passkeys: await countKeys(ctx, userId),
+    trustedDevices: mfa.trustDevices ? await listTrustedDevices(ctx, userId, mfa.trustDevices) : [],
+  }
 }
 
-export async function getMfa(ctx: Context, sub: string | undefined): Promise<Reply> {
-  if (sub !== undefined) throw new AuthError('UnknownAction', 'GET /mfa takes no path segment; POST /mfa/verify is the sign-in step')
+export async function getMfa(ctx: Context, sub: string | undefined, mfa: ResolvedMfa): Promise<Reply> {
+  if (sub === 'verify') return pendingMethods(ctx, mfa)
+  if (sub !== undefined) throw new AuthError('UnknownAction', 'GET /mfa takes no path segment but verify')
   const { user } = await requireOwner(ctx)
-  return json(ctx, await listing(ctx, user.id))
+  return json(ctx, await listing(ctx, mfa, user.id))
 }
 
 export async function postMfa(ctx: Context, sub: string | undefined, mfa: ResolvedMfa): Promise<Reply> {
-  if (sub === 'verify') return verifyFromForm(ctx)
+  if (sub === 'verify') return verifyFromForm(ctx, mfa)
   if (sub !== undefined) throw new AuthError('UnknownAction', 'Expected POST /mfa or POST /mfa/verify')
   const me = await ownerOrSetup(ctx)
-  const { body, action } = await readAction(ctx, ['enroll', 'confirm', 'remove', 'recovery-codes'])
+  const { body, action } = await readAction(ctx, ['enroll', 'confirm', 'remove', 'recovery-codes', 'passkey-options', 'forget-device'])
   const store = factorStore(ctx)
   const { user, setup } = me
   if (setup && action !== 'enroll' && action !== 'confirm') throw new AuthError('AccessDenied', 'Expected a signed-in user; sign in first', { status: 401 })
@@ -51,7 +62,7 @@ export async function postMfa(ctx: Context, sub: string | undefined, mfa: Resolv
     // A sign-in that must set up a factor has just proven its first one.
     if (!setup) requireFresh(ctx, me.signedInAt)
     // One enrolment waits at a time: an unconfirmed one from before goes.
-    for (const old of await store.listFactorsByUserId(user.id)) if (!old.confirmedAt) await store.deleteFactor(old.id)
+    for (const old of await appFactors(ctx, user.id)) if (!old.confirmedAt) await store.deleteFactor(old.id)
     const secret = newTotpSecret()
     const label = stringField(body, 'label')?.slice(0, 64) || null
     const factor = await store.createFactor({ id: crypto.randomUUID(), userId: user.id, type: 'totp', secret: await sealSecret(ctx, secret), confirmedAt: null, createdAt: new Date(ctx.now), lastUsedStep: null, label })
@@ -68,7 +79,13 @@ export async function postMfa(ctx: Context, sub: string | undefined, mfa: Resolv
     await ctx.config.events.mfaEnrolled?.({ user, factor: eventView(factor) })
     // The sign-in that had to set it up goes on: its session starts now, with both factors.
     if (setup) await finishPending(ctx, setup, 'otp')
-    return json(ctx, { ...(await listing(ctx, user.id)), ...(recoveryCodes && { newRecoveryCodes: recoveryCodes }), ...(setup && { url: setup.callbackUrl }) })
+    return json(ctx, { ...(await listing(ctx, mfa, user.id)), ...(recoveryCodes && { newRecoveryCodes: recoveryCodes }), ...(setup && { url: setup.callbackUrl }) })
+  }
+  if (action === 'passkey-options') return json(ctx, { options: await keyOptions(ctx, user.id) })
+  if (action === 'forget-device') {
+    // Fewer trusted browsers only asks more: no fresh session needed, as for signing out.
+    if (!(await forgetDevice(ctx, user.id, stringField(body, 'id') ?? ''))) throw new AuthError('InvalidRequest', 'Expected "id" to be one of your trusted devices', { status: 404 })
+    return json(ctx, await listing(ctx, mfa, user.id))
   }
   requireFresh(ctx, me.signedInAt)
   if (action === 'remove') {
@@ -79,21 +96,21 @@ export async function postMfa(ctx: Context, sub: string | undefined, mfa: Resolv
     // Recovery codes stand in for factors: with none left, they go too.
     if (!(await confirmedFactors(ctx, user.id)).length) await store.replaceRecoveryCodes(user.id, [])
     if (factor.confirmedAt) await ctx.config.events.mfaRemoved?.({ user, factor: eventView(factor) })
-    return json(ctx, await listing(ctx, user.id))
+    return json(ctx, await listing(ctx, mfa, user.id))
   }
   if (!(await confirmedFactors(ctx, user.id)).length) throw new AuthError('InvalidRequest', 'Recovery codes go with a second factor: enrol an authenticator app first')
   const recoveryCodes = await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes))
-  return json(ctx, { ...(await listing(ctx, user.id)), newRecoveryCodes: recoveryCodes })
+  return json(ctx, { ...(await listing(ctx, mfa, user.id)), newRecoveryCodes: recoveryCodes })
 }
 
 /**
  * The built-in sign-in page posts its second step as a plain form: a refusal goes back to that
  * page with `?error=` (the pending sign-in stays, for the tries it has left), not to JSON.
  */
-async function verifyFromForm(ctx: Context): Promise<Reply> {
+async function verifyFromForm(ctx: Context, mfa: ResolvedMfa): Promise<Reply> {
   const fromPage = !ctx.returnRedirect && /html/.test(ctx.incoming.header('accept') ?? '')
   try {
-    return await verifySecondFactor(ctx)
+    return await verifySecondFactor(ctx, mfa)
   } catch (error) {
     if (!fromPage || !(error instanceof AuthError) || error.type !== 'InvalidCode') throw error
     return redirect(ctx, `${ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`}?error=InvalidCode`)
@@ -113,9 +130,21 @@ async function ownerOrSetup(ctx: Context): Promise<{ user: AdapterUser; signedIn
   return { user, setup: pending }
 }
 
-/** The user's own factor `id`; 404 for any other (it names nothing). */
+/**
+ * GET /mfa/verify: what the pending sign-in of this browser can be completed with, for the
+ * sign-in element to offer (`passkey` where the user has a key), and whether it may trust the device.
+ */
+async function pendingMethods(ctx: Context, mfa: ResolvedMfa): Promise<Reply> {
+  const pending = await readPending(ctx)
+  if (!pending) throw new AuthError('AccessDenied', 'No sign-in is waiting for a second factor in this browser; sign in first', { status: 401 })
+  if (pending.setup) return json(ctx, { setup: true, methods: [], trustDevices: false })
+  const methods = ['otp', 'recovery', ...((await countKeys(ctx, pending.userId)) ? ['passkey'] : [])]
+  return json(ctx, { setup: false, methods, trustDevices: mfa.trustDevices })
+}
+
+/** The user's own authenticator app `id`; 404 for any other (it names nothing). */
 async function ownFactor(ctx: Context, user: AdapterUser, id: string | undefined): Promise<AdapterFactor> {
-  const factor = id ? (await factorStore(ctx).listFactorsByUserId(user.id)).find((f) => f.id === id) : undefined
+  const factor = id ? (await appFactors(ctx, user.id)).find((f) => f.id === id) : undefined
   if (!factor) throw new AuthError('InvalidRequest', 'Expected "id" to be one of your factors', { status: 404 })
   return factor
 }

@@ -5,7 +5,7 @@
  * (`decoy.ts`) after the same reads, so the answer does not tell whether it has an account.
  */
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server'
-import type { Adapter, AdapterAccount, AdapterAuthenticator, WebAuthnConfig } from '../../../core/types.js'
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser, WebAuthnConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
@@ -58,7 +58,27 @@ async function credentialsFor(
 
 /** POST /callback/:provider, action=authenticate: verifies the assertion, stores the counter, signs in. */
 export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfig, state: ChallengeState, response: AuthenticationResponseJSON): Promise<void> {
-  const adapter = useAdapter(ctx.config, ['getAuthenticator', 'updateAuthenticatorCounter', 'getUser', 'getAccount', 'linkAccount'], 'passkey sign-in')
+  const adapter = useAdapter(ctx.config, ['getAccount', 'linkAccount'], 'passkey sign-in')
+  const { authenticator, user, userVerified } = await verifyAssertion(ctx, provider, state, response)
+  const current = await signedInUser(ctx)
+  if (current && current.id !== user.id) {
+    throw new WebAuthnRefusal('verification', 'Signed in as another user: sign out before signing in with this passkey', { status: 403, type: 'AccessDenied' })
+  }
+  const account: AdapterAccount = { type: 'webauthn', provider: provider.id, providerAccountId: authenticator.providerAccountId, userId: user.id }
+  // The authenticator is what ties the key to its user; an account row made by another provider id
+  // (or lost) is relinked to that same user, so the sign-in below always resolves to them.
+  if (!(await adapter.getAccount(account.providerAccountId, account.provider))) await adapter.linkAccount(account)
+  // With user verification the passkey is two factors (something held, and a PIN or biometric).
+  await completeSignIn(ctx, { user, account, amr: userVerified ? ['hwk', 'user'] : ['hwk'] })
+}
+
+/**
+ * The assertion's checks, for a sign-in and for a second factor (features/mfa): the credential is
+ * registered (to `state.userId` where the options named a user), the signature verifies against
+ * our challenge, origin and RP ID, and the counter moves forward (then it is stored).
+ */
+export async function verifyAssertion(ctx: Context, provider: WebAuthnConfig, state: ChallengeState, response: AuthenticationResponseJSON): Promise<{ authenticator: AdapterAuthenticator; user: AdapterUser; userVerified: boolean }> {
+  const adapter = useAdapter(ctx.config, ['getAuthenticator', 'updateAuthenticatorCounter', 'getUser'], 'passkey sign-in')
   const authenticator = await adapter.getAuthenticator(response.id)
   if (!authenticator) {
     throw new WebAuthnRefusal('unknown-credential', 'No registered passkey matches the one the browser used (it may have been removed)', { status: 401 })
@@ -90,14 +110,5 @@ export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfi
   }
   const user = await adapter.getUser(authenticator.userId)
   if (!user) throw new WebAuthnRefusal('unknown-credential', 'The passkey belongs to a user who no longer exists', { status: 401 })
-  const current = await signedInUser(ctx)
-  if (current && current.id !== user.id) {
-    throw new WebAuthnRefusal('verification', 'Signed in as another user: sign out before signing in with this passkey', { status: 403, type: 'AccessDenied' })
-  }
-  const account: AdapterAccount = { type: 'webauthn', provider: provider.id, providerAccountId: authenticator.providerAccountId, userId: user.id }
-  // The authenticator is what ties the key to its user; an account row made by another provider id
-  // (or lost) is relinked to that same user, so the sign-in below always resolves to them.
-  if (!(await adapter.getAccount(account.providerAccountId, account.provider))) await adapter.linkAccount(account)
-  // With user verification the passkey is two factors (something held, and a PIN or biometric).
-  await completeSignIn(ctx, { user, account, amr: verified.authenticationInfo.userVerified ? ['hwk', 'user'] : ['hwk'] })
+  return { authenticator, user, userVerified: verified.authenticationInfo.userVerified }
 }

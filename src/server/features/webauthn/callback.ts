@@ -35,7 +35,7 @@ export function webauthnCallback(ctx: Context, provider: WebAuthnConfig, body: B
 }
 
 /** The browser's response: an object with a string `id` and a `response` object; the library checks the rest. */
-function readResponse(value: unknown): Record<string, unknown> {
+export function readResponse(value: unknown): Record<string, unknown> {
   let data = value
   if (typeof data === 'string') {
     try {

@@ -23,7 +23,8 @@ import { seal, unseal } from '../../kernel/jwt.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
 import { WebAuthnRefusal } from './errors.js'
 
-export type CeremonyAction = 'register' | 'authenticate'
+/** `second-factor`: an assertion that completes a sign-in's second step (features/mfa/passkey.ts), never a sign-in by itself. */
+export type CeremonyAction = 'register' | 'authenticate' | 'second-factor'
 
 export interface ChallengeState {
   provider: string
