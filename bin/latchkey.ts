@@ -2,16 +2,19 @@
 /**
  * latchkey's command line: `migrate`, so a deploy step (or a developer) can create or update the
  * tables before the servers start, instead of relying on the first request; and `secret`, which
- * writes a random AUTH_SECRET into .env (as Auth.js's `npx auth secret` does).
+ * writes a random AUTH_SECRET into .env (as Auth.js's `npx auth secret` does); and `doctor`, which
+ * says what the app's configuration lacks for production (bin/doctor.ts).
  *
  *   npx tsx bin/latchkey.ts migrate [--database-url URL] [--dir DIR]
  *   npx tsx bin/latchkey.ts secret [--env-file PATH] [--force]
+ *   npx tsx bin/latchkey.ts doctor --config PATH
  */
 import { randomBytes } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_EMBEDDED_DIR, openDatabase } from '../src/adapters/postgres/index.js'
+import { doctorCommand } from './doctor.js'
 
 export const help = `Usage: latchkey <command> [options]
 
@@ -20,6 +23,8 @@ Commands:
                         opens in one process at a time: run it while the server is stopped
                         (the server migrates on start anyway).
   secret                Write a random AUTH_SECRET into .env (kept if one is there, unless --force).
+  doctor                Check the app's configuration for production: says what is missing or
+                        unsafe, with the fix; exits 1 when anything is an error.
 
 Options:
   --database-url URL    A postgres:// URL. Default: the DATABASE_URL environment variable,
@@ -27,6 +32,9 @@ Options:
   --dir DIR             Folder of the embedded database. Default: ${DEFAULT_EMBEDDED_DIR}
   --env-file PATH       (secret) The file to write. Default: .env
   --force               (secret) Replace an AUTH_SECRET the file already has.
+  --config PATH         (doctor) A module exporting the configuration passed to Latchkey, as
+                        "export const config" or "export default" (.js or .mjs; a .ts module
+                        under tsx: npx tsx node_modules/latchkey/dist/bin/latchkey.js doctor ...).
   -h, --help            Show this help.
 `
 
@@ -49,8 +57,8 @@ interface Parsed {
   options: Record<string, string>
 }
 
-const VALUE_OPTIONS = new Set(['--database-url', '--dir', '--env-file'])
-const commands = ['migrate', 'secret']
+const VALUE_OPTIONS = new Set(['--database-url', '--dir', '--env-file', '--config'])
+const commands = ['migrate', 'secret', 'doctor']
 
 function parse(argv: string[]): Parsed {
   const parsed: Parsed = { help: false, force: false, options: {} }
@@ -94,6 +102,7 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     io.err('Run "latchkey --help" for usage.')
     return 2
   }
+  if (parsed.command === 'doctor') return doctorCommand(parsed.options['--config'], io)
   return parsed.command === 'secret' ? secretCommand(parsed.options['--env-file'] ?? '.env', parsed.force, io) : migrateCommand(parsed.options, io)
 }
 

@@ -111,6 +111,49 @@ export function extensionTests(suite: Suite): void {
         expect(after?.session.expires.getTime()).toBe(expires.getTime())
       })
 
+      // Optional: an adapter without replaceSessionToken passes these unchecked (the server then moves in two steps).
+      const replaces = () => typeof adapter.replaceSessionToken === 'function'
+
+      test('replaceSessionToken moves a session to a new token with everything else kept; the old token finds nothing', async () => {
+        if (!replaces()) return
+        const owner = await user()
+        const [from, to] = [`session-${unique()}`, `session-${unique()}`]
+        const expires = later(3)
+        const createdAt = later(-1)
+        await adapter.createSession({ sessionToken: from, userId: owner.id, expires, createdAt, signInProvider: 'email' })
+        const moved = await adapter.replaceSessionToken(from, to)
+        expect(moved).toMatchObject({ sessionToken: to, userId: owner.id, expires, createdAt, signInProvider: 'email' })
+        expect(await adapter.getSessionAndUser(from)).toBeNull()
+        expect((await adapter.getSessionAndUser(to))?.session).toMatchObject({ sessionToken: to, userId: owner.id, expires })
+        expect(await adapter.replaceSessionToken(from, `session-${unique()}`)).toBeNull()
+      })
+
+      test('replaceSessionToken of an unknown token answers null and creates nothing; onto a token in use it throws and changes nothing', async () => {
+        if (!replaces()) return
+        const to = `session-${unique()}`
+        expect(await adapter.replaceSessionToken(`session-${unique()}`, to)).toBeNull()
+        expect(await adapter.getSessionAndUser(to)).toBeNull()
+        const owner = await user()
+        const [a, b] = [`session-${unique()}`, `session-${unique()}`]
+        await adapter.createSession({ sessionToken: a, userId: owner.id, expires: later(1) })
+        const expiresB = later(2)
+        await adapter.createSession({ sessionToken: b, userId: owner.id, expires: expiresB })
+        await expect(adapter.replaceSessionToken(a, b)).rejects.toThrow(/replaceSessionToken: expected a new session token/)
+        expect((await adapter.getSessionAndUser(a))?.session.sessionToken).toBe(a)
+        expect((await adapter.getSessionAndUser(b))?.session.expires.getTime()).toBe(expiresB.getTime())
+      })
+
+      test('replaceSessionToken is atomic: of concurrent moves of one session exactly one wins, and one session results', async () => {
+        if (!replaces()) return
+        const owner = await user()
+        const from = `session-${unique()}`
+        const to = `session-${unique()}`
+        await adapter.createSession({ sessionToken: from, userId: owner.id, expires: later(1) })
+        const results = await Promise.all(Array.from({ length: 5 }, () => adapter.replaceSessionToken(from, to)))
+        expect(results.filter((r) => r !== null)).toHaveLength(1)
+        expect((await adapter.listSessionsByUserId(owner.id)).map((s) => s.sessionToken)).toEqual([to])
+      })
+
       test('listSessionsByUserId lists every session of that user, with the sign-in time, user agent, provider and amr it was made with', async () => {
         const [owner, other] = [await user(), await user()]
         const createdAt = later(-1)

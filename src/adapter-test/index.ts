@@ -62,7 +62,7 @@ export const adapterMethods = [
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 /** Additions an adapter may leave out (the server then does without); the suite tests each one an adapter has. */
-export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', ...factorMethods] as const satisfies ReadonlyArray<keyof Adapter>
+export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', 'replaceSessionToken', ...factorMethods] as const satisfies ReadonlyArray<keyof Adapter>
 
 export function runAdapterTests(options: AdapterTestOptions): void {
   describe(`adapter contract: ${options.name}`, () => {

@@ -223,6 +223,19 @@ export function MemoryAdapter(): MemoryAdapter {
       return copy(session)
     },
 
+    async replaceSessionToken(from, to) {
+      const session = sessions.get(requireString('replaceSessionToken', 'from', from))
+      if (!session) return null
+      if (sessions.has(requireString('replaceSessionToken', 'to', to))) {
+        throw new AdapterError('DuplicateSession', 'replaceSessionToken: expected a new session token, but this one is already in use')
+      }
+      // No await between the read and the writes: no other call runs in between.
+      sessions.delete(from)
+      const moved = { ...session, sessionToken: to }
+      sessions.set(to, moved)
+      return copy(moved)
+    },
+
     async deleteSessionsByUserId(userId) {
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
     },

@@ -130,6 +130,23 @@ export interface Logger {
   debug(message: string, metadata?: unknown): void
 }
 
+/**
+ * latchkey's addition: reading the sessions Auth.js (next-auth 4, next-auth 5, `@auth/core`) made,
+ * so a move to latchkey signs nobody out (docs/guides/migrating-from-authjs.md).
+ */
+export interface AuthjsMigrationOptions {
+  /**
+   * Auth.js's secret (its AUTH_SECRET or NEXTAUTH_SECRET), or several as Auth.js rotated them:
+   * needed to read its JWT cookies (the `jwt` session strategy). Not needed for database sessions.
+   */
+  secret?: string | string[]
+  /**
+   * Until when old sessions are read (a Date, or an ISO 8601 instant); after it none is. Required:
+   * set it to the switch-over day plus Auth.js's session lifetime (30 days by default).
+   */
+  until: Date | string
+}
+
 export interface AuthConfig<S extends Session = Session> {
   providers: AppProviders
   /** Signs and encrypts cookies and hashes email tokens. An array rotates: the first signs, all are tried. */
@@ -183,4 +200,10 @@ export interface AuthConfig<S extends Session = Session> {
    * authenticator app signs in with it after the first factor, and manages it at /mfa.
    */
   mfa?: MfaOptions | boolean
+  /**
+   * latchkey's addition, off by default: sessions another library made that latchkey reads until a
+   * date, each moved to latchkey's own form on its first read (cookie and record), the old cookies
+   * cleared. `authjs`: next-auth 4 and 5 and `@auth/core` JWT cookies and database sessions.
+   */
+  migrateFrom?: { authjs?: AuthjsMigrationOptions }
 }

@@ -594,6 +594,12 @@ export interface Adapter {
   deleteAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
   /** latchkey's addition: ends every session of the user (when an address is first proven). */
   deleteSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<void>
+  /**
+   * latchkey's addition: gives the session stored under `from` the token `to`, in one atomic step,
+   * and answers it as it now is; null when no session has `from` (another server moved it first).
+   * Moving sessions another library stored (their raw cookie as the token) into latchkey's form.
+   */
+  replaceSessionToken?(from: AdapterSession['sessionToken'], to: AdapterSession['sessionToken']): Awaitable<AdapterSession | null>
   /** latchkey's addition: every session of the user (expired ones may be included), for the user's list of devices. */
   listSessionsByUserId?(userId: AdapterSession['userId']): Awaitable<AdapterSession[]>
   /** latchkey's addition: the user's linked accounts, `[]` for an unknown user. */

@@ -89,3 +89,76 @@ describe('latchkey CLI', () => {
     expect(err.join('\n')).not.toMatch(/secret/)
   })
 })
+
+describe('latchkey doctor', () => {
+  /** Writes a configuration module and answers its path. */
+  async function configModule(source: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'latchkey-doctor-'))
+    folders.push(dir)
+    const file = join(dir, 'auth.config.mjs')
+    await writeFile(file, source)
+    return file
+  }
+
+  test('an unsafe configuration: each problem named with its fix, exit 1', async () => {
+    const file = await configModule(`
+      export const config = {
+        secret: 'short-secret-16ch',
+        session: { strategy: 'database' },
+        adapter: { createUser() {}, getUser() {} },
+        providers: [{ id: 'email', type: 'email', name: 'Email', code: false, sendVerificationRequest() {} }],
+        migrateFrom: { authjs: { until: '2020-01-01T00:00:00Z' } },
+      }`)
+    const { io, out } = capture({})
+    expect(await run(['doctor', '--config', file], io)).toBe(1)
+    const text = out.join('\n')
+    expect(text).toMatch(/error {3}No origin: .*\n {8}fix: Set `origin: 'https:\/\/app\.example\.com'` \(or AUTH_URL\)/)
+    expect(text).toMatch(/error {3}A secret is shorter than 32 characters.*\n {8}fix: .*npx latchkey secret/)
+    expect(text).toMatch(/error {3}The email provider "email" has no sender.*\n {8}fix: Set `from:/)
+    expect(text).toMatch(/error {3}The Auth\.js migration window ended on 2020-01-01T00:00:00\.000Z.*\n {8}fix: Remove migrateFrom\.authjs/)
+    expect(text).toMatch(/error {3}The adapter lacks getSessionAndUser/)
+    expect(text).toMatch(/warning The adapter has no replaceSessionToken/)
+    expect(text).not.toContain('short-secret-16ch')
+    expect(text).toMatch(/\d+ error\(s\), 1 warning\(s\)\.$/)
+  })
+
+  test('a production-ready configuration: no problems, exit 0; the environment counts as the app would read it', async () => {
+    const file = await configModule(`
+      export default {
+        origin: 'https://app.example.com',
+        providers: [{ id: 'email', type: 'email', name: 'Email', from: 'App <login@example.com>', sendVerificationRequest() {} }],
+        migrateFrom: { authjs: { until: new Date(Date.now() + 20 * 86400000) } },
+      }`)
+    const { io, out } = capture({ AUTH_SECRET: 'a'.repeat(44) })
+    expect(await run(['doctor', '--config', file], io)).toBe(0)
+    expect(out).toEqual(['No problems found.'])
+  })
+
+  test('warnings alone exit 0: a migration window far away, rate limits off, an origin over http on a real host is an error', async () => {
+    const far = await configModule(`
+      export const config = { secret: '${'b'.repeat(40)}', origin: 'https://app.example.com', rateLimit: false, providers: [],
+        migrateFrom: { authjs: { until: new Date(Date.now() + 400 * 86400000) } } }`)
+    const a = capture()
+    expect(await run(['doctor', '--config', far], a.io)).toBe(0)
+    expect(a.out.join('\n')).toMatch(/warning The Auth\.js migration window runs until .* over 90 days away/)
+    expect(a.out.join('\n')).toMatch(/warning Rate limits are off/)
+    const http = await configModule(`export const config = { secret: '${'b'.repeat(40)}', origin: 'http://app.example.com', providers: [] }`)
+    const b = capture()
+    expect(await run(['doctor', '--config', http], b.io)).toBe(1)
+    expect(b.out.join('\n')).toMatch(/error {3}The origin http:\/\/app\.example\.com is not https/)
+  })
+
+  test('no --config, a module that is no configuration, or a Latchkey handler: a clear error', async () => {
+    const none = capture()
+    expect(await run(['doctor'], none.io)).toBe(2)
+    expect(none.err.join('\n')).toMatch(/expected --config <module>/)
+    const empty = await configModule('export const other = 1')
+    const b = capture()
+    expect(await run(['doctor', '--config', empty], b.io)).toBe(1)
+    expect(b.err.join('\n')).toMatch(/exports no configuration: expected `export const config` or `export default`/)
+    const handler = await configModule('const auth = async () => new Response(); auth.getSession = async () => null; export default auth')
+    const c = capture()
+    expect(await run(['doctor', '--config', handler], c.io)).toBe(1)
+    expect(c.err.join('\n')).toMatch(/exports a Latchkey handler; export the configuration object/)
+  })
+})

@@ -26,6 +26,7 @@ import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-
 import { followEmailLink } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
 import { lastLink, testSecret } from '../support/server.js'
+import { pgAdapterSchema } from '../support/authjs-pg-schema.js'
 
 const day = 86400_000
 const cookieName = 'latchkey.session-token'
@@ -40,16 +41,6 @@ interface Store {
   close(): Promise<void>
 }
 
-/** @auth/pg-adapter's tables, written from its documented schema (serial ids, camelCase columns). */
-const pgAdapterSchema = [
-  `CREATE TABLE users (id SERIAL PRIMARY KEY, name text, email text, "emailVerified" timestamptz, image text)`,
-  `CREATE TABLE accounts (
-    id SERIAL PRIMARY KEY, "userId" integer NOT NULL, type text NOT NULL, provider text NOT NULL,
-    "providerAccountId" text NOT NULL, refresh_token text, access_token text, expires_at bigint,
-    id_token text, scope text, session_state text, token_type text)`,
-  `CREATE TABLE sessions (id SERIAL PRIMARY KEY, "userId" integer NOT NULL, expires timestamptz NOT NULL, "sessionToken" text NOT NULL)`,
-  `CREATE TABLE verification_token (identifier text NOT NULL, expires timestamptz NOT NULL, token text NOT NULL, PRIMARY KEY (identifier, token))`,
-]
 
 /** @auth/drizzle-adapter's default PostgreSQL tables (its `defineTables`), as drizzle-kit would create them. */
 const drizzleSchema = [

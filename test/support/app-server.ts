@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import type { AuthConfig, Provider } from '../../src/core/types.js'
+import type { Adapter, AuthConfig, Provider } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
@@ -42,6 +42,8 @@ export interface AppServer {
   setReachable(on: boolean): void
   /** Ends every session of `user-<username>` in the store, as a sign-out on another device does. */
   endSessions(username: string): Promise<void>
+  /** The server's store (a memory adapter), for a test that plants records in it. */
+  adapter: Adapter
   close(): Promise<void>
 }
 
@@ -69,6 +71,8 @@ export interface AppServerOptions {
   providers?: (appUrl: string) => Promise<Provider[]> | Provider[]
   /** Second factors on (`mfa: true`). */
   mfa?: boolean
+  /** Sessions another library made, read until a date (test/migrate). */
+  migrateFrom?: AuthConfig['migrateFrom']
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -214,6 +218,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     },
     now,
     ...(options.mfa && { mfa: true }),
+    ...(options.migrateFrom && { migrateFrom: options.migrateFrom }),
     pages: { signIn: '/', error: '/' },
     // An update may set `theme`; it lives in the answer to that update (database sessions keep no extra data).
     callbacks: {
@@ -251,6 +256,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     setReachable: (on) => void (reachable = on),
     now,
     endSessions: async (username) => void (await adapter.deleteSessionsByUserId!(`user-${username}`)),
+    adapter,
     holdSessions() {
       let release!: () => void
       held = new Promise<void>((resolve) => (release = resolve))

@@ -7,7 +7,7 @@ import type { Rows } from './queryable.js'
 import { SESSION_COLUMNS, toSession, toUser, type SessionRow, type UserRow } from './rows.js'
 import { unknownUser, write } from './sql-errors.js'
 
-export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession' | 'getSessionAndUser' | 'updateSession' | 'deleteSession' | 'deleteSessionsByUserId' | 'listSessionsByUserId'> {
+export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession' | 'getSessionAndUser' | 'updateSession' | 'deleteSession' | 'replaceSessionToken' | 'deleteSessionsByUserId' | 'listSessionsByUserId'> {
   return {
     async createSession(session) {
       const method = 'createSession'
@@ -70,6 +70,20 @@ export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession
       const [row] = await rows<SessionRow>(`DELETE FROM sessions WHERE session_token = $1::text RETURNING ${SESSION_COLUMNS}`, [
         sessionToken,
       ])
+      return row ? toSession(row) : null
+    },
+
+    async replaceSessionToken(from, to) {
+      const method = 'replaceSessionToken'
+      // One statement: of two servers moving the same row, the second finds no row with \`from\`.
+      const [row] = await write(
+        () =>
+          rows<SessionRow>(`UPDATE sessions SET session_token = $2::text WHERE session_token = $1::text RETURNING ${SESSION_COLUMNS}`, [
+            requireString(method, 'from', from),
+            requireString(method, 'to', to),
+          ]),
+        { unique: () => new AdapterError('DuplicateSession', `${method}: expected a new session token, but this one is already in use`) },
+      )
       return row ? toSession(row) : null
     },
 

@@ -1,6 +1,7 @@
 /** Every feature a `Latchkey` instance is built from; a new way to sign in is one more line here. */
 import type { Feature } from '../kernel/feature.js'
 import { accounts } from './accounts/feature.js'
+import { authjsMigration } from './authjs-migration/feature.js'
 import { credentials } from './credentials/feature.js'
 import { dbsc } from './dbsc/feature.js'
 import { email } from './email/feature.js'
@@ -10,4 +11,4 @@ import { rateLimit } from './rate-limit/feature.js'
 import { sessions } from './sessions/feature.js'
 import { webauthn } from './webauthn/feature.js'
 
-export const features: readonly Feature[] = [rateLimit, oauth, email, credentials, webauthn, dbsc, sessions, accounts, mfa]
+export const features: readonly Feature[] = [rateLimit, oauth, email, credentials, webauthn, dbsc, sessions, accounts, mfa, authjsMigration]

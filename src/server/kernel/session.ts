@@ -9,7 +9,8 @@ import { classifyAccess, nextExpiry } from '../../core/session-rule.js'
 import { useAdapter } from './adapter-methods.js'
 import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
-import { seal, unseal } from './jwt.js'
+import { seal, unseal, type Unsealed } from './jwt.js'
+import type { AdoptedSessions } from './types.js'
 import { carryUnproven, isUnproven, markUnproven, outlivedProof } from './unproven-session.js'
 import { storedSessionToken } from './session-token.js'
 
@@ -54,14 +55,34 @@ const noSession: Promise<SessionRead> = Promise.resolve(Object.freeze({ session:
  */
 export function readSession(ctx: Context, extend = true): Promise<SessionRead> {
   const cookie = ctx.cookies.get(ctx.names.sessionToken)
-  if (!cookie) return noSession
+  if (!cookie) return ctx.config.adoptedSessions ? readAdopted(ctx, ctx.config.adoptedSessions, extend) : noSession
   return ctx.config.session.strategy === 'database' ? readDatabaseSession(ctx, cookie, extend) : readJwtSession(ctx, cookie, extend)
 }
 
-async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean): Promise<SessionRead> {
+/**
+ * A session another library made (features/authjs-migration), read as latchkey's own once taken
+ * over: the same rule, callbacks and refusals, and latchkey's cookie set on this response.
+ */
+async function readAdopted(ctx: Context, sessions: AdoptedSessions, extend: boolean): Promise<SessionRead> {
+  const adopted = await sessions.adopt(ctx, extend)
+  if (!adopted) return { session: null }
+  if (!('payload' in adopted)) return readDatabaseSession(ctx, adopted.cookie, extend, adopted.sessionToken)
+  try {
+    return await readJwtSession(ctx, '', extend, adopted.payload)
+  } catch (error) {
+    // Claims too large for latchkey's one cookie (Auth.js chunks them): the user signs in again.
+    if (!(error instanceof AuthError) || error.code !== 'Configuration') throw error
+    ctx.config.logger.error(new AuthError('Configuration', `An old session was not taken over: ${error.message}`))
+    clearSessionCookie(ctx)
+    return { session: null }
+  }
+}
+
+/** `stored`: the record's token, for a session just taken over (its cookie goes on this response whether due or not). */
+async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean, stored?: string): Promise<SessionRead> {
   const adapter = useAdapter(ctx.config, sessionMethods, 'database sessions')
   const { maxAge, updateAge } = ctx.config.session
-  const sessionToken = await storedSessionToken(cookie)
+  const sessionToken = stored ?? (await storedSessionToken(cookie))
   const found = await adapter.getSessionAndUser(sessionToken)
   if (!found) {
     clearSessionCookie(ctx)
@@ -99,7 +120,7 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
     }
     record = extended ?? { ...record, expires }
     setSessionCookie(ctx, cookie, record.expires.getTime())
-  }
+  } else if (stored !== undefined && extend) setSessionCookie(ctx, cookie, record.expires.getTime())
   const signedInAt = record.createdAt?.getTime()
   const signInProvider = record.signInProvider ?? undefined
   const expiresAt = record.expires.getTime()
@@ -117,12 +138,12 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
  * the store for an unproven session, a re-issue. A plain read of latchkey's own token is
  * synchronous to its last line: each await costs a promise and a turn of the microtask queue.
  */
-async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Promise<SessionRead> {
+async function readJwtSession(ctx: Context, cookie: string, extend: boolean, adopted?: Unsealed<JWT>): Promise<SessionRead> {
   const { maxAge, updateAge } = ctx.config.session
   const nowSeconds = Math.floor(ctx.now / 1000)
   const cache = ctx.config.sessionTokens
   const salt = ctx.names.sessionToken
-  let payload = cache.get(cookie, salt, nowSeconds)
+  let payload = adopted ?? cache.get(cookie, salt, nowSeconds)
   if (!payload) {
     // Synchronous for latchkey's own tokens: awaited only when jose reads it.
     const opened = unseal<JWT>(cookie, ctx.config.secrets, salt, nowSeconds)
@@ -152,7 +173,7 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean): Pr
   if (extend && classifyAccess(ctx.now, expires, maxAge, updateAge) === 'due') {
     expires = nextExpiry(ctx.now, maxAge)
     await writeJwt(ctx, token, expires)
-  }
+  } else if (adopted && extend) await writeJwt(ctx, token, expires)
   const base = jwtBase(token, expires)
   const session = sessionCallback ? await sessionCallback({ session: base, token }) : base
   const signInProvider = typeof token.sign_in_provider === 'string' ? token.sign_in_provider : undefined
@@ -252,6 +273,8 @@ async function deleteReplacedSession(ctx: Context, adapter: Required<Pick<Adapte
 export async function destroySession(ctx: Context): Promise<{ record?: AdapterSession | null; token?: JWT | null }> {
   const cookie = ctx.cookies.get(ctx.names.sessionToken)
   clearSessionCookie(ctx)
+  // An old session not yet taken over ends too, or the next read would take it over.
+  if (ctx.config.adoptedSessions) await ctx.config.adoptedSessions.end(ctx)
   if (!cookie) return {}
   if (ctx.config.session.strategy === 'database') {
     const adapter = useAdapter(ctx.config, ['deleteSession'], 'sign-out')

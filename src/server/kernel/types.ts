@@ -113,6 +113,8 @@ export interface ResolvedConfig {
   binding?: SessionBinding
   /** What the completion step asks of second factors, from the feature that keeps them (mfa); none when off. */
   secondFactor?: SecondFactorGate
+  /** Sessions another library made, read until a date (features/authjs-migration); none when off. */
+  adoptedSessions?: AdoptedSessions
   /** Decrypted JWT sessions, keyed by cookie value. */
   sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
 }
@@ -140,6 +142,25 @@ export interface SecondFactorGate {
   check(ctx: Context, first: FirstFactor): Promise<void>
   /** The built-in sign-in page's second step (no script needed), for a browser that holds a pending sign-in; undefined otherwise. */
   pageForm(ctx: Context, hidden: string): Promise<string | undefined>
+}
+
+/** A session another library made, as the session read (session.ts) takes it over. */
+export type AdoptedSession =
+  /** JWT strategy: the claims to carry, `exp` (seconds) the expiry the new token keeps. */
+  | { payload: JWT & { exp: number; iat: number } }
+  /** Database strategy: the record's token in the store, and the cookie that names it. */
+  | { cookie: string; sessionToken: string }
+
+/** What the session read asks of sessions another library made. */
+export interface AdoptedSessions {
+  /**
+   * The request's old session, when it holds one latchkey may still read; null when not (its old
+   * cookies cleared). With `write`, a database record is moved to latchkey's form first and the
+   * old cookies are cleared; without, nothing changes (no response will carry a cookie).
+   */
+  adopt(ctx: Context, write: boolean): Promise<AdoptedSession | null>
+  /** Sign-out: ends the request's old session, its record deleted and its cookies cleared. */
+  end(ctx: Context): Promise<void>
 }
 
 /** What the session read (session.ts) asks of device binding. */

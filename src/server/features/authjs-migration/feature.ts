@@ -1,0 +1,16 @@
+/**
+ * Taking over Auth.js's sessions (`migrateFrom.authjs`): until a date, a request that holds no
+ * latchkey session but an Auth.js one gets it moved to latchkey's form on that response
+ * (docs/guides/migrating-from-authjs.md). No routes: it hooks the session read only.
+ */
+import type { Feature } from '../../kernel/feature.js'
+import { resolveMigration } from './options.js'
+import { authjsSessions } from './sessions.js'
+
+export const authjsMigration: Feature = {
+  name: 'authjs-migration',
+  configure(config, resolved) {
+    const option = config.migrateFrom?.authjs
+    if (option !== undefined) resolved.adoptedSessions = authjsSessions(resolveMigration(option, resolved.secrets))
+  },
+}

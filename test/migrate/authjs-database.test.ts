@@ -1,0 +1,219 @@
+/**
+ * `migrateFrom.authjs` with database sessions: rows that `@auth/core` 0.41 stored with the raw
+ * cookie as the token (through `@auth/pg-adapter` on PostgreSQL, through latchkey's own SQL
+ * adapter, and through the memory adapter) are found once by the raw token, then moved to
+ * latchkey's form (the SHA-256 of a new cookie): the raw row is gone, and the old cookie reads
+ * nothing after. Two servers taking over the same session at once make one session, no error.
+ * PostgreSQL runs against DATABASE_URL (required under CI=true).
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import type { Adapter as AuthjsAdapter } from '@auth/core/adapters'
+import PgAdapter from '@auth/pg-adapter'
+import type pg from 'pg'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { fromPg, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
+import type { Adapter } from '../../src/core/types.js'
+import Credentials from '../../src/providers/credentials.js'
+import { Latchkey } from '../../src/server/index.js'
+import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
+import { Jar } from '../support/jar.js'
+import { needsService } from '../support/needs-service.js'
+import { testSecret } from '../support/server.js'
+import { authjsDatabaseCookies } from './authjs.js'
+import { pgAdapterSchema } from '../support/authjs-pg-schema.js'
+
+const day = 86400_000
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+const url = needsService('DATABASE_URL', 'PostgreSQL part of the Auth.js session migration', 'postgres://postgres@127.0.0.1:5432/test', 'test/migrate')
+
+interface Store {
+  name: string
+  /** Whether the adapter moves a row in one step (replaceSessionToken). */
+  atomic: boolean
+  /** Two adapters over one store, as two servers have. */
+  open(): Promise<[Adapter, Adapter]>
+  /** Every session token the store holds for the user with this email. */
+  tokensOf(email: string): Promise<string[]>
+  close(): Promise<void>
+}
+
+
+function memoryStore(): Store {
+  const adapter = MemoryAdapter()
+  return {
+    name: 'the memory adapter',
+    atomic: true,
+    open: async () => [adapter, adapter],
+    async tokensOf(email) {
+      const user = await adapter.getUserByEmail(email)
+      return user ? (await adapter.listSessionsByUserId(user.id)).map((s) => s.sessionToken) : []
+    },
+    close: async () => {},
+  }
+}
+
+function postgresStore(databaseUrl: string): Store {
+  let schema: IsolatedSchema
+  let pool: pg.Pool
+  return {
+    name: "latchkey's SQL adapter on PostgreSQL",
+    atomic: true,
+    async open() {
+      schema = await createIsolatedSchema(databaseUrl)
+      pool = schema.pgPool(2)
+      await migrate(fromPg(pool))
+      return [PostgresAdapter(fromPg(pool)), PostgresAdapter(fromPg(schema.pgPool(2)))]
+    },
+    async tokensOf(email) {
+      const { rows } = await pool.query(`SELECT s.session_token FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`, [email])
+      return rows.map((r) => r.session_token as string)
+    },
+    close: async () => schema?.drop(),
+  }
+}
+
+function pgAdapterStore(databaseUrl: string): Store {
+  let schema: IsolatedSchema
+  let pool: pg.Pool
+  return {
+    name: '@auth/pg-adapter on PostgreSQL',
+    atomic: false,
+    async open() {
+      schema = await createIsolatedSchema(databaseUrl)
+      pool = schema.pgPool(2)
+      for (const statement of pgAdapterSchema) await pool.query(statement)
+      return [PgAdapter(pool) as Adapter, PgAdapter(schema.pgPool(2)) as Adapter]
+    },
+    async tokensOf(email) {
+      const { rows } = await pool.query(`SELECT s."sessionToken" FROM sessions s JOIN users u ON u.id = s."userId" WHERE u.email = $1`, [email])
+      return rows.map((r) => r.sessionToken as string)
+    },
+    close: async () => schema?.drop(),
+  }
+}
+
+const stores: Store[] = [memoryStore(), ...(url ? [postgresStore(url), pgAdapterStore(url)] : [])]
+
+for (const store of stores) {
+  describe(`Auth.js database sessions over ${store.name}`, () => {
+    let adapters: [Adapter, Adapter]
+    beforeAll(async () => {
+      adapters = await store.open()
+    }, 60_000)
+    afterAll(() => store.close())
+
+    function server(which = 0, until = new Date(Date.now() + 30 * day)) {
+      const errors: string[] = []
+      const handler = Latchkey({
+        secret: testSecret,
+        adapter: adapters[which],
+        session: { strategy: 'database' },
+        providers: [Credentials({ authorize: () => null })],
+        migrateFrom: { authjs: { until } },
+        logger: { error: (e) => errors.push(`${e.name}: ${e.message}`), warn: () => {}, debug: () => {} },
+      })
+      return { handler, errors }
+    }
+
+    /** A new user signed in by @auth/core through this store: the raw cookie, and the email. */
+    async function oldSession(): Promise<{ cookies: Map<string, string>; raw: string; email: string }> {
+      const email = `old-${randomUUID()}@example.com`
+      const cookies = await authjsDatabaseCookies(adapters[0] as AuthjsAdapter, email)
+      const raw = cookies.get('authjs.session-token')!
+      expect(raw).toBeTruthy()
+      expect(await store.tokensOf(email)).toEqual([raw])
+      return { cookies, raw, email }
+    }
+
+    function jarWith(handler: (r: Request) => Promise<Response>, cookies: Map<string, string>): Jar {
+      const jar = new Jar(handler)
+      for (const [name, value] of cookies) jar.cookies.set(name, value)
+      return jar
+    }
+
+    test('a session @auth/core stored with its raw token is read without a sign-in and moved: the raw row is gone, the store holds the hash of latchkey\'s cookie', async () => {
+      const { cookies, raw, email } = await oldSession()
+      const { handler, errors } = server()
+      const jar = jarWith(handler, cookies)
+      const res = await jar.get('/auth/session')
+      const session = await res.json()
+      expect(session.user.email).toBe(email)
+      // @auth/core's 30 days, begun a moment ago, kept.
+      expect(Date.parse(session.expires)).toBeGreaterThan(Date.now() + 29 * day)
+      const lines = res.headers.getSetCookie()
+      expect(lines.some((l) => l.startsWith('authjs.session-token=;') && /Max-Age=0/.test(l))).toBe(true)
+      expect([...jar.cookies.keys()]).toEqual(['latchkey.session-token'])
+      const cookie = jar.cookies.get('latchkey.session-token')!
+      expect(await store.tokensOf(email)).toEqual([sha256(cookie)])
+      expect(await adapters[0].getSessionAndUser!(raw)).toBeNull()
+
+      const again = await jar.get('/auth/session')
+      expect((await again.json()).user.email).toBe(email)
+      expect(again.headers.getSetCookie()).toEqual([])
+      // The old cookie again (a tab whose request raced the move) gets the same session, not a second one.
+      const late = jarWith(handler, cookies)
+      expect((await late.session()).user.email).toBe(email)
+      expect(late.cookies.get('latchkey.session-token')).toBe(cookie)
+      expect(await store.tokensOf(email)).toEqual([sha256(cookie)])
+      // Signed out, it is gone for both cookies.
+      await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
+      expect(await store.tokensOf(email)).toEqual([])
+      expect(await jarWith(handler, cookies).session()).toBeNull()
+      expect(errors).toEqual([])
+    })
+
+    test('two servers taking over the same session at once: one latchkey session, the same cookie from both, no error', async () => {
+      const { cookies, email } = await oldSession()
+      const [a, b] = [server(0), server(1)]
+      const [ra, rb] = await Promise.all([jarWith(a.handler, cookies).get('/auth/session'), jarWith(b.handler, cookies).get('/auth/session')])
+      expect([ra.status, rb.status]).toEqual([200, 200])
+      expect((await ra.json()).user.email).toBe(email)
+      expect((await rb.json()).user.email).toBe(email)
+      const cookieOf = (res: Response) => res.headers.getSetCookie().find((l) => l.startsWith('latchkey.session-token='))
+      expect(cookieOf(ra)).toBeDefined()
+      expect(cookieOf(ra)!.split(';')[0]).toBe(cookieOf(rb)!.split(';')[0])
+      const tokens = await store.tokensOf(email)
+      // One session: one row where the adapter moves in one step; an adapter without it may have
+      // written its copy twice, under the one token.
+      if (store.atomic) expect(tokens).toHaveLength(1)
+      expect(new Set(tokens)).toEqual(new Set([sha256(decodeURIComponent(cookieOf(ra)!.split(';')[0].split('=')[1]))]))
+      expect([...a.errors, ...b.errors]).toEqual([])
+    })
+
+    test('a raw token with one character changed reads nothing and creates nothing', async () => {
+      const { raw, email } = await oldSession()
+      const changed = raw.slice(0, -1) + (raw.endsWith('a') ? 'b' : 'a')
+      const jar = jarWith(server().handler, new Map([['authjs.session-token', changed]]))
+      expect(await jar.session()).toBeNull()
+      expect(jar.cookies.size).toBe(0)
+      expect(await store.tokensOf(email)).toEqual([raw])
+    })
+
+    test('after `until` nothing old is read: no session, the row left as it is, nothing created', async () => {
+      const { cookies, raw, email } = await oldSession()
+      const jar = jarWith(server(0, new Date(Date.now() - 1000)).handler, cookies)
+      expect(await jar.session()).toBeNull()
+      expect(jar.cookies.size).toBe(0)
+      expect(await store.tokensOf(email)).toEqual([raw])
+    })
+
+    test('an expired old session is refused and its row deleted, as latchkey\'s own', async () => {
+      const { cookies, raw, email } = await oldSession()
+      await adapters[0].updateSession!({ sessionToken: raw, expires: new Date(Date.now() - 1000) })
+      const jar = jarWith(server().handler, cookies)
+      expect(await jar.session()).toBeNull()
+      expect(jar.cookies.size).toBe(0)
+      expect(await store.tokensOf(email)).toEqual([])
+    })
+
+    test('sign-out with only the old cookie deletes its row', async () => {
+      const { cookies, email } = await oldSession()
+      const jar = jarWith(server().handler, cookies)
+      const res = await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
+      expect(res.status).toBe(302)
+      expect(await store.tokensOf(email)).toEqual([])
+      expect(await jar.session()).toBeNull()
+    })
+  })
+}
