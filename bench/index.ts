@@ -12,6 +12,7 @@ const all: Record<string, () => Promise<void>> = {
   session: () => import('./session.js').then((m) => m.run()),
   adapters: () => import('./adapters.js').then((m) => m.run()),
   'server-speed': () => import('./server-speed.js').then((m) => m.run()),
+  'password-hash': () => import('./password-hash.js').then((m) => m.run()),
   soak: () => import('./soak.js').then((m) => m.run()),
 }
 const optIn = new Set(['soak'])

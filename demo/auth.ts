@@ -1,6 +1,6 @@
 /**
- * latchkey for the demo: four ways in (Demo IdP over OpenID Connect, a credentials demo user,
- * email links, passkeys) on the given adapter. Email lands in the outbox, and goes out over SMTP
+ * latchkey for the demo: five ways in (Demo IdP over OpenID Connect, a credentials demo user,
+ * email links, passkeys, accounts with a password) on the given adapter. Email lands in the outbox, and goes out over SMTP
  * (the nodemailer provider) when SMTP_URL is set.
  */
 import type { Adapter } from '../src/core/types.js'
@@ -9,6 +9,7 @@ import Email from '../src/providers/email.js'
 import Nodemailer from '../src/providers/nodemailer.js'
 import OIDC from '../src/providers/oidc.js'
 import Passkey from '../src/providers/passkey.js'
+import Password from '../src/providers/password.js'
 import { Latchkey } from '../src/server/index.js'
 import type { Settings } from './config.js'
 import type { Outbox } from './outbox.js'
@@ -64,6 +65,12 @@ export function createAuth(settings: Settings, adapter: Adapter, idpIssuer: stri
         },
       }),
       Passkey({ relyingParty: { name: 'latchkey demo' } }),
+      // Accounts with a password: their emails (confirm, reset, "your password changed") land in the outbox.
+      // Without internet the breached-password check lets a password through (and logs a warning).
+      Password({
+        sendEmail: (message) => outbox.letter(message),
+        breached: settings.breachedPasswords === 'off' ? false : { timeout: 1500, ...(settings.breachedPasswords && { endpoint: settings.breachedPasswords }) },
+      }),
     ],
   })
 }

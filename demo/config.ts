@@ -27,6 +27,8 @@ export const settings = {
   secret: process.env.AUTH_SECRET ?? 'latchkey-demo-secret-not-for-production',
   smtpUrl: process.env.SMTP_URL || undefined,
   smtpFrom: process.env.SMTP_FROM ?? 'latchkey demo <demo@localhost>',
+  /** The breached-password range API for sign-ups: a mirror's URL, or `off`. Default: the public one. */
+  breachedPasswords: process.env.BREACHED_PASSWORDS_URL || undefined,
   /** Short on purpose, so the session panel shows the worker refreshing: one hour, extended every minute. */
   session: { maxAge: Number(process.env.SESSION_MAX_AGE ?? 3600), updateAge: Number(process.env.SESSION_UPDATE_AGE ?? 60) },
   idpClient: { client_id: 'latchkey-demo', client_secret: 'latchkey-demo-secret' },

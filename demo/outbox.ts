@@ -10,8 +10,10 @@ export interface Mail {
   /** The one-time code beside the link, and when it expires. */
   code?: string
   codeExpires?: Date
-  /** A notice's text (a new way to sign in was added). */
+  /** A notice's text (a new way to sign in was added), or a password email's words. */
   text?: string
+  /** A password email's subject (the Password provider writes its emails). */
+  subject?: string
   sent: Date
   /** Also sent over SMTP. */
   smtp: boolean
@@ -32,6 +34,10 @@ export function createOutbox() {
     add(params: Pick<SendVerificationRequestParams, 'identifier' | 'url' | 'expires' | 'code' | 'codeExpires'>, smtp: boolean): void {
       keep({ to: params.identifier, url: params.url, expires: params.expires, code: params.code, codeExpires: params.codeExpires, sent: new Date(), smtp })
     },
+    /** An email the Password provider wrote (confirm the address, reset the password, a change), outbox only. */
+    letter(message: { to: string; subject: string; text: string; url?: string; code?: string }): void {
+      keep({ to: message.to, subject: message.subject, text: message.text, url: message.url, code: message.code, sent: new Date(), smtp: false })
+    },
     /** A notice to the account's owner, outbox only. */
     notify(to: string, text: string): void {
       keep({ to, text, sent: new Date(), smtp: false })
@@ -39,7 +45,13 @@ export function createOutbox() {
     page(): string {
       const time = (d: Date) => d.toLocaleTimeString('en-GB')
       const rows = mails.map((m) =>
-        m.url && m.expires
+        m.subject
+          ? `<li class="mail letter">
+  <div class="mail-head"><b>To ${e(m.to)}</b><span class="muted">sent ${time(m.sent)}</span></div>
+  <p><b>${e(m.subject)}</b></p>
+  ${(m.text ?? '').split('\n\n').map((para) => `<p>${e(para)}</p>`).join('')}${m.url ? `\n  <p><a class="mail-link" href="${e(m.url)}">Open the link</a></p>` : ''}${m.code ? `\n  <p>Code: <b class="code">${e(m.code)}</b></p>` : ''}
+</li>`
+          : m.url && m.expires
           ? `<li class="mail">
   <div class="mail-head"><b>To ${e(m.to)}</b><span class="muted">sent ${time(m.sent)} · valid for ${Math.round((m.expires.getTime() - m.sent.getTime()) / 3_600_000)} h${m.smtp ? ' · also sent by SMTP' : ''}</span></div>
   <p>Sign in to latchkey demo: <a class="signin-link" href="${e(m.url)}">Sign in</a></p>${

@@ -8,7 +8,7 @@
  * random values, so tests do not depend on each other and a shared database needs no wiping.
  *
  * One file per record kind (users.ts, accounts.ts, sessions.ts, verification-tokens.ts, verification-codes.ts,
- * authenticators.ts, factors.ts), then the rules under concurrency (concurrency.ts) and latchkey's additions to
+ * authenticators.ts, factors.ts, passwords.ts), then the rules under concurrency (concurrency.ts) and latchkey's additions to
  * the contract (extensions.ts); fixtures.ts makes the records.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -19,6 +19,7 @@ import { concurrencyTests } from './concurrency.js'
 import { extensionTests } from './extensions.js'
 import { factorMethods, factorTests } from './factors.js'
 import { newUser, type Suite } from './fixtures.js'
+import { passwordMethods, passwordTests } from './passwords.js'
 import { sessionTests } from './sessions.js'
 import { userTests } from './users.js'
 import { verificationCodeTests } from './verification-codes.js'
@@ -62,7 +63,7 @@ export const adapterMethods = [
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 /** Additions an adapter may leave out (the server then does without); the suite tests each one an adapter has. */
-export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', 'replaceSessionToken', ...factorMethods] as const satisfies ReadonlyArray<keyof Adapter>
+export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', 'replaceSessionToken', ...factorMethods, ...passwordMethods] as const satisfies ReadonlyArray<keyof Adapter>
 
 export function runAdapterTests(options: AdapterTestOptions): void {
   describe(`adapter contract: ${options.name}`, () => {
@@ -97,6 +98,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
     verificationCodeTests(suite)
     authenticatorTests(suite)
     factorTests(suite)
+    passwordTests(suite)
     concurrencyTests(suite)
     extensionTests(suite)
   })

@@ -9,6 +9,7 @@ import { judgeAttempt, requireAttempt, requireCode, type CountedCode } from './v
 import { checkAccountUpdate } from './account-changes.js'
 import { AdapterError } from './errors.js'
 import { requireFactor, requireRecoveryCodes, requireStep } from './factors.js'
+import { requirePasswordHash } from './passwords.js'
 import { accountKey, authenticatorRecord, copy, given, tokenKey, userRecord } from './memory-records.js'
 import type { CompleteAdapter } from './types.js'
 import {
@@ -38,6 +39,8 @@ export function MemoryAdapter(): MemoryAdapter {
   const factors = new Map<string, AdapterFactor>()
   /** Recovery-code hashes by user id. */
   const recoveryCodes = new Map<string, Set<string>>()
+  /** Password hashes by user id (strings: nothing shared by reference). */
+  const passwordHashes = new Map<string, string>()
 
   function requireUser(method: string, userId: unknown): AdapterUser {
     const id = requireString(method, 'userId', userId)
@@ -55,7 +58,7 @@ export function MemoryAdapter(): MemoryAdapter {
 
   return {
     clear() {
-      for (const map of [users, userIdByEmail, accounts, sessions, tokens, codes, authenticators, factors, recoveryCodes]) map.clear()
+      for (const map of [users, userIdByEmail, accounts, sessions, tokens, codes, authenticators, factors, recoveryCodes, passwordHashes]) map.clear()
     },
 
     // ------------------------------------------------------------ users
@@ -116,6 +119,7 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const [key, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(key)
       for (const [key, factor] of factors) if (factor.userId === userId) factors.delete(key)
       recoveryCodes.delete(userId)
+      passwordHashes.delete(userId)
       return copy(user)
     },
 
@@ -398,6 +402,20 @@ export function MemoryAdapter(): MemoryAdapter {
 
     async countRecoveryCodes(userId) {
       return recoveryCodes.get(userId)?.size ?? 0
+    },
+
+    // ------------------------------------------------------------ passwords
+
+    async getPasswordHash(userId) {
+      return passwordHashes.get(userId) ?? null
+    },
+
+    async setPasswordHash(userId, hash) {
+      const method = 'setPasswordHash'
+      const checked = requirePasswordHash(method, hash)
+      // As in SQL: null only deletes a row, so it asks for no user; storing one needs the user.
+      if (checked === null) passwordHashes.delete(requireString(method, 'userId', userId))
+      else passwordHashes.set(requireUser(method, userId).id, checked)
     },
   }
 }

@@ -115,6 +115,20 @@ export interface AuthClient {
    * `forgetDevice(id)` (a trusted device asks again). Enrolling, removing and new codes need a
    * recent sign-in (`SessionNotFresh`).
    */
+  /**
+   * Email-and-password accounts (the server's `Password()` provider, docs/passwords.md). Signing
+   * in stays `signIn('password', { email, password, redirect: false })`: refused with
+   * `CredentialsSignin`, or `EmailNotVerified` until the address is confirmed. `signUp` answers the
+   * same whether or not the address has an account (its owner is emailed instead); `verify` takes
+   * the code from the confirmation email and `resend` sends it again; `forgot` emails a code that
+   * `reset` takes with the new password (every session of the user ends). Signed in, `status()`
+   * says whether the user has a password and `set()` sets or changes it (a recent sign-in, else
+   * `SessionNotFresh`; `currentPassword` where there is one), ending the other sessions. Refusals
+   * are an `AuthClientError` with the server's code: `PasswordTooShort`, `PasswordTooLong`,
+   * `PasswordBreached`, `InvalidCode`, `CodeExpired`, `TooManyAttempts`, `RateLimited`,
+   * `CredentialsSignin` (a wrong `currentPassword`).
+   */
+  password: PasswordClient
   mfa: {
     verify(proof: MfaProof & { callbackUrl?: string; trustDevice?: boolean }): Promise<{ url: string }>
     methods(): Promise<MfaMethods>
@@ -125,6 +139,17 @@ export interface AuthClient {
     recoveryCodes(): Promise<MfaState>
     forgetDevice(id: string): Promise<MfaState>
   }
+}
+
+/** `client.password`: see `AuthClient.password`. */
+export interface PasswordClient {
+  signUp(account: { email: string; password: string; name?: string }): Promise<void>
+  verify(proof: { email: string; code: string }): Promise<void>
+  resend(email: string): Promise<void>
+  forgot(email: string): Promise<void>
+  reset(change: { email: string; code: string; password: string }): Promise<void>
+  status(): Promise<{ hasPassword: boolean }>
+  set(change: { password: string; currentPassword?: string }): Promise<{ hasPassword: boolean }>
 }
 
 /** A second factor: a code from the authenticator app, one of the recovery codes, or a passkey (the passkey client runs it). */
@@ -283,6 +308,8 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
       return data[path.slice(1)]
     },
   })
+  /** POST /password and its steps: a refusal is thrown (request.ts) with the server's code. */
+  const passwordPost = <T = { ok: true }>(path: string, fields: Record<string, string>) => send<T>(`${base}/password${path}`, fields)
   const sessions = listed<SessionInfo>('/sessions')
   const accounts = listed<AccountInfo>('/accounts')
   const passkeys = listed<PasskeyInfo>('/passkeys')
@@ -397,6 +424,20 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
       remove: async (id, proof) => (await send<MfaState>(base + '/mfa', { action: 'remove', id, ...proof } as Record<string, string>)).data,
       recoveryCodes: async () => (await send<MfaState>(base + '/mfa', { action: 'recovery-codes' })).data,
       forgetDevice: async (id) => (await send<MfaState>(base + '/mfa', { action: 'forget-device', id })).data,
+    },
+    password: {
+      signUp: async ({ email, password, name }) => void (await passwordPost('/sign-up', { email, password, ...(name && { name }) })),
+      verify: async ({ email, code }) => void (await passwordPost('/verify', { email, code })),
+      resend: async (email) => void (await passwordPost('/verify-again', { email })),
+      forgot: async (email) => void (await passwordPost('/forgot', { email })),
+      // Every session of the user ends: this browser's too, where it was signed in as them.
+      reset: async ({ email, code, password }) => settle('/password/reset', (await passwordPost('/reset', { email, code, password })).response),
+      status: async () => (await request<{ hasPassword: boolean }>(base + '/password')).data,
+      async set({ password, currentPassword }) {
+        const { data, response } = await passwordPost<{ hasPassword: boolean }>('', { action: 'set', password, ...(currentPassword !== undefined && { currentPassword }) })
+        await settle('/password', response)
+        return data
+      },
     },
     email: {
       async verify({ email, code, provider, callbackUrl = location.href }) {

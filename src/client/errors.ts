@@ -18,6 +18,10 @@ export type AuthClientErrorCode =
   | 'TooManyAttempts'
   | 'SecondFactorRequired'
   | 'SecondFactorSetupRequired'
+  | 'EmailNotVerified'
+  | 'PasswordTooShort'
+  | 'PasswordTooLong'
+  | 'PasswordBreached'
   | (string & {})
 
 /**

@@ -13,6 +13,10 @@ const messages: Record<string, string> = {
   SecondFactorSetupRequired: 'This account needs a second factor: set up an authenticator app to finish signing in.',
   CodeExpired: 'That code has expired. Ask for a new one: send the email again.',
   TooManyAttempts: 'Too many wrong codes. Ask for a new one: send the email again.',
+  EmailNotVerified: 'Confirm your email address first: enter the code from the email we sent you, or send it again.',
+  PasswordTooShort: 'That password is too short. Choose a longer one.',
+  PasswordTooLong: 'That password is too long. Choose a shorter one.',
+  PasswordBreached: 'This password has appeared in a data breach. Choose another one.',
   MissingCSRF: 'The form expired before you signed in. Please try again.',
   InvalidCheck: 'The sign-in could not be verified. Please try again.',
   RateLimited: 'Too many attempts. Wait a moment and try again.',
@@ -36,7 +40,12 @@ const messages: Record<string, string> = {
   'already-registered': 'This device already has a passkey for this account.',
 }
 
-/** The words for an error's code, or for its `reason` (a PasskeyError's) where that says more. */
-export function errorMessage(code: string, reason?: string): string {
+/**
+ * The words for an error's code, or for its `reason` (a PasskeyError's) where that says more.
+ * `lengths`: a password provider's rules, where known, so a refused length names the limit.
+ */
+export function errorMessage(code: string, reason?: string, lengths?: { minLength: number; maxLength: number }): string {
+  if (lengths && code === 'PasswordTooShort') return `Use at least ${lengths.minLength} characters.`
+  if (lengths && code === 'PasswordTooLong') return `Use at most ${lengths.maxLength} characters.`
   return (reason && messages[reason]) || messages[code] || 'Unable to sign in.'
 }

@@ -2,6 +2,7 @@ import type { AppProvider, AuthClient, AuthStatus, MfaProof, SignInResult } from
 import { LatchkeyElement } from './base-element.js'
 import { h } from './dom.js'
 import { errorMessage } from './messages.js'
+import { passwordForm } from './password-forms.js'
 import { proofField } from './proof-field.js'
 import { forHowLong } from '../core/for-how-long.js'
 
@@ -11,7 +12,7 @@ const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 const maxTries = 5
 const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
 /** The form an `?error=` code is about: its words go under that form's fields. */
-const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form', Verification: 'email-form', EmailSignin: 'email-form', InvalidCode: 'code-form', CodeExpired: 'code-form', TooManyAttempts: 'code-form' }
+const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form password-form', EmailNotVerified: 'password-form', Verification: 'email-form', EmailSignin: 'email-form', InvalidCode: 'code-form', CodeExpired: 'code-form', TooManyAttempts: 'code-form' }
 
 /** WebAuthn here (WebKitGTK has none): the passkey client's own check, else the global it needs. */
 const hasWebAuthn = (client: AuthClient) => client.passkey?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
@@ -43,6 +44,8 @@ function logo(p: AppProvider): HTMLElement {
  * A sign-in that answers `SecondFactorRequired` (or a page opened with it: an OAuth or email-link
  * sign-in that came back) goes on in one step in place of the forms: the code from the
  * authenticator app or a recovery code, then the session; "Start over" goes back to the forms.
+ * A `Password()` provider (one whose /providers entry has `password`) gets its own form, whose
+ * sign-up, confirmation and reset steps show in place of the forms too (password-forms.ts).
  * Attributes: `callback-url`, `credentials-fields`, `redirect`, and `confirm`: "confirm it's you",
  * shown only while signed in, signing the same user in again (a fresh session) and firing
  * `latchkey-confirmed`; a sign-in as anyone else is refused and changes nothing.
@@ -52,7 +55,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private body?: HTMLElement
     private error = h('p', { id: 'error', class: 'error', part: 'error', role: 'alert', hidden: true })
     private sent = h('span')
-    private message = h('p', { class: 'message', part: 'message', role: 'status', hidden: true }, this.sent, ' ', h('slot', { name: 'email-sent' }))
+    private mailSlot = h('slot', { name: 'email-sent' })
+    private message = h('p', { class: 'message', part: 'message', role: 'status', hidden: true }, this.sent, ' ', this.mailSlot)
+    /** A password provider's length rules, so a refused length names the limit. */
+    private lengths?: { minLength: number; maxLength: number }
     /** Another element's error (the page's own forms) makes this one obsolete. */
     private othersFailed = (e: Event) => e.target !== this && (this.error.hidden = true)
     /** The pending autofill request, so only one waits at a time. */
@@ -84,15 +90,15 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private showError(code: string, reason?: string, near?: HTMLElement) {
       // Not a failure: the sign-in goes on with its second factor.
       if (code === 'SecondFactorRequired') return this.challenge()
-      this.error.textContent = errorMessage(code, reason)
+      this.error.textContent = errorMessage(code, reason, this.lengths)
       this.code = code
       this.place(near ?? this.formFor(code))
       this.error.hidden = false
       this.dispatchEvent(new CustomEvent('latchkey-error', { detail: { code }, bubbles: true, composed: true }))
     }
     private formFor(code: string | undefined): HTMLElement | undefined {
-      const part = code && formOf[code]
-      return (part && this.body?.querySelector<HTMLElement>(`form[part~="${part}"]`)) || undefined
+      const parts = code && formOf[code]
+      return (parts && this.body?.querySelector<HTMLElement>(parts.split(' ').map((part) => `form[part~="${part}"]`).join())) || undefined
     }
     /** Puts the error under a form's fields (before its button), after a button, or at the top. */
     private place(near?: HTMLElement) {
@@ -129,12 +135,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           this.forgetPasswords()
           this.dispatchEvent(new CustomEvent('latchkey-confirmed', { bubbles: true, composed: true }))
         }
-        else if (result && done) {
-          // Under the form it answers, not at the end of the list.
-          this.sent.textContent = done
-          button.after(this.message)
-          this.message.hidden = false
-        }
+        // Under the form it answers, not at the end of the list.
+        else if (result && done) button.after(this.say(done, true))
         return true
       } catch (e) {
         this.failed(e, button)
@@ -142,6 +144,26 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       } finally {
         button.disabled = false
       }
+    }
+    /** The status line saying `words` (`mail`: followed by the `email-sent` slot), for the caller to place. */
+    private say(words: string, mail = false): HTMLElement {
+      this.sent.textContent = words
+      this.mailSlot.hidden = !mail
+      this.message.hidden = false
+      return this.message
+    }
+    /** A credentials sign-in stays on the page whatever `redirect` says (a second factor may follow here), and navigates once signed in. */
+    private async credentials(p: AppProvider, fields: Record<string, string>, callbackUrl: string, redirect: boolean, confirm: object) {
+      const result = await this.client.signIn(p.id, { ...fields, callbackUrl, redirect: false, ...confirm })
+      if (redirect && result.ok && result.url) location.href = result.url
+      return result
+    }
+    /** Shows `mode` (a step of its own) in place of the forms, the focus in its first field; none: the forms again. */
+    private open(mode?: HTMLElement) {
+      this.step = mode
+      this.clear()
+      this.render()
+      mode?.querySelector<HTMLElement>('input:not([hidden])')?.focus()
     }
     /** "Confirm it's you": every sign-in here must be the signed-in user's, and makes the session fresh. */
     private get confirming(): boolean {
@@ -185,6 +207,17 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           }, h('label', { part: 'label' }, 'Email', input), submit)
           return form
         }
+        if (p.type === 'credentials' && p.password) {
+          this.lengths = p.password
+          return passwordForm({
+            client: this.client, confirming: this.confirming, username: autofill('username'),
+            run: (button, action) => this.run(button, action),
+            signIn: (fields) => this.credentials(p, fields, callbackUrl, redirect, confirm),
+            open: (mode) => this.open(mode),
+            say: (words, mail) => this.say(words, mail),
+            refuse: (code, near) => this.showError(code, undefined, near),
+          }, p, label(p))
+        }
         if (p.type === 'credentials') {
           const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
           const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : autofill('username') }))
@@ -194,12 +227,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             onsubmit: (e: Event) => {
               e.preventDefault()
               const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
-              // It stays on the page whatever `redirect` says (a second factor may follow here), and navigates once signed in.
-              this.run(submit, async () => {
-                const result = await this.client.signIn(p.id, { ...fields, callbackUrl, redirect: false, ...confirm })
-                if (redirect && result.ok && result.url) location.href = result.url
-                return result
-              })
+              this.run(submit, () => this.credentials(p, fields, callbackUrl, redirect, confirm))
             },
           }, ...inputs.map((input, i) => h('label', { part: 'label' }, title(names[i]), input)), submit)
         }
@@ -309,9 +337,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       return result
     }
     private startOver() {
-      this.step = undefined
-      this.clear()
-      this.render()
+      this.open()
       this.body?.querySelector('input')?.focus()
     }
     /** Waits for the user to pick a passkey from the autofill; quietly ends where there is none. */

@@ -96,6 +96,10 @@ export interface EventCallbacks {
   mfaRemoved?: (message: { user: AdapterUser; factor: { id: string; type: 'totp'; label: string | null } }) => Awaitable<void>
   /** latchkey's addition: a recovery code was spent on a sign-in; `left` say how many remain. */
   recoveryCodeUsed?: (message: { user: AdapterUser; left: number }) => Awaitable<void>
+  /** A signed-in user set or changed their password (`Password()` provider). */
+  passwordChanged?: (message: { user: AdapterUser }) => Awaitable<void>
+  /** A password was reset through its email (every session of the user ended). */
+  passwordReset?: (message: { user: AdapterUser }) => Awaitable<void>
 }
 
 /** latchkey's addition: second factors (docs/mfa.md). */

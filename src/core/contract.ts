@@ -38,6 +38,11 @@ export interface CommonProviderOptions {
   /** Shown on the default sign-in button: "Sign in with {name}". */
   name: string
   type: ProviderType
+  /**
+   * latchkey's addition: the sign-in method that runs the provider where it shares its wire type
+   * with another (`Password()`: type `credentials`, kind `password`). Default: the type.
+   */
+  kind?: string
 }
 
 // ---------------------------------------------------------------- records the contract leaves open
@@ -583,6 +588,16 @@ export interface Adapter {
   useRecoveryCode?(userId: string, code: string): Awaitable<boolean>
   /** latchkey's addition: how many recovery codes the user has left. */
   countRecoveryCodes?(userId: string): Awaitable<number>
+  /**
+   * latchkey's addition: the user's password hash (a PHC string, opaque to the adapter), or null
+   * when the user has none or does not exist. The hash never travels in `AdapterUser`.
+   */
+  getPasswordHash?(userId: string): Awaitable<string | null>
+  /**
+   * latchkey's addition: stores `hash` as the user's password hash, replacing any earlier one;
+   * `null` removes it. Throws UnknownUser when storing a hash for a user that does not exist.
+   */
+  setPasswordHash?(userId: string, hash: string | null): Awaitable<void>
   /** Throws when creation fails. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>

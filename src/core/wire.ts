@@ -12,6 +12,8 @@ export interface AppProvider extends CommonProviderOptions {
   style?: OAuthProviderButtonStyles
   /** latchkey's addition: an email provider's one-time code, where it sends one (its length, and whether it is digits only). */
   code?: { length: number; numeric: boolean }
+  /** latchkey's addition: a `Password()` provider's length rules (code points), for the sign-up form. */
+  password?: { minLength: number; maxLength: number }
 }
 
 /** What the app sees of a session (GET /session). */

@@ -138,6 +138,7 @@ if (url) {
         'authenticators',
         'factors',
         VERSION_TABLE,
+        'passwords',
         'rate_limits',
         'recovery_codes',
         'sessions',

@@ -105,6 +105,22 @@ export function runSqlChecks(name: string, database: () => Promise<Queryable>): 
       expect(await adapter.getUser(user.id)).toEqual(user)
     })
 
+    test('a password hash is one passwords row per user, stored as given with its updated_at, replaced in place, gone with null', async () => {
+      const adapter = PostgresAdapter(getDb())
+      const user = await adapter.createUser({ id: randomUUID(), email: `pw-${randomUUID()}@example.test`, emailVerified: null })
+      const read = async () =>
+        (await getDb().query<{ hash: string; updated_at: Date | string }>(`SELECT hash, updated_at FROM passwords WHERE user_id = $1`, [user.id])).rows
+      await adapter.setPasswordHash(user.id, "$argon2id$v=19$x'); DROP TABLE passwords; --")
+      const [first] = await read()
+      expect(first?.hash).toBe("$argon2id$v=19$x'); DROP TABLE passwords; --")
+      await adapter.setPasswordHash(user.id, '$argon2id$v=19$second')
+      const after = await read()
+      expect(after.map((r) => r.hash)).toEqual(['$argon2id$v=19$second'])
+      expect(Number.isNaN(new Date(after[0]!.updated_at).getTime())).toBe(false)
+      await adapter.setPasswordHash(user.id, null)
+      expect(await read()).toEqual([])
+    })
+
     test('emails are stored and compared as given', async () => {
       const adapter = PostgresAdapter(getDb())
       const email = `Mixed.Case-${randomUUID()}@Example.test`

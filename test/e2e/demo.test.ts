@@ -42,7 +42,7 @@ async function startDemo(): Promise<void> {
   // What `npm start` runs.
   demo = spawn(process.execPath, ['demo/start.mjs'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), IDP_PORT: String(idpPort), LATCHKEY_DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '' },
+    env: { ...process.env, PORT: String(port), IDP_PORT: String(idpPort), LATCHKEY_DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', BREACHED_PASSWORDS_URL: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   demo.stdout!.on('data', (chunk: Buffer) => (output += chunk))
@@ -120,7 +120,7 @@ const shownErrors = (page: Page) =>
 
 async function withCredentials(page: Page) {
   await page.locator('latchkey-signin input[name=username]').fill('demo')
-  await page.locator('latchkey-signin input[name=password]').fill('demo')
+  await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
   await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
 }
 
@@ -136,7 +136,7 @@ describe('the demo site', () => {
     await page.screenshot({ path: join(shots, 'signin.png'), fullPage: true })
     writeFileSync(join(docs, 'signin.png'), smallPng(await page.locator('main').screenshot()))
     await page.locator('latchkey-signin input[name=username]').fill('demo')
-    await page.locator('latchkey-signin input[name=password]').fill('wrong')
+    await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('wrong')
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
     await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
     // The error sits under the fields it is about, above the form's button, and the fields name it.
@@ -162,7 +162,7 @@ describe('the demo site', () => {
     await page.screenshot({ path: join(shots, 'credentials-signed-in.png'), fullPage: true })
     await signOut(page)
     // Nothing typed before is left for the next person: the error and the password are gone.
-    expect(await page.locator('latchkey-signin input[name=password]').inputValue()).toBe('')
+    expect(await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').inputValue()).toBe('')
     expect(await shownErrors(page)).toEqual([])
     await page.context().close()
   })
@@ -170,7 +170,7 @@ describe('the demo site', () => {
   test('email: the outbox shows the code beside the link, and the code signs in where the address was typed', async () => {
     const page = await tab()
     const email = `coder-${Date.now()}@example.com`
-    await page.locator('latchkey-signin input[name=email]').fill(email)
+    await page.locator('latchkey-signin form[part~="email-form"] input[name=email]').fill(email)
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
     const outbox = await page.context().newPage()
     await outbox.goto(origin + '/outbox')
@@ -191,7 +191,7 @@ describe('the demo site', () => {
   test('email: the link in the outbox signs in', async () => {
     const page = await tab()
     const email = `reader-${Date.now()}@example.com`
-    await page.locator('latchkey-signin input[name=email]').fill(email)
+    await page.locator('latchkey-signin form[part~="email-form"] input[name=email]').fill(email)
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
     // The confirmation sits under the email form, with the way to the outbox.
     const sent = page.locator('latchkey-signin form[part~="email-form"] [part~="message"]')
@@ -277,7 +277,7 @@ describe('the demo site', () => {
     expect(await shownErrors(page)).toEqual([])
     // One error at a time: the page's own passkey error replaces the component's, and back.
     await page.locator('latchkey-signin input[name=username]').fill('demo')
-    await page.locator('latchkey-signin input[name=password]').fill('wrong')
+    await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('wrong')
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
     await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
     await page.locator('input[name=passkey-email]').fill(email)
@@ -436,6 +436,68 @@ describe('the demo site', () => {
     await context.close()
   })
 
+  test('password: sign up, the emailed link confirms, sign in; forgot and reset by code end the other session; the old password is refused', async () => {
+    const email = `pat-${Date.now()}@example.com`
+    const page = await tab()
+    const signin = page.locator('latchkey-signin')
+    const outbox = await page.context().newPage()
+    /** The newest outbox letter to `email` whose subject starts so. */
+    const letter = async (subject: string) => {
+      await outbox.goto(origin + '/outbox')
+      const item = outbox.locator('li.letter', { hasText: email }).filter({ hasText: subject }).first()
+      await item.waitFor()
+      return item
+    }
+    await signin.locator('button[part~="signup"]').click()
+    const signup = signin.locator('form[part~="signup-form"]')
+    await signup.locator('input[name=email]').fill(email)
+    await signup.locator('input[name=password]').fill('pat first passphrase')
+    await signup.locator('button[type=submit]').click()
+    await signin.locator('form[part~="verify-form"]').waitFor()
+    // The emailed link opens a page whose button confirms the address.
+    await (await letter('Confirm your email address')).locator('a.mail-link').click()
+    await outbox.locator('button', { hasText: 'Confirm my address' }).click()
+    await outbox.waitForURL(/notice=email-verified/)
+    await signin.locator('button[part~="back"]').click()
+    const form = signin.locator('form[part~="password-form"]')
+    const signInWith = async (p: Page, password: string) => {
+      const f = p.locator('latchkey-signin form[part~="password-form"]')
+      await f.locator('input[name=email]').fill(email)
+      await f.locator('input[name=password]').fill(password)
+      await f.locator('button[type=submit]').click()
+    }
+    await signInWith(page, 'pat first passphrase')
+    await signedInAs(page, email)
+    // Another browser signs in too.
+    const other = await tab()
+    await signInWith(other, 'pat first passphrase')
+    await signedInAs(other, email)
+
+    await signOut(page)
+    await signin.locator('button[part~="forgot"]').click()
+    const forgot = signin.locator('form[part~="forgot-form"]')
+    await forgot.locator('input[name=email]').fill(email)
+    await forgot.locator('button[type=submit]').click()
+    const code = (await (await letter('Reset your password')).locator('b.code').textContent())!
+    const reset = signin.locator('form[part~="reset-form"]')
+    await reset.locator('input[name=code]').fill(code)
+    await reset.locator('input[name=password]').fill('pat second passphrase')
+    await reset.locator('button[type=submit]').click()
+    // Changed: the element is back at its sign-in form, and says so.
+    await signin.locator('[part~="message"]', { hasText: 'Your password is changed' }).first().waitFor()
+    await signInWith(page, 'pat first passphrase')
+    await form.locator('[part="error"]', { hasText: 'Sign in failed' }).waitFor()
+    await signInWith(page, 'pat second passphrase')
+    await signedInAs(page, email)
+    // The reset ended the other browser's session: its next read says so.
+    await other.reload()
+    await signedOut(other)
+    // The owner was told, in the outbox.
+    await letter('Your password for')
+    await page.context().close()
+    await other.context().close()
+  }, 60_000)
+
   test('two-step sign-in: an app set up, its code, a used code refused, a recovery code once, a passkey; "don\'t ask again" here and not elsewhere', async () => {
     const context = await browser.newContext({ viewport: { width: 1120, height: 900 } })
     const page = await context.newPage()
@@ -473,7 +535,7 @@ describe('the demo site', () => {
     const field = step.locator('input[name="code"], input[name="recoveryCode"]')
     const asked = async (p: Page) => {
       await p.locator('latchkey-signin input[name=username]').fill('demo')
-      await p.locator('latchkey-signin input[name=password]').fill('demo')
+      await p.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
       await p.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
       await p.locator('latchkey-signin [part~="mfa-step"]').waitFor()
     }

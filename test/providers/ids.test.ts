@@ -5,7 +5,7 @@ import { emailProviderIds, oauthProviderIds } from '../../src/core/provider-ids.
 
 const providersDir = fileURLToPath(new URL('../../src/providers/', import.meta.url))
 /** The generic modules the lead writes next to the built-in ones. */
-const generic = new Set(['oauth', 'oidc', 'email', 'credentials', 'webauthn', 'passkey', 'index'])
+const generic = new Set(['oauth', 'oidc', 'email', 'credentials', 'password', 'webauthn', 'passkey', 'index'])
 
 describe('provider modules', () => {
   const modules = readdirSync(providersDir)

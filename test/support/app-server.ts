@@ -15,6 +15,7 @@ import type { Adapter, AuthConfig, Provider } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
+import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { requireSession } from '../../src/server/app/require-session.js'
 import { requireFreshSession } from '../../src/server/app/require-fresh-session.js'
@@ -30,6 +31,8 @@ export interface SessionRequest {
 export interface AppServer {
   url: string
   outbox: { identifier: string; url: string }[]
+  /** The `Password()` provider's emails (`password` option), oldest first. */
+  passwordOutbox: PasswordEmail[]
   sessionRequests: SessionRequest[]
   /** Moves the server's clock forward. */
   advance(ms: number): void
@@ -71,6 +74,11 @@ export interface AppServerOptions {
   providers?: (appUrl: string) => Promise<Provider[]> | Provider[]
   /** Second factors on (`mfa: true`). */
   mfa?: boolean
+  /**
+   * A `Password()` provider whose emails land in `passwordOutbox`; the breached-password check is
+   * off unless these options give it an endpoint (a local range server: no test calls the internet).
+   */
+  password?: boolean | Omit<PasswordOptions, 'sendEmail'>
   /** Sessions another library made, read until a date (test/migrate). */
   migrateFrom?: AuthConfig['migrateFrom']
 }
@@ -150,6 +158,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let offset = options.offset ?? 0
   const now = () => Date.now() + offset
   const outbox: AppServer['outbox'] = []
+  const passwordOutbox: PasswordEmail[] = []
   const sessionRequests: SessionRequest[] = []
   const requests = new Map<string, number>()
   let held: Promise<void> | undefined
@@ -236,6 +245,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       { id: 'acme', name: 'Acme', type: 'oidc', issuer: 'https://acme.invalid', clientId: 'x', jwks_endpoint: undefined, style: { brandColor: 'rgb(10, 20, 30)', logo: '/acme.svg' } },
       { id: 'legacy', name: 'Legacy', type: 'oauth', clientId: 'x', jwks_endpoint: undefined, authorization: 'https://legacy.invalid/authorize', style: { bg: 'rgb(200, 0, 0)', text: 'rgb(255, 255, 0)' } },
       { id: 'passkey', name: 'Passkey', type: 'webauthn' } as any,
+      ...(options.password ? [Password({ breached: false, ...(options.password !== true && options.password), sendEmail: (message) => void passwordOutbox.push(message) })] : []),
       ...((await options.providers?.(url)) ?? []),
     ],
   }
@@ -250,6 +260,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   return {
     url,
     outbox,
+    passwordOutbox,
     sessionRequests,
     requests,
     advance: (ms) => void (offset += ms),

@@ -5,13 +5,14 @@
  * Rules (unique email, unique account, cascade on deleteUser) live in the schema's constraints,
  * which makes them hold under concurrency; sql-errors.ts turns constraint errors into AdapterErrors.
  * The methods live by record kind: users.ts, accounts.ts, sessions.ts, verification-tokens.ts,
- * authenticators.ts, factors.ts. Call `migrate` first (openEmbedded and openDatabase do).
+ * authenticators.ts, factors.ts, passwords.ts. Call `migrate` first (openEmbedded and openDatabase do).
  */
 import type { CompleteAdapter } from '../types.js'
 import { accountMethods } from './accounts.js'
 import { authenticatorMethods } from './authenticators.js'
 import { toQueryable } from './drivers/index.js'
 import { factorMethods } from './factors.js'
+import { passwordMethods } from './passwords.js'
 import { withQueryListener, type QueryListener } from './query-hooks.js'
 import type { Queryable } from './queryable.js'
 import { sessionMethods } from './sessions.js'
@@ -46,5 +47,6 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     ...verificationCodeMethods(rows),
     ...authenticatorMethods(rows),
     ...factorMethods(rows, db),
+    ...passwordMethods(rows),
   }
 }

@@ -184,6 +184,19 @@ export const migrations: Migration[] = [
       `ALTER TABLE sessions ADD COLUMN amr text`,
     ],
   },
+  {
+    version: 12,
+    name: 'passwords',
+    // One password hash (a PHC string made by the server) per user, beside the user row so a read of
+    // the user never carries it (src/adapters/postgres/passwords.ts).
+    statements: [
+      `CREATE TABLE passwords (
+        user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        hash text NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+    ],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

@@ -2,6 +2,7 @@
 import type { Adapter } from '../../core/types.js'
 import { MissingAdapterMethods } from '../../core/errors.js'
 import type { AdapterMethod, ResolvedConfig } from './types.js'
+import { methodOf } from './feature.js'
 
 export type { AdapterMethod } from './types.js'
 type Method = AdapterMethod
@@ -14,7 +15,7 @@ export function requiredAdapterMethods(config: ResolvedConfig): Method[] {
   if (!config.adapter) return []
   const need = new Set<Method>(userMethods)
   if (config.session.strategy === 'database') sessionMethods.forEach((m) => need.add(m))
-  for (const p of config.providers.values()) config.methods.get(p.type)?.adapterMethods?.(config).forEach((m) => need.add(m))
+  for (const p of config.providers.values()) methodOf(config, p)?.adapterMethods?.(config).forEach((m) => need.add(m))
   return [...need]
 }
 

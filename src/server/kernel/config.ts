@@ -74,7 +74,8 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
   for (const feature of features) feature.configure?.(config, resolved)
   if (features.length) {
     for (const p of providers.values()) {
-      if (!resolved.methods.has(p.type)) throw configurationError(`latchkey: provider "${p.id}" has type "${String(p.type)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)
+      const kind = (p as { kind?: string }).kind ?? p.type
+      if (!resolved.methods.has(kind)) throw configurationError(`latchkey: provider "${p.id}" has ${kind === p.type ? 'type' : 'kind'} "${String(kind)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)
     }
   }
   resolved.missingMethods = requiredAdapterMethods(resolved).filter((m) => typeof (config.adapter as any)?.[m] !== 'function')

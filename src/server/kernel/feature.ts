@@ -10,6 +10,6 @@ import type { ResolvedConfig, SignInMethod } from './types.js'
 export type { Action, Feature, Route, SignInMethod } from './types.js'
 
 /** The sign-in method that runs this provider's kind; none where the instance has no feature for it. */
-export function methodOf(config: Pick<ResolvedConfig, 'methods'>, provider: { type: string }): SignInMethod | undefined {
-  return config.methods.get(provider.type)
+export function methodOf(config: Pick<ResolvedConfig, 'methods'>, provider: { type: string; kind?: string }): SignInMethod | undefined {
+  return config.methods.get(provider.kind ?? provider.type)
 }

@@ -151,7 +151,8 @@ async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput)
   return { user, isNewUser: false }
 }
 
-async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 'email'> & { email: string | null }): Promise<AdapterUser> {
+/** Creates a user through the adapter, with `events.createUser`. */
+export async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 'email'> & { email: string | null }): Promise<AdapterUser> {
   const adapter = useAdapter(ctx.config, ['createUser'], 'sign-up')
   const created = await adapter.createUser({
     id: user.id ?? crypto.randomUUID(),

@@ -1,0 +1,142 @@
+import type { AppProvider, AuthClient, SignInResult } from '../client/index.js'
+import { h } from './dom.js'
+
+/** What the password forms use of `<latchkey-signin>`. */
+export interface PasswordHost {
+  client: AuthClient
+  /** "Confirm it's you": no sign-up or reset then, only the sign-in. */
+  confirming: boolean
+  /** The email field's autocomplete (with `webauthn` where passkeys are offered in it). */
+  username: string
+  /** Runs a step from its button: a refusal in words under its form; answers whether it went through. */
+  run(button: HTMLButtonElement, action: () => Promise<unknown>): Promise<boolean>
+  /** The sign-in as the credentials form makes it (callback URL, `redirect`, `confirm`). */
+  signIn(fields: Record<string, string>): Promise<SignInResult>
+  /** Shows `mode` in place of the forms, the focus in its first field; none: the forms again. */
+  open(mode?: HTMLElement): void
+  /** The element's status line saying `words` (`mail`: followed by the `email-sent` slot), to place. */
+  say(words: string, mail?: boolean): HTMLElement
+  /** Shows the words of `code` after `near`. */
+  refuse(code: string, near: HTMLElement): void
+}
+
+function field(words: string, props: Record<string, unknown>): [HTMLLabelElement, HTMLInputElement] {
+  const input = h('input', { required: true, part: 'input', ...props })
+  return [h('label', { part: 'label' }, words, input), input]
+}
+
+function form(part: string, words: string, submitWords: string, fields: Node[], submitted: (submit: HTMLButtonElement) => void, ...after: Node[]): HTMLFormElement {
+  const submit = h('button', { type: 'submit', part: 'button submit' }, submitWords)
+  return h('form', {
+    part: `form ${part}`, 'aria-label': words,
+    onsubmit: (e: Event) => {
+      e.preventDefault()
+      submitted(submit)
+    },
+  }, ...fields, submit, ...after)
+}
+
+const confirmed = 'Your address is confirmed: sign in.'
+const changed = 'Your password is changed: sign in with it.'
+/** What the emailed links' pages (server: features/password/pages.ts) send back to the sign-in page, `?notice=`. */
+const notices: Record<string, string> = { 'email-verified': confirmed, 'password-reset': changed }
+
+const codeField = () => field('Code from the email', { name: 'code', part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
+
+/**
+ * The sign-in form of a `Password()` provider (Email, Password), with "Forgot password?" and
+ * "Create an account", which open the sign-up and reset steps in place of the forms. The
+ * `autocomplete` values (`username`, `current-password`, `new-password`, `one-time-code`) let
+ * password managers fill, save and generate. A sign-in refused with `EmailNotVerified`, and a
+ * sign-up, go on to the code from the confirmation email; each step ends back at this form with
+ * the address filled. An emailed link's page comes back here with `?notice=`, said in words.
+ */
+export function passwordForm(host: PasswordHost, p: AppProvider, label: string): HTMLFormElement {
+  const { client } = host
+  const [emailLabel, email] = field('Email', { type: 'email', name: 'email', autocomplete: host.username })
+  /** A step's address field, starting with the address typed into the sign-in form. */
+  const emailField = () => field('Email', { type: 'email', name: 'email', autocomplete: 'username', value: email.value })
+  const [passwordLabel, password] = field('Password', { type: 'password', name: 'password', autocomplete: 'current-password' })
+  // No maxlength: a longer password pasted in would be cut short unseen (and kept whole by a
+  // password manager); the server refuses it in words instead.
+  const newPassword = (words: string) => field(words, { type: 'password', name: 'password', autocomplete: 'new-password', minlength: p.password?.minLength })
+  const button = (part: string, words: string, onclick: () => void) => h('button', { type: 'button', part: `button ${part}`, onclick }, words)
+
+  /** A step in place of the forms: a heading, its nodes, "Back to sign in". */
+  const mode = (part: string, heading: string, ...nodes: Node[]) =>
+    h('div', { class: 'stack', part: `container ${part}-step` }, h('h2', { part: 'heading' }, heading), ...nodes, button('back', 'Back to sign in', () => {
+      host.open()
+      email.focus()
+    }))
+
+  /** Back to the sign-in form, the address filled, the focus where the next thing is typed. */
+  const back = (address: string, words: string) => {
+    host.open()
+    email.value = address
+    signInForm.prepend(host.say(words))
+    ;(password.value ? signInForm.querySelector('button')! : password).focus()
+  }
+
+  /** The code from the confirmation email, and "Send the email again"; `intro` puts words under the heading. */
+  const verify = (address: string, intro: (heading: HTMLElement) => void) => {
+    const [codeLabel, code] = codeField()
+    const resend: HTMLButtonElement = button('resend', 'Send the email again', () =>
+      host.run(resend, async () => {
+        await client.password.resend(address)
+        resend.after(host.say(`We sent a new email to ${address}.`, true))
+      }))
+    const verifyForm = form('verify-form', 'Confirm your email address', 'Confirm', [codeLabel], (submit) =>
+      host.run(submit, async () => {
+        await client.password.verify({ email: address, code: code.value })
+        back(address, confirmed)
+      }))
+    const step = mode('verify', 'Confirm your email address', verifyForm, resend)
+    host.open(step)
+    intro(step.firstChild as HTMLElement)
+  }
+
+  const signUp = () => {
+    const [addressLabel, address] = emailField()
+    const [nameLabel, name] = field('Name (optional)', { name: 'name', autocomplete: 'name', required: false })
+    const [chosenLabel, chosen] = newPassword('Password')
+    host.open(mode('signup', 'Create an account', form('signup-form', 'Create an account', 'Create account', [addressLabel, nameLabel, chosenLabel], (submit) =>
+      host.run(submit, async () => {
+        await client.password.signUp({ email: address.value, password: chosen.value, name: name.value || undefined })
+        verify(address.value, (heading) => heading.after(host.say('Check your email: we sent a link and a code to confirm your address.', true)))
+      }))))
+  }
+
+  const forgot = () => {
+    const [addressLabel, address] = emailField()
+    const [codeLabel, code] = codeField()
+    const [chosenLabel, chosen] = newPassword('New password')
+    // The account the new password is for, so a password manager saves it under that name.
+    const account = h('input', { type: 'email', name: 'email', autocomplete: 'username', hidden: true })
+    const resetForm = form('reset-form', 'Choose a new password', 'Change password', [account, codeLabel, chosenLabel], (submit) =>
+      host.run(submit, async () => {
+        await client.password.reset({ email: account.value, code: code.value, password: chosen.value })
+        password.value = ''
+        back(account.value, changed)
+      }))
+    resetForm.hidden = true
+    const forgotForm = form('forgot-form', 'Reset your password', 'Send reset email', [addressLabel], (submit) =>
+      host.run(submit, async () => {
+        await client.password.forgot(address.value)
+        account.value = address.value
+        forgotForm.after(host.say(`Check your email: if ${address.value} has a password here, we sent it a link and a code to choose a new one.`, true))
+        resetForm.hidden = false
+        code.focus()
+      }))
+    host.open(mode('forgot', 'Reset your password', forgotForm, resetForm))
+  }
+
+  const signInForm = form('password-form', label, label, [emailLabel, passwordLabel], (submit) =>
+    host.run(submit, async () => {
+      const result = await host.signIn({ email: email.value, password: password.value })
+      if (result.error !== 'EmailNotVerified') return result
+      verify(email.value, (heading) => host.refuse('EmailNotVerified', heading))
+    }), ...(host.confirming ? [] : [h('div', { class: 'row' }, button('forgot', 'Forgot password?', forgot), button('signup', 'Create an account', signUp))]))
+  const notice = notices[new URLSearchParams(location.search).get('notice') ?? '']
+  if (notice) signInForm.prepend(host.say(notice))
+  return signInForm
+}

@@ -1,0 +1,70 @@
+/** A `Password()` provider's options, resolved at start-up, and what it needs of the adapter. */
+import type { PasswordConfig, PasswordEmail, PasswordOptions } from '../../../providers/password.js'
+import type { Awaitable, EmailConfig } from '../../../core/types.js'
+import { configurationError } from '../../../core/errors.js'
+import type { ResolvedConfig } from '../../kernel/types.js'
+import { resolvePasswordLengths, type PasswordLengths } from './policy.js'
+import type { BreachCheckOptions } from './breached.js'
+
+export interface ResolvedPassword extends PasswordLengths {
+  id: string
+  sendEmail: (message: PasswordEmail) => Awaitable<void>
+  breached: BreachCheckOptions | false
+  requireVerifiedEmail: boolean
+  endOtherSessions: boolean
+  linkMaxAge: number
+}
+
+/** Passwords, users by address, and the one-time links and codes the emails carry. */
+export const passwordMethods = ['getPasswordHash', 'setPasswordHash', 'getUser', 'getUserByEmail', 'createUser', 'updateUser', 'createVerificationToken', 'useVerificationToken', 'createVerificationCode', 'useVerificationCode'] as const
+
+const byConfig = new WeakMap<ResolvedConfig, Map<string, ResolvedPassword>>()
+
+export function resolvePassword(provider: PasswordConfig, resolved: ResolvedConfig): ResolvedPassword {
+  const given: PasswordOptions = provider.options ?? {}
+  const adapter = resolved.adapter as Record<string, unknown> | undefined
+  const missing = passwordMethods.filter((m) => typeof adapter?.[m] !== 'function')
+  if (missing.length) {
+    throw configurationError(
+      `latchkey: the Password provider "${provider.id}" needs ${adapter ? 'the adapter methods ' + missing.join(', ') : 'an adapter (accounts and their passwords are stored)'}; ` +
+        `latchkey's memory and SQL adapters have them (docs/data.md#passwords)`,
+    )
+  }
+  const linkMaxAge = given.linkMaxAge ?? 3600
+  if (!(linkMaxAge >= 300 && linkMaxAge <= 7 * 86400)) throw configurationError(`latchkey: Password linkMaxAge must be from 300 to 604800 seconds, got ${linkMaxAge}`)
+  const options: ResolvedPassword = {
+    id: provider.id,
+    ...resolvePasswordLengths(given.minLength, given.maxLength),
+    sendEmail: given.sendEmail ?? smtpSender(resolved, provider.id),
+    breached: given.breached === false ? false : { ...given.breached },
+    requireVerifiedEmail: given.requireVerifiedEmail ?? true,
+    endOtherSessions: given.endOtherSessions ?? true,
+    linkMaxAge,
+  }
+  const all = byConfig.get(resolved) ?? new Map()
+  all.set(provider.id, options)
+  byConfig.set(resolved, all)
+  return options
+}
+
+/** The resolved options of the Password provider `id` of this instance. */
+export function passwordOptions(config: ResolvedConfig, id: string): ResolvedPassword | undefined {
+  return byConfig.get(config)?.get(id)
+}
+
+/** Without `sendEmail`: the SMTP server and sender of the app's Nodemailer provider, else a start-up error with the fix. */
+function smtpSender(resolved: ResolvedConfig, id: string): ResolvedPassword['sendEmail'] {
+  const smtp = [...resolved.providers.values()].find((p) => p.type === 'email' && (p as EmailConfig).server && (p as EmailConfig).from) as EmailConfig | undefined
+  if (!smtp) {
+    throw configurationError(`latchkey: the Password provider "${id}" sends emails (address confirmation, password reset): set its sendEmail option, or add the Nodemailer provider with server and from`)
+  }
+  return async (message) => {
+    const { createTransport } = await import('nodemailer')
+    const transport = createTransport(smtp.server as never)
+    try {
+      await transport.sendMail({ to: message.to, from: smtp.from, subject: message.subject, text: message.text, html: message.html })
+    } finally {
+      transport.close()
+    }
+  }
+}

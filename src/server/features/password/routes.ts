@@ -1,0 +1,182 @@
+/**
+ * /password: an account's life around its password. POST sub-routes, CSRF-checked, answering
+ * `{ ok: true }` (or, posted from the built-in pages, a redirect to the sign-in page):
+ * - `sign-up` (`email`, `password`, `name?`): a new account, unconfirmed, and its confirmation
+ *   email; for an address that has an account, that owner is emailed instead and the answer is
+ *   the same;
+ * - `verify` (`email`, `code` or `token`): the address is confirmed (its first proof);
+ * - `verify-again` (`email`) and `forgot` (`email`): a new email where there is something to
+ *   send, the same answer where there is not;
+ * - `reset` (`email`, `code` or `token`, `password`): a new password; every session ends.
+ * GET /password (signed in) says whether the user has a password; POST /password `action=set`
+ * (fresh session; `currentPassword` where there is one) sets or changes it, ending other sessions.
+ * GET /password/verify and /password/reset are the emailed links' pages (pages.ts).
+ */
+import type { AdapterUser } from '../../../core/types.js'
+import { AuthError } from '../../../core/errors.js'
+import { readBody, stringField, type Body } from '../../kernel/body.js'
+import type { Context } from '../../kernel/context.js'
+import { verifyCsrf } from '../../kernel/csrf.js'
+import { requireFresh } from '../../kernel/fresh.js'
+import { readAction, requireOwner } from '../../kernel/manage.js'
+import { json, redirect, type Reply } from '../../kernel/respond.js'
+import { readSession } from '../../kernel/session.js'
+import { createUser } from '../../sign-in/complete.js'
+import { proveAddress } from '../../sign-in/first-proof.js'
+import { enforceRateLimit } from '../rate-limit/config.js'
+import { isBreached } from './breached.js'
+import { passwordEmail } from './emails.js'
+import { hashPassword, verifyPassword } from './hash.js'
+import type { ResolvedPassword } from './options.js'
+import { linkPage } from './pages.js'
+import { checkPasswordPolicy, normalizePassword } from './policy.js'
+import { passwordStore } from './store.js'
+import { emailOf, issueLink, useLinkOrCode } from './tokens.js'
+
+const ok = { ok: true }
+/** A proof of the address by this feature itself: the first-proof hook keeps the password it confirms. */
+export const ownProof = new WeakSet<Context>()
+
+export async function getPassword(ctx: Context, sub: string | undefined, options: ResolvedPassword): Promise<Reply> {
+  if (sub === 'verify' || sub === 'reset') return linkPage(ctx, sub, options)
+  if (sub !== undefined) throw new AuthError('UnknownAction', 'GET /password takes no path segment but verify or reset')
+  const { user } = await requireOwner(ctx)
+  return json(ctx, { hasPassword: !!(await passwordStore(ctx).getPasswordHash(user.id)) })
+}
+
+export async function postPassword(ctx: Context, sub: string | undefined, options: ResolvedPassword): Promise<Reply> {
+  if (sub === undefined) return setPassword(ctx, options)
+  const flows: Record<string, (ctx: Context, options: ResolvedPassword, body: Body) => Promise<void>> = { 'sign-up': signUp, verify, 'verify-again': verifyAgain, forgot, reset }
+  const flow = flows[sub]
+  if (!flow) throw new AuthError('UnknownAction', 'Expected POST /password/sign-up, verify, verify-again, forgot or reset')
+  const fromPage = !ctx.returnRedirect && /html/.test(ctx.incoming.header('accept') ?? '')
+  const signInPage = ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`
+  const body = await readBody(ctx.request, ctx.config.maxBodySize)
+  try {
+    await verifyCsrf(ctx, body.csrfToken)
+    await flow(ctx, options, body)
+  } catch (error) {
+    // The built-in pages post plain forms: a refusal goes back to the sign-in page in words.
+    if (!fromPage || !(error instanceof AuthError) || error.status >= 500) throw error
+    return redirect(ctx, `${signInPage}?error=${error.type}`)
+  }
+  if (fromPage) return redirect(ctx, `${signInPage}?notice=${sub === 'reset' ? 'password-reset' : 'email-verified'}`)
+  return json(ctx, ok)
+}
+
+/** The new password in `field`, normalized, checked against the length rules and the breached list. */
+async function newPassword(ctx: Context, options: ResolvedPassword, body: Body, field = 'password'): Promise<string> {
+  const password = checkPasswordPolicy(body[field], options)
+  if (options.breached && (await isBreached(password, options.breached, ctx.config.logger))) {
+    throw new AuthError('PasswordBreached', 'This password has appeared in a data breach: choose another one', { status: 400 })
+  }
+  return password
+}
+
+const host = (ctx: Context) => new URL(ctx.origin).host
+
+async function send(ctx: Context, options: ResolvedPassword, ...args: Parameters<typeof passwordEmail>): Promise<void> {
+  await options.sendEmail(passwordEmail(...args))
+}
+
+async function signUp(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
+  const email = emailOf(body)
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
+  const password = await newPassword(ctx, options, body)
+  const store = passwordStore(ctx)
+  const existing = await store.getUserByEmail(email)
+  // Both ways spend one hash, so the time does not tell them apart either.
+  const hash = await hashPassword(password)
+  if (existing) {
+    const link = (await store.getPasswordHash(existing.id)) ? await issueLink(ctx, 'reset', email, options.linkMaxAge) : undefined
+    return send(ctx, options, 'account-exists', email, host(ctx), link)
+  }
+  const name = stringField(body, 'name')?.trim().slice(0, 200) || null
+  const user = await createUser(ctx, { email, name, emailVerified: null })
+  await store.setPasswordHash(user.id, hash)
+  await send(ctx, options, 'verify-email', email, host(ctx), await issueLink(ctx, 'verify', email, options.linkMaxAge))
+}
+
+async function verify(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
+  const email = emailOf(body)
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'emailCode', email, ctx.now)
+  await useLinkOrCode(ctx, 'verify', email, body)
+  const user = await passwordStore(ctx).getUserByEmail(email)
+  if (!user) throw new AuthError('InvalidCode', 'This link or code is not right; ask for a new email', { status: 400 })
+  await proveOwn(ctx, user)
+}
+
+async function verifyAgain(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
+  const email = emailOf(body)
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
+  const store = passwordStore(ctx)
+  const user = await store.getUserByEmail(email)
+  if (!user || user.emailVerified || !(await store.getPasswordHash(user.id))) return
+  await send(ctx, options, 'verify-email', email, host(ctx), await issueLink(ctx, 'verify', email, options.linkMaxAge))
+}
+
+async function forgot(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
+  const email = emailOf(body)
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
+  const store = passwordStore(ctx)
+  const user = await store.getUserByEmail(email)
+  // Only an account with a password is reset: one that signs in otherwise sets one while signed in.
+  if (!user || !(await store.getPasswordHash(user.id))) return
+  await send(ctx, options, 'reset-password', email, host(ctx), await issueLink(ctx, 'reset', email, options.linkMaxAge))
+}
+
+async function reset(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
+  const email = emailOf(body)
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'emailCode', email, ctx.now)
+  const password = await newPassword(ctx, options, body)
+  await useLinkOrCode(ctx, 'reset', email, body)
+  const store = passwordStore(ctx)
+  const user = await store.getUserByEmail(email)
+  if (!user) throw new AuthError('InvalidCode', 'This link or code is not right; ask for a new email', { status: 400 })
+  await store.setPasswordHash(user.id, await hashPassword(password))
+  // The reset proved the address, and whoever held the account before must not stay in it.
+  await proveOwn(ctx, user)
+  await endSessions(ctx, user, undefined)
+  await ctx.config.events.passwordReset?.({ user })
+  await send(ctx, options, 'password-changed', email, host(ctx))
+}
+
+/** POST /password `action=set`: the signed-in user sets a first password or changes theirs. */
+async function setPassword(ctx: Context, options: ResolvedPassword): Promise<Reply> {
+  const me = await requireOwner(ctx)
+  const { body } = await readAction(ctx, ['set'])
+  requireFresh(ctx, me.signedInAt)
+  const store = passwordStore(ctx)
+  const stored = await store.getPasswordHash(me.user.id)
+  if (stored) {
+    let current = ''
+    try {
+      current = normalizePassword(typeof body.currentPassword === 'string' ? body.currentPassword : '')
+    } catch {}
+    if (!(await verifyPassword(current, stored)).ok) throw new AuthError('CredentialsSignin', 'Expected your current password in "currentPassword"', { status: 401 })
+  }
+  const password = await newPassword(ctx, options, body)
+  await store.setPasswordHash(me.user.id, await hashPassword(password))
+  if (options.endOtherSessions) await endSessions(ctx, me.user, (await readSession(ctx, false)).record?.sessionToken)
+  await ctx.config.events.passwordChanged?.({ user: me.user })
+  if (me.user.email) await send(ctx, options, 'password-changed', me.user.email, host(ctx))
+  return json(ctx, { hasPassword: true })
+}
+
+/** Confirms the address by this feature's own link or code: the first proof, keeping the password. */
+async function proveOwn(ctx: Context, user: AdapterUser): Promise<void> {
+  if (user.emailVerified) return
+  ownProof.add(ctx)
+  await proveAddress(ctx, user)
+}
+
+/**
+ * Ends the user's database sessions but `keep` (the one making the change). JWT sessions live in
+ * their cookies and cannot be ended from here (docs/passwords.md).
+ */
+async function endSessions(ctx: Context, user: AdapterUser, keep: string | undefined): Promise<void> {
+  if (ctx.config.session.strategy !== 'database') return
+  const adapter = ctx.config.adapter!
+  if (!keep) return adapter.deleteSessionsByUserId?.(user.id) as Promise<void>
+  for (const s of (await adapter.listSessionsByUserId?.(user.id)) ?? []) if (s.sessionToken !== keep) await adapter.deleteSession?.(s.sessionToken)
+}

@@ -1,0 +1,57 @@
+/**
+ * The one-time link and code of a password email: to confirm an address or to reset a password.
+ * The link's token is stored as an HMAC (email/link.ts's rule), the code as email/code.ts keeps
+ * codes (6 digits, 10 minutes, burned after 5 wrong entries); a new email replaces both.
+ */
+import type { EmailConfig } from '../../../core/types.js'
+import { AuthError } from '../../../core/errors.js'
+import { stringField, type Body } from '../../kernel/body.js'
+import type { Context } from '../../kernel/context.js'
+import { randomToken } from '../../kernel/crypto.js'
+import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
+import { storeCode, useCode } from '../email/code.js'
+import { hashToken, normalizeEmail } from '../email/link.js'
+import { passwordStore } from './store.js'
+
+export type Purpose = 'verify' | 'reset'
+
+const identifier = (purpose: Purpose, email: string) => `password-${purpose}:${email}`
+/** Codes as the email codes are: the same options, under this feature's identifiers. */
+const codes = { id: 'password', code: { length: 6 } } as EmailConfig
+
+/** The address in `body.email`, normalized; InvalidRequest where there is none. */
+export function emailOf(body: Body): string {
+  const raw = stringField(body, 'email')
+  try {
+    if (!raw) throw new Error()
+    return normalizeEmail(raw)
+  } catch {
+    throw new AuthError('InvalidRequest', 'Expected an email address like name@example.com in the "email" field')
+  }
+}
+
+/** A new link (its URL under `path`) and code for `email`; earlier ones for the same purpose stop working. */
+export async function issueLink(ctx: Context, purpose: Purpose, email: string, maxAge: number): Promise<{ url: string; code?: string; minutes: number }> {
+  const token = randomToken(32)
+  const expires = new Date(ctx.now + maxAge * 1000)
+  await storeOneTimeRecord(ctx, { identifier: identifier(purpose, email), token: await hashToken(token, ctx.config.secrets[0]), expires }, 'password emails', { replace: true })
+  const made = await storeCode(ctx, codes, identifier(purpose, email))
+  const url = new URL(`${ctx.baseUrl}/password/${purpose}`)
+  url.searchParams.set('email', email)
+  url.searchParams.set('token', token)
+  return { url: url.href, code: made?.code, minutes: Math.round(maxAge / 60) }
+}
+
+/** Spends the link's `token` or the `code` in the body for `email`; throws InvalidCode, CodeExpired or TooManyAttempts. */
+export async function useLinkOrCode(ctx: Context, purpose: Purpose, email: string, body: Body): Promise<void> {
+  const token = stringField(body, 'token')
+  if (!token) return useCode(ctx, codes, identifier(purpose, email), body.code)
+  const store = passwordStore(ctx)
+  for (const secret of ctx.config.secrets) {
+    const record = await store.useVerificationToken({ identifier: identifier(purpose, email), token: await hashToken(token, secret) })
+    if (!record) continue
+    if (record.expires.getTime() <= ctx.now) throw new AuthError('CodeExpired', 'This link has expired; ask for a new email', { status: 400 })
+    return
+  }
+  throw new AuthError('InvalidCode', 'This link or code is not right, or it was used already; ask for a new email', { status: 400 })
+}
