@@ -8,6 +8,7 @@ const all: Record<string, () => Promise<void>> = {
   'client-size': () => import('./client-size.js').then(() => {}),
   'server-size': () => import('./server-size.js').then((m) => m.run()),
   tabs: () => import('./tabs.js').then((m) => m.run()),
+  'client-cost': () => import('./client-cost.js').then((m) => m.run()),
   'device-bound': () => import('./device-bound.js').then((m) => m.run()),
   session: () => import('./session.js').then((m) => m.run()),
   adapters: () => import('./adapters.js').then((m) => m.run()),

@@ -55,12 +55,28 @@ export function mountPasskeys(root: HTMLElement, client: AuthClient, passkey: Pa
     const show = async () => {
       const keys = await passkey.list().catch(() => [])
       list.replaceChildren(...keys.map((k) => {
+        const name = el('span', { className: 'passkey-name' }, passkeyName(k))
         const remove = el('button', { type: 'button', className: 'link' }, 'Remove')
         remove.addEventListener('click', () => void run(remove, async () => {
           await passkey.remove(k.id)
           await show()
         }, 'Passkey removed.'))
-        return el('li', {}, el('span', { className: 'passkey-name' }, passkeyName(k)), el('span', { className: 'muted small' }, passkeyDetail(k)), remove)
+        const rename = el('button', { type: 'button', className: 'link' }, 'Rename')
+        rename.addEventListener('click', () => {
+          const input = el('input', { value: k.name ?? '', maxLength: 64, ariaLabel: 'Passkey name', placeholder: passkeyName(k) })
+          const save = el('button', { type: 'submit', className: 'link' }, 'Save')
+          const form = el('form', { className: 'passkey-rename' }, input, save)
+          form.addEventListener('submit', (e) => {
+            e.preventDefault()
+            void run(save, async () => {
+              await passkey.rename(k.id, input.value)
+              await show()
+            }, 'Passkey renamed.')
+          })
+          name.replaceWith(form)
+          input.focus()
+        })
+        return el('li', {}, name, el('span', { className: 'muted small' }, passkeyDetail(k)), rename, remove)
       }))
       if (!keys.length) list.append(el('li', { className: 'muted' }, 'No passkeys on this account yet.'))
     }
@@ -86,8 +102,13 @@ export function mountPasskeys(root: HTMLElement, client: AuthClient, passkey: Pa
   void client.getSession().then(render, render)
 }
 
-/** A passkey's name as a person knows it: where it lives, from its device type and transports. */
+/**
+ * A passkey's name as a person knows it: the one they gave it, else its authenticator's (from the
+ * AAGUID: "iCloud Keychain", "1Password"), else where it lives, from its device type and transports.
+ */
 export function passkeyName(k: PasskeyInfo): string {
+  if (k.name) return k.name
+  if (k.authenticator !== 'Passkey') return k.authenticator
   if (k.deviceType === 'multiDevice') return 'Synced passkey'
   if (k.transports.some((t) => t === 'usb' || t === 'nfc' || t === 'ble')) return 'Security key'
   return 'Passkey on one device'
@@ -96,5 +117,7 @@ export function passkeyName(k: PasskeyInfo): string {
 function passkeyDetail(k: PasskeyInfo): string {
   const kind = k.deviceType === 'multiDevice' ? 'synced across your devices' : 'stays on the device that made it'
   const added = k.createdAt && new Date(k.createdAt).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' })
-  return added ? `${kind} · added ${added}` : kind
+  // Named by the user: the authenticator's own name still says what it is.
+  const what = k.name && k.authenticator !== 'Passkey' ? `${k.authenticator}, ${kind}` : kind
+  return added ? `${what} · added ${added}` : what
 }

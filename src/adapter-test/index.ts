@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Adapter, AdapterUser } from '../core/types.js'
 import { accountTests } from './accounts.js'
+import { authenticatorNameTests } from './authenticator-names.js'
 import { authenticatorTests } from './authenticators.js'
 import { concurrencyTests } from './concurrency.js'
 import { extensionTests } from './extensions.js'
@@ -63,7 +64,7 @@ export const adapterMethods = [
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 /** Additions an adapter may leave out (the server then does without); the suite tests each one an adapter has. */
-export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', 'replaceSessionToken', ...factorMethods, ...passwordMethods] as const satisfies ReadonlyArray<keyof Adapter>
+export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', 'replaceSessionToken', 'updateAuthenticatorName', ...factorMethods, ...passwordMethods] as const satisfies ReadonlyArray<keyof Adapter>
 
 export function runAdapterTests(options: AdapterTestOptions): void {
   describe(`adapter contract: ${options.name}`, () => {
@@ -97,6 +98,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
     verificationTokenTests(suite)
     verificationCodeTests(suite)
     authenticatorTests(suite)
+    authenticatorNameTests(suite)
     factorTests(suite)
     passwordTests(suite)
     concurrencyTests(suite)

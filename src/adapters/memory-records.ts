@@ -28,8 +28,13 @@ export function userRecord(user: AdapterUser): AdapterUser {
 }
 
 export function authenticatorRecord(a: AdapterAuthenticator): AdapterAuthenticator {
-  const { credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt } = a
-  return copy({ credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt: createdAt ?? undefined })
+  const { credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt, aaguid, name } = a
+  return copy({
+    credentialID, credentialPublicKey, userId, providerAccountId, counter, credentialDeviceType, credentialBackedUp, transports, createdAt: createdAt ?? undefined,
+    // Absent where never given, so a record reads back as it was written.
+    ...(aaguid != null && { aaguid }),
+    ...(name != null && { name }),
+  })
 }
 
 export const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])

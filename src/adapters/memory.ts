@@ -310,6 +310,8 @@ export function MemoryAdapter(): MemoryAdapter {
       requireCounter(method, authenticator.counter)
       if (authenticator.transports !== undefined) requireStringOrNull(method, 'transports', authenticator.transports)
       if (authenticator.createdAt != null) requireDate(method, 'createdAt', authenticator.createdAt)
+      if (authenticator.aaguid != null) requireString(method, 'aaguid', authenticator.aaguid)
+      if (authenticator.name != null) requireString(method, 'name', authenticator.name)
       requireUser(method, authenticator.userId)
       if (authenticators.has(credentialID)) {
         throw new AdapterError('DuplicateAuthenticator', `${method}: expected a new credential, but credential "${credentialID}" is already registered`)
@@ -335,6 +337,15 @@ export function MemoryAdapter(): MemoryAdapter {
         throw new AdapterError('UnknownAuthenticator', `updateAuthenticatorCounter: expected an existing credential, but "${credentialID}" is not registered`)
       }
       const next = { ...current, counter }
+      authenticators.set(credentialID, next)
+      return copy(next)
+    },
+
+    async updateAuthenticatorName(credentialID, name) {
+      const value = requireStringOrNull('updateAuthenticatorName', 'name', name)
+      const current = authenticators.get(credentialID)
+      if (!current) return null
+      const next = { ...current, name: value }
       authenticators.set(credentialID, next)
       return copy(next)
     },

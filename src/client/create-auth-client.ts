@@ -94,6 +94,8 @@ export interface AuthClient {
   passkeys: {
     list(): Promise<PasskeyInfo[]>
     remove(id: string): Promise<PasskeyInfo[]>
+    /** Names one of the user's passkeys (an empty name clears it; at most 64 characters); answers the whole list. */
+    rename(id: string, name: string): Promise<PasskeyInfo[]>
   }
   /**
    * Email codes: after `signIn('email', { email, redirect: false })`, the code from that email
@@ -230,13 +232,17 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
   }
   const sessionUrl = base + '/session'
   const listeners = new Set<(session: Session | null) => void>()
+  let firstRead!: () => void
+  const firstReadDone = new Promise<void>((resolve) => (firstRead = resolve))
+  const register = () =>
+    import('./register-worker.js').then(
+      ({ registerWorker }) => registerWorker(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`),
+      (e): WorkerRegistrationResult => ({ status: 'failed', message: String(e) }),
+    )
+  // A page a worker already controls learns its session first: the registration's import and
+  // browser calls would otherwise stand in the way of a reload's first read.
   const workerRegistration: Promise<WorkerRegistrationResult> =
-    typeof serviceWorker === 'string'
-      ? import('./register-worker.js').then(
-        ({ registerWorker }) => registerWorker(`${serviceWorker}?base=${encodeURIComponent(new URL(base).pathname)}`),
-        (e) => ({ status: 'failed', message: String(e) }),
-      )
-      : Promise.resolve({ status: 'off' })
+    typeof serviceWorker === 'string' ? (navigator.serviceWorker?.controller ? firstReadDone.then(register) : register()) : Promise.resolve({ status: 'off' })
   const bridge = serviceWorker ? workerBridge(sessionUrl) : null
   const served = async () => !!(await bridge?.serving())
   /**
@@ -403,6 +409,7 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
     passkeys: {
       list: passkeys.list,
       remove: (id) => passkeys.act({ action: 'remove', id }),
+      rename: (id, name) => passkeys.act({ action: 'rename', id, name }),
     },
     mfa: {
       async verify({ callbackUrl = location.href, trustDevice, ...proof }) {
@@ -455,6 +462,6 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
   // the shared record answers, or the server once it is due.
   addEventListener('pageshow', (e) => void (e.persisted && client.getSession().catch(() => {})))
   // Start at once: status leaves 'loading', and the due timer keeps the session alive.
-  client.getSession().catch(() => {})
+  client.getSession().then(firstRead, firstRead)
   return client
 }

@@ -18,57 +18,81 @@ export interface WorkerBridge extends SessionEngine {
 export function workerBridge(sessionUrl: string): WorkerBridge | null {
   const container = navigator.serviceWorker
   if (!container) return null
-  let link: Promise<SessionEngine | undefined> | undefined
-  let port: MessagePort | undefined
+  let link: Link | undefined
   const unbind = () => {
-    port?.close()
-    link = port = undefined
+    link?.port.close()
+    link = undefined
   }
   container.addEventListener('controllerchange', unbind)
-  const bind = async (): Promise<SessionEngine | undefined> => {
+  /**
+   * A port to the controller, and whether a latchkey worker answered on it. Calls are posted on
+   * the port at once, before that answer: the port holds them until the worker takes it, so a
+   * page's first read costs one trip to the worker, not two (a reload's time to a known session).
+   */
+  const bind = (): Link | undefined => {
     const controller = container.controller
     if (!controller) return
-    return (link ??= new Promise((resolve) => {
-      const channel = new MessageChannel()
-      const own = (port = channel.port1)
-      const timer = setTimeout(resolve, 1000)
-      own.onmessage = (e) => {
-        if (e.data?.latchkey !== 'ready') return
-        clearTimeout(timer)
-        let next = 0
-        const calls = new Map<number, (answer: { state?: SessionState; error?: string }) => void>()
-        own.onmessage = ({ data }) => {
-          calls.get(data?.id)?.(data)
-          calls.delete(data?.id)
+    if (link) return link
+    const channel = new MessageChannel()
+    const port = channel.port1
+    let next = 0
+    const calls = new Map<number, (answer: { state?: SessionState; error?: string }) => void>()
+    const remote: SessionEngine = {
+      get: (after) =>
+        new Promise((resolve, reject) => {
+          const id = ++next
+          calls.set(id, ({ state, error }) => (state ? resolve(state) : reject(new Error(error))))
+          port.postMessage({ id, after })
+        }),
+    }
+    const bound: Link = { port, remote, ready: Promise.resolve(undefined) }
+    bound.ready = new Promise<SessionEngine | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        bound.answered ??= false
+        resolve(undefined)
+      }, 1000)
+      port.onmessage = ({ data }) => {
+        if (data?.latchkey === 'ready') {
+          // A late `ready` (a worker slow to start) still serves the calls that follow.
+          clearTimeout(timer)
+          bound.answered = true
+          bound.ready = Promise.resolve(remote)
+          return resolve(remote)
         }
-        const remote: SessionEngine = {
-          get: (after) =>
-            new Promise((resolve, reject) => {
-              const id = ++next
-              calls.set(id, ({ state, error }) => (state ? resolve(state) : reject(new Error(error))))
-              own.postMessage({ id, after })
-            }),
-        }
-        // A late answer (a worker slow to start) still serves the calls that follow.
-        if (port === own) link = Promise.resolve(remote)
-        resolve(remote)
+        calls.get(data?.id)?.(data)
+        calls.delete(data?.id)
       }
-      controller.postMessage({ latchkey: 'connect', session: sessionUrl }, [channel.port2])
-    }))
+    })
+    controller.postMessage({ latchkey: 'connect', session: sessionUrl }, [channel.port2])
+    return (link = bound)
   }
   return {
-    serving: async () => !!(await bind()),
+    serving: async () => !!(await bind()?.ready),
     async get(after) {
       for (const deadline of [1000, 10_000]) {
-        const api = await bind()
-        if (!api) break
+        const bound = bind()
+        // No controller, or one that did not answer `ready` in time: not latchkey's.
+        if (!bound || bound.answered === false) break
+        const call = bound.remote.get(after)
+        call.catch(() => {})
+        // No `ready` in time: the controller is not latchkey's, and the page keeps its own engine.
+        if (!(await bound.ready)) break
         let timer: any
         const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, deadline)))
-        const state = await Promise.race([api.get(after), late]).finally(() => clearTimeout(timer))
+        const state = await Promise.race([call, late]).finally(() => clearTimeout(timer))
         if (state) return state
         unbind()
       }
       throw new Error('worker')
     },
   }
+}
+
+interface Link {
+  port: MessagePort
+  remote: SessionEngine
+  /** The remote once the worker said `ready`; undefined when it did not within a second. */
+  ready: Promise<SessionEngine | undefined>
+  /** Whether the worker said `ready`: unknown while waiting, false once a second passed without it. */
+  answered?: boolean
 }

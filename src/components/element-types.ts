@@ -16,6 +16,12 @@ export interface LatchkeyElementTypes {
       redirect: boolean
       /** "Confirm it's you": shown only while signed in, signs the same user in again. */
       confirm: boolean
+      /**
+       * After a password or credentials sign-in, let the password manager make a passkey without a
+       * prompt (conditional create), where the browser can and the passkey provider has
+       * `automaticUpgrade` (docs/passkeys.md). Off by default.
+       */
+      'passkey-upgrade': boolean
     }
     events: {
       /** An error is shown; `detail.code` is its code (docs/errors.md). */

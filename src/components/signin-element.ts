@@ -155,8 +155,18 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     /** A credentials sign-in stays on the page whatever `redirect` says (a second factor may follow here), and navigates once signed in. */
     private async credentials(p: AppProvider, fields: Record<string, string>, callbackUrl: string, redirect: boolean, confirm: object) {
       const result = await this.client.signIn(p.id, { ...fields, callbackUrl, redirect: false, ...confirm })
+      if (result.ok && !this.confirming) this.upgrade()
       if (redirect && result.ok && result.url) location.href = result.url
       return result
+    }
+    /**
+     * `passkey-upgrade`: right after a sign-in, the password manager may make a passkey without a
+     * prompt. Not awaited: the browser may keep it pending, and a refusal changes nothing here.
+     */
+    private upgrade() {
+      const passkey = this.client.passkey
+      if (!passkey || !this.hasAttribute('passkey-upgrade')) return
+      passkey.capabilities().then((c) => (c.conditionalCreate ? passkey.upgrade() : undefined)).catch(() => {})
     }
     /** Shows `mode` (a step of its own) in place of the forms, the focus in its first field; none: the forms again. */
     private open(mode?: HTMLElement) {

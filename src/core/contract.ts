@@ -354,6 +354,23 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   residentKey?: 'required' | 'preferred' | 'discouraged'
   /** Offer passkeys in the browser's autofill. Default true. */
   enableConditionalUI?: boolean
+  /**
+   * What the browser should offer first, in order (WebAuthn `hints`): `security-key`,
+   * `client-device` (this device), `hybrid` (a phone). The passkey client may pass others per call.
+   */
+  hints?: Array<'security-key' | 'client-device' | 'hybrid'>
+  /**
+   * Other origins (`https://example.co.uk`) whose pages may use this RP ID (WebAuthn related
+   * origin requests): served at `/.well-known/webauthn` of the RP ID's host, and accepted as the
+   * origin of a ceremony. Any origin not listed (nor the RP's own) is refused.
+   */
+  relatedOrigins?: string[]
+  /**
+   * Automatic passkey upgrades: right after a sign-in by password, email or OAuth, the passkey
+   * client may ask the password manager to create a passkey without a prompt (conditional
+   * create). Each such sign-in then stores a one-time record. Default false.
+   */
+  automaticUpgrade?: boolean
   /** Tells registration who the new user is, from the request. Default: the `email` query parameter. */
   getUserInfo?: (request: Request) => Awaitable<{ email: string; name?: string | null } | null>
 }
@@ -522,6 +539,10 @@ export interface AdapterAuthenticator {
   transports?: string | null
   /** latchkey's addition: when the passkey was registered. Adapters that keep it answer it; absent otherwise. */
   createdAt?: Date | null
+  /** latchkey's addition: the authenticator model's AAGUID (lower-case, dashed), where it sent one; names it in the passkey list. */
+  aaguid?: string | null
+  /** latchkey's addition: the name the user gave the passkey (`updateAuthenticatorName`); null or absent for none. */
+  name?: string | null
 }
 
 // ---------------------------------------------------------------- 4 the adapter
@@ -605,6 +626,8 @@ export interface Adapter {
   listAuthenticatorsByUserId?(userId: AdapterAuthenticator['userId']): Awaitable<AdapterAuthenticator[]>
   /** Throws when the update fails. */
   updateAuthenticatorCounter?(credentialID: AdapterAuthenticator['credentialID'], newCounter: AdapterAuthenticator['counter']): Awaitable<AdapterAuthenticator>
+  /** latchkey's addition: sets the passkey's `name` (null clears it) and returns it, or null when none has that credential id. */
+  updateAuthenticatorName?(credentialID: AdapterAuthenticator['credentialID'], name: string | null): Awaitable<AdapterAuthenticator | null>
   /** latchkey's addition: removes one authenticator and returns it, or null when none matched. */
   deleteAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
   /** latchkey's addition: ends every session of the user (when an address is first proven). */

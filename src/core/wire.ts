@@ -69,4 +69,24 @@ export interface PasskeyInfo {
   counter: number
   /** When it was registered (ISO 8601), or null where the adapter does not keep it. */
   createdAt: string | null
+  /** The name the user gave it, or null. */
+  name: string | null
+  /** The authenticator's name from its AAGUID ("iCloud Keychain", "1Password"), or "Passkey" where the model is unknown. */
+  authenticator: string
+  /** The authenticator model's AAGUID, where it sent one. */
+  aaguid: string | null
+}
+
+/**
+ * What the passkey client tells the browser's passkey manager (the WebAuthn Signal API) after the
+ * signed-in user's list is read or changed: per RP ID, the user handle, every credential the server
+ * still accepts, and the user's current name and display name. Sent only to that signed-in user.
+ */
+export interface PasskeySignals {
+  rpId: string
+  /** The user handle (base64url), as registration gave it. */
+  userId: string
+  allAcceptedCredentialIds: string[]
+  name: string
+  displayName: string
 }

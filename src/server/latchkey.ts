@@ -137,6 +137,9 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
   addCorsHeaders(ctx, ctx.headers)
   const path = ctx.incoming.pathname
   const base = ctx.config.basePath
+  // A feature's `.well-known/...` route answers at the origin's root (RFC 8615), where the app routes that path here.
+  const wellKnown = path.startsWith('/.well-known/') && Object.hasOwn(actions, path.slice(1)) ? actions[path.slice(1)]!.GET : undefined
+  if (wellKnown && (method === 'GET' || method === 'HEAD')) return { route: wellKnown, providerId: undefined, flow: false }
   if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
   const { name, providerId, extra } = splitAction(path.slice(base.length + 1))
   const action = Object.hasOwn(actions, name) ? actions[name] : undefined

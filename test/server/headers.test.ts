@@ -110,7 +110,7 @@ describe('JSON error messages say what was expected and never echo request text'
     ['a content type not read', (j) => j.request('/auth/signout', { method: 'POST', body: 'x', headers: { 'content-type': `text/${q}` } }), 415, /got another content type/],
     ['a passkey options action', (j) => j.get(`/auth/webauthn-options/passkey?action=${q}`), 400, /Expected action=register or action=authenticate/],
     ['a passkey callback action', (j, csrfToken) => j.postForm('/auth/callback/passkey', { csrfToken, action: hostile, data: '{}' }), 400, /Expected "action" to be register or authenticate, got another value/],
-    ['a passkeys management action', (j, csrfToken) => j.postForm('/auth/passkeys', { csrfToken, action: hostile, id: 'x' }), 400, /Expected "action" to be remove, got another value/],
+    ['a passkeys management action', (j, csrfToken) => j.postForm('/auth/passkeys', { csrfToken, action: hostile, id: 'x' }), 400, /Expected "action" to be remove or rename, got another value/],
   ]
   for (const [name, send, status, expected] of cases) {
     it(name, async () => {

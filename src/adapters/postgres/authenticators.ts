@@ -6,7 +6,7 @@ import type { Rows } from './queryable.js'
 import { AUTHENTICATOR_COLUMNS, toAuthenticator, type AuthenticatorRow } from './rows.js'
 import { unknownUser, write } from './sql-errors.js'
 
-export function authenticatorMethods(rows: Rows): Pick<CompleteAdapter, 'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter' | 'deleteAuthenticator'> {
+export function authenticatorMethods(rows: Rows): Pick<CompleteAdapter, 'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter' | 'updateAuthenticatorName' | 'deleteAuthenticator'> {
   return {
     async createAuthenticator(authenticator) {
       const method = 'createAuthenticator'
@@ -22,12 +22,14 @@ export function authenticatorMethods(rows: Rows): Pick<CompleteAdapter, 'createA
         requireBoolean(method, 'credentialBackedUp', authenticator.credentialBackedUp),
         requireStringOrNull(method, 'transports', authenticator.transports ?? null),
         requireDateOrNull(method, 'createdAt', authenticator.createdAt ?? null),
+        requireStringOrNull(method, 'aaguid', authenticator.aaguid ?? null),
+        requireStringOrNull(method, 'name', authenticator.name ?? null),
       ]
       const [row] = await write(
         () =>
           rows<AuthenticatorRow>(
             `INSERT INTO authenticators (${AUTHENTICATOR_COLUMNS})
-             VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::boolean, $8::text, $9::timestamptz)
+             VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::boolean, $8::text, $9::timestamptz, $10::text, $11::text)
              RETURNING ${AUTHENTICATOR_COLUMNS}`,
             params,
           ),
@@ -66,6 +68,15 @@ export function authenticatorMethods(rows: Rows): Pick<CompleteAdapter, 'createA
         throw new AdapterError('UnknownAuthenticator', `${method}: expected an existing credential, but "${credentialID}" is not registered`)
       }
       return toAuthenticator(row)
+    },
+
+    async updateAuthenticatorName(credentialID, name) {
+      const value = requireStringOrNull('updateAuthenticatorName', 'name', name)
+      const [row] = await rows<AuthenticatorRow>(
+        `UPDATE authenticators SET name = $2::text WHERE credential_id = $1::text RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [credentialID, value],
+      )
+      return row ? toAuthenticator(row) : null
     },
 
     async deleteAuthenticator(credentialID) {

@@ -11,7 +11,7 @@ export const ACCOUNT_COLUMNS =
 export const SESSION_COLUMNS = 'session_token, user_id, expires, device_binding, created_at, user_agent, sign_in_provider, amr'
 export const TOKEN_COLUMNS = 'identifier, token, expires'
 export const AUTHENTICATOR_COLUMNS =
-  'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports, created_at'
+  'credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, credential_backed_up, transports, created_at, aaguid, name'
 export const FACTOR_COLUMNS = 'id, user_id, type, secret, label, confirmed_at, created_at, last_used_step'
 
 export interface UserRow {
@@ -67,6 +67,8 @@ export interface AuthenticatorRow {
   credential_backed_up: boolean
   transports: string | null
   created_at: Date | string | null
+  aaguid: string | null
+  name: string | null
 }
 
 export interface FactorRow {
@@ -121,6 +123,8 @@ export function toAuthenticator(row: AuthenticatorRow): AdapterAuthenticator {
     transports: row.transports,
     // Absent, not null, where it was never kept: the record then reads back as it was written.
     ...(row.created_at !== null && { createdAt: toDate(row.created_at) }),
+    ...(row.aaguid !== null && { aaguid: row.aaguid }),
+    ...(row.name !== null && { name: row.name }),
   }
 }
 

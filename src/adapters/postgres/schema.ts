@@ -197,6 +197,12 @@ export const migrations: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 13,
+    name: 'passkey names',
+    // The authenticator model (its AAGUID, which names it in the passkey list) and the name the user gave it.
+    statements: [`ALTER TABLE authenticators ADD COLUMN aaguid text`, `ALTER TABLE authenticators ADD COLUMN name text`],
+  },
 ]
 
 /** The newest schema version this build of latchkey knows. */

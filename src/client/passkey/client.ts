@@ -14,7 +14,12 @@ import {
 import { beginCeremony, cancelCeremony, endCeremony, serialized } from './ceremony.js'
 import { cancelled, fromBrowserError, PasskeyError, registrationRefused, unsupported } from './errors.js'
 import { call, postJson } from './http.js'
-import type { PasskeyInfo } from '../../core/types.js'
+import { clientCapabilities, type ClientCapabilities } from './capabilities.js'
+import { signalAccepted, signalUnknown } from './signals.js'
+import type { PasskeyInfo, PasskeySignals } from '../../core/types.js'
+
+/** Which kind of authenticator the browser offers first (WebAuthn `hints`). */
+export type PasskeyHint = 'security-key' | 'client-device' | 'hybrid'
 
 export interface PasskeyClientOptions {
   /** Where latchkey's routes live: a path (`/auth`) or an absolute URL. Default `/auth`. */
@@ -32,6 +37,8 @@ export interface RegisterOptions {
   params?: Record<string, string>
   callbackUrl?: string
   provider?: string
+  /** Replaces the provider's configured `hints` for this call. */
+  hints?: PasskeyHint[]
 }
 
 export interface SignInOptions {
@@ -43,6 +50,8 @@ export interface SignInOptions {
   provider?: string
   /** "Confirm it's you": sign the signed-in user in again (a fresh session), or nobody. */
   confirm?: boolean
+  /** Replaces the provider's configured `hints` for this call. */
+  hints?: PasskeyHint[]
 }
 
 export interface PasskeyResult {
@@ -53,8 +62,18 @@ export interface PasskeyResult {
 export interface PasskeyClient {
   register(options?: RegisterOptions): Promise<PasskeyResult>
   signIn(options?: SignInOptions): Promise<PasskeyResult>
+  /**
+   * After a sign-in by password, email or OAuth: asks the password manager the user just used to
+   * create a passkey without a prompt (conditional create), where `capabilities()` reports
+   * `conditionalCreate`; `PasskeyUnsupported` elsewhere. The server must offer it (`automaticUpgrade`)
+   * and accepts it only right after that sign-in, once.
+   */
+  upgrade(options?: { callbackUrl?: string; provider?: string }): Promise<PasskeyResult>
+  /** The signed-in user's passkeys; also tells the browser's passkey manager which ones still work, and the user's names (Signal API). */
   list(): Promise<PasskeyInfo[]>
   remove(id: string): Promise<PasskeyInfo[]>
+  /** Names one of the user's passkeys (an empty name clears it); answers the whole list. */
+  rename(id: string, name: string): Promise<PasskeyInfo[]>
   /**
    * The second step of a sign-in waiting for it (the server's `mfa`): one of the user's passkeys
    * or security keys signs a challenge made for this step. `trustDevice`: don't ask again here for a while.
@@ -64,18 +83,31 @@ export interface PasskeyClient {
   cancel(): void
   supported(): boolean
   autofillSupported(): Promise<boolean>
+  /** `PublicKeyCredential.getClientCapabilities()`, with a fallback where the browser lacks it. */
+  capabilities(): Promise<ClientCapabilities>
 }
 
 export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient {
   const base = (config.basePath ?? '/auth').replace(/\/+$/, '')
   const providerOf = (id?: string) => encodeURIComponent(id ?? config.provider ?? 'passkey')
 
-  async function options<T>(provider: string, action: 'register' | 'authenticate', params: Record<string, string>, signal: AbortSignal) {
+  async function options<T>(provider: string, action: 'register' | 'authenticate', params: Record<string, string>, signal: AbortSignal, hints?: PasskeyHint[]) {
     const query = new URLSearchParams({ ...params, action })
-    const reply = await serialized(() => call<{ action: string; options: T; enableConditionalUI?: boolean }>(`${base}/webauthn-options/${provider}?${query}`))
+    const reply = await serialized(() => call<{ action: string; options: T & { hints?: string[] }; enableConditionalUI?: boolean }>(`${base}/webauthn-options/${provider}?${query}`))
     if (signal.aborted) throw cancelled()
+    // Hints only steer the browser's dialog; the server does not sign or check them.
+    if (hints) reply.options.hints = hints
     return reply
   }
+
+  type Listed = { passkeys: PasskeyInfo[]; signals?: PasskeySignals[] }
+  /** A /passkeys answer: its list, after telling the passkey manager what it holds. */
+  async function listed(reply: Promise<Listed>) {
+    const { passkeys, signals } = await reply
+    await signalAccepted(signals)
+    return passkeys
+  }
+  const act = async (fields: Record<string, string>) => listed(postJson<Listed>(`${base}/passkeys`, { ...fields, csrfToken: await config.getCsrfToken() }))
 
   async function finish(provider: string, action: 'register' | 'authenticate', data: unknown, callbackUrl: string | undefined, signal: AbortSignal, confirm?: boolean) {
     if (signal.aborted) throw cancelled()
@@ -102,23 +134,24 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
     }
   }
 
-  return {
+  const client: PasskeyClient = {
     register(opts = {}) {
       return ceremony(async (signal) => {
         const provider = providerOf(opts.provider)
         const params: Record<string, string> = { ...opts.params }
         if (opts.email) params.email = opts.email
-        const { options: optionsJSON } = await options<PublicKeyCredentialCreationOptionsJSON>(provider, 'register', params, signal)
-        const data = await startRegistration({ optionsJSON })
-        try {
-          return await finish(provider, 'register', data, opts.callbackUrl, signal)
-        } catch (error) {
-          if (!(error instanceof PasskeyError) || !error.refused) throw error
-          // Refused, so stored nowhere: the device need not keep offering the new passkey.
-          await forget(optionsJSON.rp.id ?? location.hostname, data.id)
-          throw registrationRefused(error)
-        }
+        const { options: optionsJSON } = await options<PublicKeyCredentialCreationOptionsJSON>(provider, 'register', params, signal, opts.hints)
+        return registered(provider, optionsJSON, await startRegistration({ optionsJSON }), opts.callbackUrl, signal)
       })
+    },
+
+    async upgrade(opts = {}) {
+      if (!(await clientCapabilities()).conditionalCreate) throw unsupported('no automatic passkey upgrade (conditional create) here')
+      return ceremony(async (signal) => {
+        const provider = providerOf(opts.provider)
+        const { options: optionsJSON } = await options<PublicKeyCredentialCreationOptionsJSON>(provider, 'register', { upgrade: '1' }, signal)
+        return registered(provider, optionsJSON, await startRegistration({ optionsJSON, useAutoRegister: true }), opts.callbackUrl, signal)
+      }, true)
     },
 
     signIn(opts = {}) {
@@ -127,12 +160,21 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
         if (opts.conditional && !(await browserSupportsWebAuthnAutofill())) throw unsupported('this browser has no passkey autofill')
         const params: Record<string, string> = {}
         if (opts.email && !opts.conditional) params.email = opts.email
-        const reply = await options<PublicKeyCredentialRequestOptionsJSON>(provider, 'authenticate', params, signal)
+        const reply = await options<PublicKeyCredentialRequestOptionsJSON>(provider, 'authenticate', params, signal, opts.hints)
         if (opts.conditional && reply.enableConditionalUI === false) throw unsupported(`provider "${decodeURIComponent(provider)}" turned the autofill off`)
         // The library's own look for the input uses document.querySelector, which cannot see into
         // shadow roots such as <latchkey-signin>'s; the browser finds the input itself.
         const data = await startAuthentication({ optionsJSON: reply.options, useBrowserAutofill: opts.conditional === true, verifyBrowserAutofillInput: false })
-        return finish(provider, 'authenticate', data, opts.callbackUrl, signal, opts.confirm)
+        try {
+          const result = await finish(provider, 'authenticate', data, opts.callbackUrl, signal, opts.confirm)
+          // Signed in: the passkey manager learns which of this user's passkeys still work (not awaited; never fails the sign-in).
+          void client.list().catch(() => {})
+          return result
+        } catch (error) {
+          // Removed on the server (or on another device): this device may stop offering it.
+          if (error instanceof PasskeyError && error.reason === 'unknown-credential') await signalUnknown(reply.options.rpId ?? location.hostname, data.id)
+          throw error
+        }
       }, opts.conditional === true)
     },
 
@@ -147,22 +189,27 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
       })
     },
 
-    async list() {
-      return (await call<{ passkeys: PasskeyInfo[] }>(`${base}/passkeys`)).passkeys
-    },
-
-    async remove(id) {
-      return (await postJson<{ passkeys: PasskeyInfo[] }>(`${base}/passkeys`, { action: 'remove', id, csrfToken: await config.getCsrfToken() })).passkeys
-    },
-
+    list: () => listed(call<Listed>(`${base}/passkeys`)),
+    remove: (id) => act({ action: 'remove', id }),
+    rename: (id, name) => act({ action: 'rename', id, name }),
     cancel: cancelCeremony,
     supported: browserSupportsWebAuthn,
-    autofillSupported: browserSupportsWebAuthnAutofill,
+    async autofillSupported() {
+      const { conditionalGet } = await clientCapabilities()
+      return conditionalGet ?? browserSupportsWebAuthnAutofill()
+    },
+    capabilities: clientCapabilities,
   }
-}
 
-/** Asks the browser to drop a passkey the server does not know (the Signal API); best effort, where supported. */
-async function forget(rpId: string, credentialId: string): Promise<void> {
-  const signal = (globalThis.PublicKeyCredential as { signalUnknownCredential?: (o: { rpId: string; credentialId: string }) => Promise<void> } | undefined)?.signalUnknownCredential
-  await signal?.call(PublicKeyCredential, { rpId, credentialId }).catch(() => {})
+  /** Posts a new passkey; one the server refused is stored nowhere, so the device need not keep offering it. */
+  async function registered(provider: string, optionsJSON: PublicKeyCredentialCreationOptionsJSON, data: { id: string }, callbackUrl: string | undefined, signal: AbortSignal) {
+    try {
+      return await finish(provider, 'register', data, callbackUrl, signal)
+    } catch (error) {
+      if (!(error instanceof PasskeyError) || !error.refused) throw error
+      await signalUnknown(optionsJSON.rp.id ?? location.hostname, data.id)
+      throw registrationRefused(error)
+    }
+  }
+  return client
 }

@@ -133,6 +133,7 @@ const reasons: Record<string, string> = {
   'signed-out': 'Sign in first',
   'not-fresh': 'Confirm it is you: sign in again, then add the passkey',
   'last-credential': 'This is your last passkey; add another way to sign in first',
+  upgrade: 'An automatic passkey upgrade needs a sign-in just now, and only once',
   invalid: 'The passkey request was malformed',
 }
 

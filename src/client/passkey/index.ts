@@ -3,9 +3,11 @@ export {
   createPasskeyClient,
   type PasskeyClient,
   type PasskeyClientOptions,
+  type PasskeyHint,
   type PasskeyResult,
   type RegisterOptions,
   type SignInOptions,
 } from './client.js'
 export { PasskeyError, type PasskeyErrorCode, type PasskeyErrorKind } from './errors.js'
-export type { PasskeyInfo } from '../../core/types.js'
+export type { ClientCapabilities } from './capabilities.js'
+export type { PasskeyInfo, PasskeySignals } from '../../core/types.js'

@@ -210,6 +210,11 @@ export interface SignInMethod {
    * address calls it to remove what it made before (sign-in/first-proof.ts).
    */
   onAddressProven?(ctx: Context, user: AdapterUser): Promise<{ removed: number }>
+  /**
+   * Runs after every sign-in that started a session, whatever its provider (sign-in/complete.ts):
+   * `linked` when it only added a way to a held session. Passkeys leave an upgrade marker here.
+   */
+  afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
 }
 
 export interface Feature {

@@ -10,6 +10,7 @@ import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-
 import { createSession, readSession, type Carried, type SessionRead } from '../kernel/session.js'
 import { checkConfirm } from './confirm.js'
 import { requireFresh } from '../kernel/fresh.js'
+import { methodOf } from '../kernel/feature.js'
 
 export interface SignInInput {
   /** The user as the provider describes them (from `profile`, `authorize` or the email address). */
@@ -62,7 +63,14 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
   await ctx.config.secondFactor?.check(ctx, { user: result.user, provider, account, isNewUser: result.isNewUser, signedInAt: carried.signedInAt, amr, holdsSession })
   await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried, amr })
   await ctx.config.events.signIn?.({ user: result.user, account, profile: input.profile, isNewUser: result.isNewUser })
+  await afterSignIn(ctx, { user: result.user, provider, linked: carried.signedInAt !== undefined })
   return result
+}
+
+/** Each configured kind's `afterSignIn` hook, once per kind. */
+async function afterSignIn(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void> {
+  const hooks = new Set([...ctx.config.providers.values()].map((p) => methodOf(ctx.config, p)?.afterSignIn))
+  for (const hook of hooks) if (hook) await hook(ctx, signIn)
 }
 
 /**

@@ -1,6 +1,7 @@
 /** The test page's script: the passkey client, the raw browser ceremonies, and session helpers. */
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { createPasskeyClient, PasskeyError } from '../../../src/client/passkey/index.js'
+import { createAuthClient } from '../../../src/client/create-auth-client.js'
 
 const csrf = async (): Promise<string> => ((await (await fetch('/auth/csrf', { credentials: 'include' })).json()) as { csrfToken: string }).csrfToken
 
@@ -29,6 +30,31 @@ Object.assign(window, {
       headers: { 'content-type': 'application/json', 'x-auth-return-redirect': '1' },
       body: JSON.stringify({ csrfToken: await csrf() }),
     })
+  },
+  /** The SDK's client, sessions kept in the page (made on demand, so other tests do without it). */
+  authClient: () => createAuthClient({ serviceWorker: false }),
+  /** Signs in with the credentials provider (a password), as a form post would. */
+  signInWithPassword: async (username: string) => {
+    const res = await fetch('/auth/callback/credentials', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json', 'x-auth-return-redirect': '1' },
+      body: JSON.stringify({ csrfToken: await csrf(), username, password: 'right' }),
+    })
+    return res.status
+  },
+  /** Records every Signal API call (then lets the browser's own method run), in `window.signals`. */
+  recordSignals: () => {
+    const calls: Array<{ method: string; options: unknown }> = []
+    const api = PublicKeyCredential as unknown as Record<string, (o: unknown) => Promise<void>>
+    for (const method of ['signalUnknownCredential', 'signalAllAcceptedCredentials', 'signalCurrentUserDetails']) {
+      const own = api[method]
+      api[method] = (options: unknown) => {
+        calls.push({ method, options })
+        return own ? own.call(PublicKeyCredential, options) : Promise.resolve()
+      }
+    }
+    Object.assign(window, { signals: calls })
   },
   ready: true,
 })

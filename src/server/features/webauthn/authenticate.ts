@@ -16,6 +16,7 @@ import { checkCounter } from './counter.js'
 import { decoyCredentials, type Descriptor } from './decoy.js'
 import { WebAuthnRefusal } from './errors.js'
 import { toCredential, transportsOf } from './records.js'
+import { withHints } from './hints.js'
 import { expectations, relyingParty } from './relying-party.js'
 import { emailParam, signedInUser } from './user.js'
 
@@ -31,7 +32,7 @@ export async function authenticationOptions(ctx: Context, provider: WebAuthnConf
     userVerification: provider.userVerification ?? 'preferred',
   })
   await issueChallenge(ctx, provider, { provider: provider.id, action: 'authenticate', challenge: options.challenge, userId })
-  return options
+  return withHints(options, provider)
 }
 
 /**

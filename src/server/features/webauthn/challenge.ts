@@ -37,6 +37,8 @@ export interface ChallengeState {
   email?: string
   name?: string | null
   newUser?: boolean
+  /** register: an automatic upgrade right after a sign-in (upgrade.ts), which may come without user presence. */
+  upgrade?: boolean
 }
 
 interface Entry extends ChallengeState {

@@ -31,6 +31,8 @@ export type WebAuthnReason =
   | 'not-fresh'
   /** Removing this passkey would leave the account without a way to sign in. */
   | 'last-credential'
+  /** An automatic passkey upgrade without the sign-in it must follow (none, another user's, stale, or already used). */
+  | 'upgrade'
   /** Malformed input. */
   | 'invalid'
 

@@ -12,6 +12,9 @@ import { noteConfirm } from '../../sign-in/confirm.js'
 import { getPasskeys, postPasskeys } from './passkeys-route.js'
 import { toPasskeyInfo } from './records.js'
 import { removePasskeyRecords } from './remove.js'
+import { checkHints } from './hints.js'
+import { checkRelatedOrigins, getRelatedOrigins } from './related-origins.js'
+import { markUpgrade } from './upgrade.js'
 
 // The verification-token pair keeps each challenge single-use across servers.
 const needs: AdapterMethod[] = ['createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter', 'getAccount', 'createVerificationToken', 'useVerificationToken']
@@ -23,9 +26,18 @@ const options = () => import('./options-route.js')
 
 export const webauthn: Feature = {
   name: 'webauthn',
+  configure(_, resolved) {
+    for (const p of resolved.providers.values()) {
+      if (p.type !== 'webauthn') continue
+      checkRelatedOrigins(p)
+      checkHints(p)
+    }
+  },
   routes: {
     'webauthn-options': { GET: async (ctx, providerId) => (await options()).getWebAuthnOptions(ctx, providerId), provider: true },
     passkeys: { GET: getPasskeys, POST: postPasskeys },
+    // At the origin's root, not under basePath (kernel: `.well-known/` routes).
+    '.well-known/webauthn': { GET: getRelatedOrigins },
   },
   method: {
     types: ['webauthn'],
@@ -39,6 +51,8 @@ export const webauthn: Feature = {
     // Passkeys are offered by the page's own script, not by a form.
     pageForm: () => null,
     onAddressProven: removeUnprovenPasskeys,
+    // A sign-in by password, email or OAuth may be followed by an automatic passkey upgrade (upgrade.ts).
+    afterSignIn: markUpgrade,
   },
 }
 

@@ -2,6 +2,7 @@
 import type { AdapterAuthenticator, PasskeyInfo } from '../../../core/types.js'
 import type { WebAuthnCredential } from '@simplewebauthn/server'
 import { fromBase64Url } from '../../../core/encoding.js'
+import { authenticatorName } from './authenticator-name.js'
 
 export function transportsOf(authenticator: AdapterAuthenticator): string[] | undefined {
   return authenticator.transports ? authenticator.transports.split(',').filter(Boolean) : undefined
@@ -25,5 +26,8 @@ export function toPasskeyInfo(authenticator: AdapterAuthenticator): PasskeyInfo 
     transports: transportsOf(authenticator) ?? [],
     counter: authenticator.counter,
     createdAt: authenticator.createdAt ? authenticator.createdAt.toISOString() : null,
+    name: authenticator.name ?? null,
+    authenticator: authenticatorName(authenticator.aaguid),
+    aaguid: authenticator.aaguid ?? null,
   }
 }

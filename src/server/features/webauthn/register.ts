@@ -15,10 +15,12 @@ import { completeSignIn } from '../../sign-in/complete.js'
 import { issueChallenge, type ChallengeState } from './challenge.js'
 import { WebAuthnRefusal } from './errors.js'
 import { transportsOf } from './records.js'
+import { withHints } from './hints.js'
 import { expectations, relyingParty } from './relying-party.js'
 import { requireFresh } from '../../kernel/fresh.js'
 import { newUserInfo, signedInUser } from './user.js'
 import { signedIn } from '../../kernel/manage.js'
+import { takeUpgrade } from './upgrade.js'
 
 const encoder = new TextEncoder()
 
@@ -28,6 +30,9 @@ export async function registrationOptions(ctx: Context, provider: WebAuthnConfig
   const rp = relyingParty(ctx, provider)
   const signedInNow = await signedIn(ctx)
   const current = signedInNow?.user
+  // An automatic upgrade (upgrade.ts) must follow this session's own sign-in, once.
+  const upgrade = ctx.url.searchParams.get('upgrade') === '1'
+  if (upgrade) await takeUpgrade(ctx, provider, signedInNow)
   // Adding a key to an account is for its owner: an old (or stolen) session must sign in again first.
   if (signedInNow) requireFresh(ctx, signedInNow.signedInAt)
   let state: Omit<ChallengeState, 'challenge'>
@@ -37,7 +42,7 @@ export async function registrationOptions(ctx: Context, provider: WebAuthnConfig
     if (asked && asked.trim().toLowerCase() !== current.email.toLowerCase()) {
       throw new WebAuthnRefusal('other-account', 'Signed in as another user: a passkey can only be added to your own account, not to the email address given', { status: 403, type: 'AccessDenied' })
     }
-    state = { provider: provider.id, action: 'register', userId: current.id, email: current.email, name: current.name ?? null, newUser: false }
+    state = { provider: provider.id, action: 'register', userId: current.id, email: current.email, name: current.name ?? null, newUser: false, ...(upgrade && { upgrade }) }
     exclude = await adapter.listAuthenticatorsByUserId(current.id)
   } else {
     // No user lookup here, taken or not: verifyRegistration refuses a taken address.
@@ -55,11 +60,12 @@ export async function registrationOptions(ctx: Context, provider: WebAuthnConfig
     excludeCredentials: exclude.map((a) => ({ id: a.credentialID, transports: transportsOf(a) })),
     authenticatorSelection: {
       residentKey: provider.residentKey ?? 'preferred',
-      userVerification: provider.userVerification ?? 'preferred',
+      // Conditional create cannot require verification: the password manager creates the key silently.
+      userVerification: upgrade && provider.userVerification === 'required' ? 'preferred' : (provider.userVerification ?? 'preferred'),
     },
   })
   await issueChallenge(ctx, provider, { ...state, challenge: options.challenge })
-  return options
+  return withHints(options, provider)
 }
 
 /** POST /callback/:provider, action=register: verifies, stores user, account and authenticator, and signs in. */
@@ -71,7 +77,13 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
   )
   let verified
   try {
-    verified = await verifyRegistrationResponse({ response, ...expectations(ctx, provider, state.challenge) })
+    const expected = expectations(ctx, provider, state.challenge)
+    // An upgrade's authenticator may skip presence and verification (WebAuthn L3, conditional create); only such a challenge allows it.
+    verified = await verifyRegistrationResponse({
+      response,
+      ...expected,
+      ...(state.upgrade && { requireUserPresence: false, requireUserVerification: false }),
+    })
   } catch (cause) {
     throw new WebAuthnRefusal('verification', `The passkey registration did not verify: ${(cause as Error).message}`, { cause })
   }
@@ -109,6 +121,8 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
     credentialBackedUp: info.credentialBackedUp,
     transports: info.credential.transports?.join(',') ?? null,
     createdAt: new Date(ctx.now),
+    // The all-zero AAGUID names no model (attestation removed, or a U2F key).
+    aaguid: info.aaguid && info.aaguid !== '00000000-0000-0000-0000-000000000000' ? info.aaguid : null,
   }
   const created: Created = { user: null, account: false, authenticator: false }
   try {

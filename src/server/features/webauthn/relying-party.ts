@@ -17,12 +17,15 @@ export function relyingParty(ctx: Context, provider: WebAuthnConfig): RelyingPar
   }
 }
 
-/** What a ceremony's response must show: our challenge, our origin and RP ID, and user verification if required. */
+/**
+ * What a ceremony's response must show: our challenge, our RP ID, and user verification if required;
+ * its origin is ours or one of the provider's `relatedOrigins` (no other is accepted).
+ */
 export function expectations(ctx: Context, provider: WebAuthnConfig, challenge: string) {
   const rp = relyingParty(ctx, provider)
   return {
     expectedChallenge: challenge,
-    expectedOrigin: rp.origin,
+    expectedOrigin: provider.relatedOrigins?.length ? [rp.origin, ...provider.relatedOrigins] : rp.origin,
     expectedRPID: rp.id,
     requireUserVerification: provider.userVerification === 'required',
   }

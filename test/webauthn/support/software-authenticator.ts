@@ -1,0 +1,54 @@
+/**
+ * A software authenticator for the cases a browser will not produce: a registration without user
+ * presence (what conditional create allows), or from a chosen AAGUID. It makes a P-256 key and an
+ * attestation of format `none`, as @simplewebauthn/server verifies it.
+ */
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
+import { isoCBOR } from '@simplewebauthn/server/helpers'
+import { toBase64Url } from '../../../src/core/encoding.js'
+
+export interface Made {
+  /** What `startRegistration` would have answered. */
+  response: Record<string, unknown>
+  id: string
+}
+
+const UP = 0x01
+const UV = 0x04
+const AT = 0x40
+
+/** A registration for `options` (from GET /webauthn-options), made on `origin`. */
+export function softwareRegistration(options: { challenge: string; rp: { id?: string } }, origin: string, { presence = true, verified = true, aaguid = '00000000-0000-0000-0000-000000000000' } = {}): Made {
+  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const jwk = publicKey.export({ format: 'jwk' }) as { x: string; y: string }
+  const cose = new Map<number, number | Uint8Array>([
+    [1, 2],
+    [3, -7],
+    [-1, 1],
+    [-2, new Uint8Array(Buffer.from(jwk.x, 'base64url'))],
+    [-3, new Uint8Array(Buffer.from(jwk.y, 'base64url'))],
+  ])
+  const credentialId = new Uint8Array(randomBytes(32))
+  const flags = (presence ? UP : 0) | (verified ? UV : 0) | AT
+  const authData = Buffer.concat([
+    createHash('sha256').update(options.rp.id ?? new URL(origin).hostname).digest(),
+    Buffer.from([flags, 0, 0, 0, 0]),
+    Buffer.from(aaguid.replace(/-/g, ''), 'hex'),
+    Buffer.from([credentialId.length >> 8, credentialId.length & 0xff]),
+    credentialId,
+    isoCBOR.encode(cose),
+  ])
+  const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', new Uint8Array(authData)]]) as never)
+  const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin, crossOrigin: false })
+  const id = toBase64Url(credentialId)
+  return {
+    id,
+    response: {
+      id,
+      rawId: id,
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { clientDataJSON: toBase64Url(new TextEncoder().encode(clientDataJSON)), attestationObject: toBase64Url(attestationObject), transports: ['internal'] },
+    },
+  }
+}
