@@ -81,6 +81,8 @@ export interface AppServerOptions {
   password?: boolean | Omit<PasswordOptions, 'sendEmail'>
   /** Sessions another library made, read until a date (test/migrate). */
   migrateFrom?: AuthConfig['migrateFrom']
+  /** The session strategy: database (the default here) or JWT. */
+  strategy?: 'database' | 'jwt'
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -220,7 +222,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     secret: 'latchkey-e2e-secret-0123456789abcdef',
     adapter,
     session: {
-      strategy: 'database',
+      strategy: options.strategy ?? 'database',
       maxAge: options.maxAge ?? 3600,
       updateAge: options.updateAge ?? 600,
       deviceBound: options.deviceBound ? { cookieMaxAge: options.deviceBound } : false,
