@@ -300,6 +300,11 @@ export interface EmailConfig extends CommonProviderOptions {
   /** Lifetime of the emailed link, in seconds. Default 24 hours. */
   maxAge?: number
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /**
+   * latchkey's addition: delivers a message latchkey wrote (the `Password()` provider's emails)
+   * through this provider's transport. The Nodemailer provider has it.
+   */
+  sendMail?: (message: { to: string; subject: string; text: string; html: string }) => Promise<void>
   /** Returns the plain token to email; default 32 random bytes, base64url. */
   generateVerificationToken?: () => Awaitable<string>
   /** Normalises the address; default lower-cases it and refuses anything not shaped like one. */

@@ -18,6 +18,21 @@ async function loadNodemailer() {
   }
 }
 
+/** Sends one message through `provider`'s SMTP server, from its sender; a refused recipient is an error. */
+async function send(provider: Pick<EmailConfig, 'server' | 'from'>, message: { to: string; subject: string; text: string; html: string }): Promise<void> {
+  const server = required('Nodemailer', 'server', provider.server as NodemailerUserConfig['server'])
+  const from = required('Nodemailer', 'from', provider.from)
+  const { createTransport } = await loadNodemailer()
+  const transport = createTransport(server)
+  try {
+    const result = await transport.sendMail({ ...message, from })
+    const failed = [...(result.rejected ?? []), ...(result.pending ?? [])]
+    if (failed.length) throw new Error(`Nodemailer: the SMTP server did not accept ${failed.map(String).join(', ')}`)
+  } finally {
+    transport.close()
+  }
+}
+
 /** Email by SMTP through nodemailer. Needs `server` (an SMTP URL or transport options) and `from`. */
 export default function Nodemailer(config: NodemailerUserConfig = {}): EmailConfig {
   const provider: EmailConfig = {
@@ -26,21 +41,9 @@ export default function Nodemailer(config: NodemailerUserConfig = {}): EmailConf
     name: 'Email',
     maxAge: 24 * 60 * 60,
     async sendVerificationRequest(params) {
-      const server = required('Nodemailer', 'server', (params.provider?.server ?? provider.server) as NodemailerUserConfig['server'])
-      const from = required('Nodemailer', 'from', params.provider?.from ?? provider.from)
-      const { createTransport } = await loadNodemailer()
-      const transport = createTransport(server)
-      try {
-        const { subject, text, html } = signInMessage(params)
-        const result = await transport.sendMail({ to: params.identifier, from, subject, text, html })
-        const failed = [...(result.rejected ?? []), ...(result.pending ?? [])]
-        if (failed.length) {
-          throw new Error(`Nodemailer: the SMTP server did not accept ${failed.map(String).join(', ')}`)
-        }
-      } finally {
-        transport.close()
-      }
+      await send(params.provider ?? provider, { to: params.identifier, ...signInMessage(params) })
     },
+    sendMail: (message) => send(provider, message),
     ...definedOnly(config),
     options: { ...config },
   }

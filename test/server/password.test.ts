@@ -12,7 +12,9 @@ import type { AuthConfig } from '../../src/core/types.js'
 import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
 import { hashPassword } from '../../src/server/features/password/hash.js'
 import { Jar } from '../support/jar.js'
+import Nodemailer from '../../src/providers/nodemailer.js'
 import { startRangeServer, type RangeServer } from '../support/range-server.js'
+import { startSmtpSink } from '../support/smtp-sink.js'
 import { lastLink, testServer } from '../support/server.js'
 
 const asJson = { 'x-auth-return-redirect': '1' }
@@ -265,6 +267,27 @@ describe('passwords: what an attacker meets', () => {
       expect(body.message).not.toMatch(/at \w+ \(|\.ts:\d+/)
     }
     expect(await made.store.getUserByEmail('eve@example.com')).toBeNull()
+  })
+
+  it('without sendEmail, the Nodemailer provider delivers the emails through its SMTP server; without either, start-up says what to set', async () => {
+    const sink = await startSmtpSink()
+    try {
+      const made = testServer({
+        adapter: MemoryAdapter(),
+        extraProviders: [
+          Nodemailer({ server: { host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true }, from: 'Latchkey <no-reply@app.example.com>' }),
+          Password({ breached: false }),
+        ],
+      })
+      expect((await post(new Jar(made.handler), 'sign-up', { email: 'fay@example.com', password: 'a long passphrase' })).status).toBe(200)
+      const mail = sink.mails.at(-1)!
+      expect(mail.to).toEqual(['fay@example.com'])
+      expect(mail.raw).toMatch(/^Subject: Confirm your email address for localhost:3000/m)
+      expect(mail.raw).toMatch(/enter this code where you asked: \d{6}/)
+    } finally {
+      await sink.close()
+    }
+    expect(() => testServer({ adapter: MemoryAdapter(), extraProviders: [Password()] })).toThrow(/set its sendEmail option, or add the Nodemailer provider/)
   })
 
   it('GET /providers names it a credentials provider with its length rules', async () => {

@@ -52,19 +52,15 @@ export function passwordOptions(config: ResolvedConfig, id: string): ResolvedPas
   return byConfig.get(config)?.get(id)
 }
 
-/** Without `sendEmail`: the SMTP server and sender of the app's Nodemailer provider, else a start-up error with the fix. */
+/**
+ * Without `sendEmail`: an email provider that delivers messages latchkey writes (`sendMail`: the
+ * Nodemailer provider), else a start-up error with the fix. nodemailer stays out of this module,
+ * so the server bundles for Web runtimes.
+ */
 function smtpSender(resolved: ResolvedConfig, id: string): ResolvedPassword['sendEmail'] {
-  const smtp = [...resolved.providers.values()].find((p) => p.type === 'email' && (p as EmailConfig).server && (p as EmailConfig).from) as EmailConfig | undefined
+  const smtp = [...resolved.providers.values()].find((p) => p.type === 'email' && typeof (p as EmailConfig).sendMail === 'function') as EmailConfig | undefined
   if (!smtp) {
     throw configurationError(`latchkey: the Password provider "${id}" sends emails (address confirmation, password reset): set its sendEmail option, or add the Nodemailer provider with server and from`)
   }
-  return async (message) => {
-    const { createTransport } = await import('nodemailer')
-    const transport = createTransport(smtp.server as never)
-    try {
-      await transport.sendMail({ to: message.to, from: smtp.from, subject: message.subject, text: message.text, html: message.html })
-    } finally {
-      transport.close()
-    }
-  }
+  return ({ to, subject, text, html }) => smtp.sendMail!({ to, subject, text, html })
 }
