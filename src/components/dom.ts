@@ -29,3 +29,19 @@ export function keep(parent: Node, nodes: Node[]): void {
     if (at !== node) parent.insertBefore(node, at ?? null)
   })
 }
+
+/**
+ * Whether this tab's focus went nowhere (the focused node was removed or hidden by a step
+ * change), so an element may take it. A tab in the background keeps its focus where it was.
+ */
+export function focusLost(): boolean {
+  if (!document.hasFocus()) return false
+  let at = document.activeElement
+  while (at?.shadowRoot?.activeElement) at = at.shadowRoot.activeElement
+  return !at || at === document.body || !at.isConnected || !at.getClientRects().length
+}
+
+/** After this render settles, gives the focus to `target()` when the focus went nowhere. */
+export function refocus(target: () => HTMLElement | null | undefined): void {
+  setTimeout(() => focusLost() && target()?.focus())
+}

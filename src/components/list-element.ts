@@ -1,6 +1,6 @@
 import type { AuthClient } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
-import { h, keep } from './dom.js'
+import { h, keep, refocus } from './dom.js'
 import { errorMessage } from './messages.js'
 
 /**
@@ -40,6 +40,9 @@ export abstract class ListElement<T> extends LatchkeyElement {
   }
   /** Runs a button's action; its answer is the list left. Answers whether it went through. */
   protected async act(button: HTMLButtonElement, run: () => Promise<T[] | unknown>): Promise<boolean> {
+    // The rows are drawn anew: the focus goes to the button now where this one was (or the last one).
+    const buttons = () => [...this.container.querySelectorAll('button')].filter((b) => !b.hidden)
+    const at = this.root.activeElement === button ? buttons().indexOf(button) : -1
     button.disabled = true
     let done = false
     try {
@@ -53,6 +56,7 @@ export abstract class ListElement<T> extends LatchkeyElement {
       button.disabled = false
     }
     this.render()
+    if (at >= 0) refocus(() => (button.isConnected ? button : buttons()[Math.min(at, buttons().length - 1)]))
     return done
   }
   protected render() {

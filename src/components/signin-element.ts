@@ -1,6 +1,7 @@
 import type { AppProvider, AuthClient, AuthStatus, MfaProof, SignInResult } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
-import { h } from './dom.js'
+import { h, refocus } from './dom.js'
+import { lastUsed, triedWith } from './last-used.js'
 import { errorMessage } from './messages.js'
 import { passwordForm } from './password-forms.js'
 import { proofField } from './proof-field.js'
@@ -143,6 +144,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         return false
       } finally {
         button.disabled = false
+        // A disabled button loses the focus; where it still shows, it takes the focus back.
+        refocus(() => (button.getClientRects().length ? button : undefined))
       }
     }
     /** The status line saying `words` (`mail`: followed by the `email-sent` slot), for the caller to place. */
@@ -196,76 +199,95 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       // With a passkey provider and the passkey client, the name fields offer passkeys in the autofill.
       const passkey = this.client.passkey ? providers.find((p) => p.type === 'webauthn') : undefined
       const autofill = (hint: string) => (passkey ? `${hint} webauthn` : hint)
+      this.signInButtons.clear()
       const items = providers.map((p) => {
-        if (p.type === 'email') {
-          const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
-          const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
-          // The code form stands after the email form (forms do not nest), once an email went out.
-          const code = p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
-          const sent = p.code ? 'a sign-in link and a code were sent to' : 'a sign-in link was sent to'
-          const form: HTMLFormElement = h('form', {
-            part: 'form email-form', 'aria-label': label(p),
-            onsubmit: async (e: Event) => {
-              e.preventDefault()
-              const ok = await this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), `Check your email: ${sent} ${input.value}.`)
-              if (ok && code) {
-                form.after(code)
-                code.hidden = false
-                code.querySelector('input')!.focus()
-              }
-            },
-          }, h('label', { part: 'label' }, 'Email', input), submit)
-          return form
-        }
-        if (p.type === 'credentials' && p.password) {
-          this.lengths = p.password
-          return passwordForm({
-            client: this.client, confirming: this.confirming, username: autofill('username'),
-            run: (button, action) => this.run(button, action),
-            signIn: (fields) => this.credentials(p, fields, callbackUrl, redirect, confirm),
-            open: (mode) => this.open(mode),
-            say: (words, mail) => this.say(words, mail),
-            refuse: (code, near) => this.showError(code, undefined, near),
-          }, p, label(p))
-        }
-        if (p.type === 'credentials') {
-          const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
-          const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : autofill('username') }))
-          const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
-          return h('form', {
-            part: 'form credentials-form', 'aria-label': label(p),
-            onsubmit: (e: Event) => {
-              e.preventDefault()
-              const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
-              this.run(submit, () => this.credentials(p, fields, callbackUrl, redirect, confirm))
-            },
-          }, ...inputs.map((input, i) => h('label', { part: 'label' }, title(names[i]), input)), submit)
-        }
-        const style = p.style ?? {}
-        const button: HTMLButtonElement = h('button', {
-          type: 'button',
-          part: `button ${p.type === 'webauthn' ? 'passkey' : 'provider'}`,
-          'data-provider': p.id,
-          '--latchkey-brand': style.brandColor ?? style.bg,
-          '--latchkey-brand-text': style.text,
-          onclick: () =>
-            this.run(button, () => {
-              if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl, ...confirm })
-              // client.signIn runs client.passkey.signIn() and then refreshes the session; the
-              // button's ceremony cancels the waiting autofill, which starts again once it ends.
-              if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect, ...confirm }).finally(() => this.autofill(p, callbackUrl, redirect))
-              this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
-              return Promise.resolve()
-            }),
-        }, p.type !== 'webauthn' && logo(p), h('span', {}, label(p)))
-        return button
+        const item = this.item(p, { callbackUrl, redirect, confirm, label, autofill })
+        this.signInButtons.set(p.id, item instanceof HTMLButtonElement ? item : item.querySelector('button[type=submit]')!)
+        return item
       })
       const heading = this.confirming ? [h('p', { class: 'message', part: 'heading' }, "Confirm it's you: sign in again to continue.")] : []
       this.body = h('div', { class: 'stack', part: 'container' }, ...heading, this.error, ...items)
+      this.markLastUsed()
       // An error shown before the forms were there (the URL's) moves under the form it is about.
       if (!this.error.hidden) this.place(this.formFor(this.code))
       this.render()
       if (passkey) this.autofill(passkey, callbackUrl, redirect)
+    }
+    /** The button that signs in with each provider (a form's submit button), for the "Last used" badge. */
+    private signInButtons = new Map<string, HTMLButtonElement>()
+    private badge = h('span', { class: 'last-used', part: 'last-used' }, 'Last used')
+    /** Marks the provider of the last sign-in on this device, in words (not colour alone). */
+    private markLastUsed() {
+      const button = this.signInButtons.get(lastUsed() ?? '')
+      if (button) button.append(this.badge)
+      else this.badge.remove()
+    }
+    private item(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: { callbackUrl: string; redirect: boolean; confirm: object; label: (p: AppProvider) => string; autofill: (hint: string) => string }): HTMLElement {
+      if (p.type === 'email') {
+        const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
+        const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
+        // The code form stands after the email form (forms do not nest), once an email went out.
+        const code = p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
+        const sent = p.code ? 'a sign-in link and a code were sent to' : 'a sign-in link was sent to'
+        const form: HTMLFormElement = h('form', {
+          part: 'form email-form', 'aria-label': label(p),
+          onsubmit: async (e: Event) => {
+            e.preventDefault()
+            triedWith(p.id)
+            const ok = await this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), `Check your email: ${sent} ${input.value}.`)
+            if (ok && code) {
+              form.after(code)
+              code.hidden = false
+              code.querySelector('input')!.focus()
+            }
+          },
+        }, h('label', { part: 'label' }, 'Email', input), submit)
+        return form
+      }
+      if (p.type === 'credentials' && p.password) {
+        this.lengths = p.password
+        return passwordForm({
+          client: this.client, confirming: this.confirming, username: autofill('username'),
+          run: (button, action) => this.run(button, action),
+          signIn: (fields) => (triedWith(p.id), this.credentials(p, fields, callbackUrl, redirect, confirm)),
+          open: (mode) => this.open(mode),
+          say: (words, mail) => this.say(words, mail),
+          refuse: (code, near) => this.showError(code, undefined, near),
+        }, p, label(p))
+      }
+      if (p.type === 'credentials') {
+        const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
+        const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : autofill('username') }))
+        const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
+        return h('form', {
+          part: 'form credentials-form', 'aria-label': label(p),
+          onsubmit: (e: Event) => {
+            e.preventDefault()
+            const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
+            triedWith(p.id)
+            this.run(submit, () => this.credentials(p, fields, callbackUrl, redirect, confirm))
+          },
+        }, ...inputs.map((input, i) => h('label', { part: 'label' }, title(names[i]), input)), submit)
+      }
+      const style = p.style ?? {}
+      const button: HTMLButtonElement = h('button', {
+        type: 'button',
+        part: `button ${p.type === 'webauthn' ? 'passkey' : 'provider'}`,
+        'data-provider': p.id,
+        '--latchkey-brand': style.brandColor ?? style.bg,
+        '--latchkey-brand-text': style.text,
+        onclick: () =>
+          this.run(button, () => {
+            triedWith(p.id)
+            if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl, ...confirm })
+            // client.signIn runs client.passkey.signIn() and then refreshes the session; the
+            // button's ceremony cancels the waiting autofill, which starts again once it ends.
+            if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect, ...confirm }).finally(() => this.autofill(p, callbackUrl, redirect))
+            this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
+            return Promise.resolve()
+          }),
+      }, p.type !== 'webauthn' && logo(p), h('span', {}, label(p)))
+      return button
     }
     /**
      * "Enter the code from the email": `autocomplete="one-time-code"` (a browser may offer the
@@ -356,7 +378,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.waiting = this.client
         .signIn(p.id, { conditional: true, callbackUrl, redirect })
         .then(
-          (result) => result?.error && this.showError(result.error),
+          (result) => (result?.error ? this.showError(result.error) : result?.ok && triedWith(p.id)),
           // The autofill runs in the background: one that gives way, is not offered, or times out
           // unused (the browser says not-allowed) is no error to show.
           (e: { code?: string }) => !quietAutofill.has(e?.code ?? '') && this.failed(e),
@@ -374,7 +396,11 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         this.clear()
         this.forgetPasswords()
         this.step = undefined
+        // Signed out in this tab, the focus left nowhere comes to the first field.
+        if (!signedIn) refocus(() => this.body?.querySelector('input'))
       }
+      // A session appeared: the provider this tab tried last becomes "Last used".
+      if (signedIn && lastUsed(true)) this.markLastUsed()
       if (status !== 'loading') this.seen = status
       // Confirming is for the signed-in user: that form shows while signed in, and not otherwise.
       const shown = this.confirming ? signedIn : !signedIn

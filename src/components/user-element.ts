@@ -1,16 +1,20 @@
 import type { AuthClient } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
-import { h } from './dom.js'
+import { h, refocus } from './dom.js'
 
 /** `<latchkey-user>`: who is signed in, and a sign-out button. Empty when signed out. */
 export function userElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeyUser extends LatchkeyElement {
+    /** The last known status: a sign-in in this tab hands the focus, left nowhere, to the sign-out. */
+    private seen?: string
     constructor() {
       super(client)
     }
     protected render() {
       const session = this.client.session
       const user = session?.user
+      const signedIn = this.seen === 'unauthenticated' && !!user
+      if (this.client.status !== 'loading') this.seen = this.client.status
       if (!user) return this.paint(h('slot', { name: 'signed-out' }))
       const label = user.name || user.email || 'Signed in'
       const signOut = h('button', {
@@ -34,6 +38,7 @@ export function userElement(client: AuthClient): CustomElementConstructor {
           signOut,
         ),
       )
+      if (signedIn) refocus(() => signOut)
     }
   }
 }
