@@ -118,6 +118,19 @@ const shownErrors = (page: Page) =>
     return [...own, ...component].filter((el) => (el as HTMLElement).offsetParent !== null && el.textContent).map((el) => el.textContent)
   })
 
+/** A new browser context with Chromium's virtual authenticator (CTAP2, internal, resident keys, user verification), on the demo. */
+async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1120, height: 900 } })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable', { enableUI: false })
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  })
+  await page.goto(origin + '/')
+  return { context, page }
+}
+
 async function withCredentials(page: Page) {
   await page.locator('latchkey-signin input[name=username]').fill('demo')
   await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
@@ -249,14 +262,7 @@ describe('the demo site', () => {
   })
 
   test('passkey: create an account with one, sign out, sign in with it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1120, height: 900 } })
-    const page = await context.newPage()
-    const cdp = await context.newCDPSession(page)
-    await cdp.send('WebAuthn.enable', { enableUI: false })
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-    })
-    await page.goto(origin + '/')
+    const { context, page } = await withAuthenticator()
     // No passkey on this device yet: the error says what to do.
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Passkey' }).click()
     await page.locator('latchkey-signin [role=alert]', { hasText: 'No passkey was used' }).waitFor()
@@ -499,14 +505,7 @@ describe('the demo site', () => {
   }, 60_000)
 
   test('two-step sign-in: an app set up, its code, a used code refused, a recovery code once, a passkey; "don\'t ask again" here and not elsewhere', async () => {
-    const context = await browser.newContext({ viewport: { width: 1120, height: 900 } })
-    const page = await context.newPage()
-    const cdp = await context.newCDPSession(page)
-    await cdp.send('WebAuthn.enable', { enableUI: false })
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-    })
-    await page.goto(origin + '/')
+    const { context, page } = await withAuthenticator()
     await withCredentials(page)
     await signedInAs(page, 'demo@example.com')
     // The tests before this one asked for many passkey options from this address: where the demo's

@@ -63,3 +63,16 @@ export function browserAndServer(options?: AppServerOptions): { browser: Browser
   })
   return started
 }
+
+/** Run in a page of the origin: the stored session record is due, as when its due instant passed while no tab ran. */
+export const markDue = () =>
+  new Promise<void>((resolve, reject) => {
+    const open = indexedDB.open('latchkey')
+    open.onerror = () => reject(open.error)
+    open.onsuccess = () => {
+      const tx = open.result.transaction('sessions', 'readwrite')
+      const cursor = tx.objectStore('sessions').openCursor()
+      cursor.onsuccess = () => void cursor.result?.update({ ...cursor.result.value, due: 0 })
+      tx.oncomplete = () => resolve(open.result.close())
+    }
+  })

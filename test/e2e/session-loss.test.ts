@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server.js'
 import { engineForTests, installedEngines, launchEngine, type Engine, type Profile, type Tab } from '../support/engines/index.js'
 import { ensureBuilt } from './ensure-built.js'
+import { markDue } from './helpers.js'
 
 let server: AppServer
 /** Device-bound sessions: a week long, extended daily, the short bound cookie living 10 minutes. */
@@ -28,17 +29,6 @@ afterAll(async () => {
   await bound?.close()
 })
 
-/** Run in a page of the origin: the session record is due, as when its due instant passed while no tab ran. */
-const markDue = () => new Promise<void>((resolve, reject) => {
-  const open = indexedDB.open('latchkey')
-  open.onerror = () => reject(open.error)
-  open.onsuccess = () => {
-    const tx = open.result.transaction('sessions', 'readwrite')
-    const cursor = tx.objectStore('sessions').openCursor()
-    cursor.onsuccess = () => void cursor.result?.update({ ...cursor.result.value, due: 0 })
-    tx.oncomplete = () => resolve(open.result.close())
-  }
-})
 
 const loaded = (tab: Tab) => tab.waitFor(() => (window as any).ready === true && window.client.status !== 'loading')
 const controlled = (tab: Tab) => tab.waitFor(() => navigator.serviceWorker?.controller?.scriptURL.includes('/latchkey-sw.js') === true)
