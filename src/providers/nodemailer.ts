@@ -41,7 +41,9 @@ export default function Nodemailer(config: NodemailerUserConfig = {}): EmailConf
     name: 'Email',
     maxAge: 24 * 60 * 60,
     async sendVerificationRequest(params) {
-      await send(params.provider ?? provider, { to: params.identifier, ...signInMessage(params) })
+      // The provider the sign-in names may be another (an app's email provider sending through this one): each setting falls back to ours.
+      const via = { server: params.provider?.server ?? provider.server, from: params.provider?.from ?? provider.from }
+      await send(via, { to: params.identifier, ...signInMessage(params) })
     },
     sendMail: (message) => send(provider, message),
     ...definedOnly(config),
