@@ -157,12 +157,12 @@ describe('passwords: what an attacker meets', () => {
     await account(made)
     const median = async (run: (i: number) => Promise<Response>) => {
       const times: number[] = []
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 7; i++) {
         const start = performance.now()
         await run(i)
         times.push(performance.now() - start)
       }
-      return times.sort((a, b) => a - b)[2]!
+      return times.sort((a, b) => a - b)[3]!
     }
     const jar = new Jar(made.handler)
     await jar.csrf()
@@ -170,10 +170,11 @@ describe('passwords: what an attacker meets', () => {
       [await median(() => signIn(jar, 'ada@example.com', 'wrong passphrase')), await median(() => signIn(jar, 'nobody@example.com', 'wrong passphrase'))],
       [await median(() => post(jar, 'sign-up', { email: 'ada@example.com', password: 'a long passphrase' })), await median((i) => post(jar, 'sign-up', { email: `new${i}@example.com`, password: 'a long passphrase' }))],
     ]
-    // Each side spends one scrypt (about 100 ms here); without the stand-in, one side would take ~1 ms.
+    // Each side spends one scrypt (about 100 ms here); without the stand-in one side takes about
+    // 1 ms, a ratio near 100. The bounds leave room for a loaded machine (a parallel suite).
     for (const [known, unknown] of pairs) {
-      expect(known! / unknown!).toBeGreaterThan(0.5)
-      expect(known! / unknown!).toBeLessThan(2)
+      expect(known! / unknown!).toBeGreaterThan(0.25)
+      expect(known! / unknown!).toBeLessThan(4)
     }
     const forgot = [await post(jar, 'forgot', { email: 'ada@example.com' }), await post(jar, 'forgot', { email: 'nobody@example.com' })]
     expect(forgot.map((r) => r.status)).toEqual([200, 200])

@@ -155,7 +155,8 @@ export function parsePhc(stored: string): { params: ScryptParams; salt: Uint8Arr
   if (paramsProblem(params)) return undefined
   const salt = fromBase64(match[4])
   const hash = fromBase64(match[5])
-  if (!salt || !hash || salt.length < 8 || salt.length > 64 || hash.length < 16 || hash.length > 64) return undefined
+  // A key shorter than ours is refused: scrypt's shorter output is a prefix of the longer, so a truncated hash would still match.
+  if (!salt || !hash || salt.length < 8 || salt.length > 64 || hash.length < KEY_BYTES || hash.length > 64) return undefined
   return { params, salt, hash }
 }
 
