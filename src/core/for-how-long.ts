@@ -1,7 +1,6 @@
-/** "30 days", "1 day", "12 hours": a span of seconds in words, for the server's page and the elements alike. */
-export function forHowLong(seconds: number): string {
+/** "30 days", "30 jours", "1 hour": a span of seconds in `lang`'s words and plurals, for the server's pages and the elements alike. */
+export function forHowLong(seconds: number, lang = 'en'): string {
   const days = Math.round(seconds / 86400)
-  if (days) return days === 1 ? '1 day' : `${days} days`
-  const hours = Math.round(seconds / 3600)
-  return hours === 1 ? '1 hour' : `${hours} hours`
+  const [count, unit] = days ? [days, 'day'] : [Math.round(seconds / 3600), 'hour']
+  return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long' }).format(count)
 }

@@ -1,0 +1,16 @@
+/**
+ * The languages latchkey ships, and the shape of a catalogue. Each language is a folder:
+ * `elements.ts` (what the sign-in elements say; the browser loads it when a page asks for the
+ * language) and `pages.ts` (what the server's own HTML pages say).
+ */
+import type elements from './en/elements.js'
+
+/** The words for each plural category `Intl.PluralRules` gives; `other` is always there. */
+export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
+
+/** Every key of the English catalogue, each a string, or a plural where English has one. */
+export type ElementMessages = { [K in keyof typeof elements]: (typeof elements)[K] extends string ? string : Plural }
+
+/** The languages latchkey ships, as BCP 47 tags. */
+export const languages = ['en', 'es', 'fr', 'de', 'pt-BR', 'ja', 'zh-Hans', 'ar', 'he'] as const
+export type Language = (typeof languages)[number]
