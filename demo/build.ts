@@ -49,7 +49,14 @@ export async function buildBrowser(root: string, outDir: string): Promise<BuildR
   await build(into('demo/vite.config.ts'))
   await Promise.all(['iife', 'iife-passkey', 'sw'].map((mode) => build(into('vite.config.ts', mode))))
   await writeFile(join(temp, 'stamp.txt'), stamp)
-  await rm(outDir, { recursive: true, force: true })
-  await rename(temp, outDir)
+  // Another start may have swapped in this same build meanwhile, and serves it: it stays.
+  const current = async () => (await readFile(stampFile, 'utf8').catch(() => '')) === stamp
+  if (!(await current())) {
+    await rm(outDir, { recursive: true, force: true })
+    await rename(temp, outDir).catch(async (e) => {
+      if (!(await current())) throw e
+    })
+  }
+  await rm(temp, { recursive: true, force: true })
   return { built: true, ms: Date.now() - started }
 }

@@ -2,53 +2,19 @@
  * The demo's screenshots in docs/screenshots/: the app's page at 390, 1024 and 1600 px wide,
  * signed out and signed in with the demo account (demo-<width>-signed-out.png, …-signed-in.png).
  * Starts the demo itself, as `npm start` does, on free ports with a fresh data folder, and drives
- * Debian's Chromium. Run: `npx tsx scripts/screenshots.ts`.
+ * Debian's Chromium. Then the sign-in element alone in English, Japanese and Arabic, light and
+ * dark (signin-<lang>-<light|dark>.png), for docs/elements.md. Run: `npx tsx scripts/screenshots.ts`.
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../test/support/browser.js'
+import { startDemo } from '../test/support/demo.js'
 import { smallPng } from './small-png.js'
 
 const root = join(import.meta.dirname, '..')
 const out = join(root, 'docs/screenshots')
 const widths = [390, 1024, 1600]
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/** `demo/start.mjs` in a child process; resolves once it says it is ready. */
-async function startDemo(dataDir: string) {
-  const [port, idpPort] = [await freePort(), await freePort()]
-  const demo = spawn(process.execPath, ['demo/start.mjs'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), IDP_PORT: String(idpPort), LATCHKEY_DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo did not start in 2 minutes:\n${output}`)), 120_000)
-    demo.stderr.on('data', (chunk: Buffer) => (output += chunk))
-    demo.stdout.on('data', (chunk: Buffer) => {
-      output += chunk
-      if (output.includes('Press Ctrl-C')) clearTimeout(timer), resolve()
-    })
-    demo.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the demo exited (${code}):\n${output}`))))
-  })
-  return {
-    origin: `http://localhost:${port}`,
-    stop: () => new Promise<unknown>((resolve) => (demo.exitCode === null ? (demo.once('exit', resolve), demo.kill('SIGINT')) : resolve(null))),
-  }
-}
 
 async function shoot(browser: Browser, origin: string, width: number): Promise<void> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })
@@ -77,12 +43,28 @@ async function shoot(browser: Browser, origin: string, width: number): Promise<v
   await context.close()
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-screenshots-'))
-const [browser, demo] = await Promise.all([launchBrowser(), startDemo(dataDir)])
+/** `<latchkey-signin>` in `lang`, in the light or dark colour scheme, on its own. */
+async function shootSignIn(browser: Browser, origin: string, lang: string, scheme: 'light' | 'dark'): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 480, height: 900 }, colorScheme: scheme, deviceScaleFactor: 1 })
+  const page = await context.newPage()
+  await page.goto(origin + '/')
+  await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor()
+  const element = page.locator('latchkey-signin').first()
+  await element.evaluate((el, lang) => el.setAttribute('lang', lang), lang)
+  // The language's words are in once the container says it speaks it.
+  await element.locator(`[part~="container"][lang="${lang}"]`).waitFor()
+  await element.locator('button').first().waitFor()
+  const file = join(out, `signin-${lang}-${scheme}.png`)
+  writeFileSync(file, smallPng(await element.screenshot()))
+  console.log(`wrote ${file}`)
+  await context.close()
+}
+
+const [browser, demo] = await Promise.all([launchBrowser(), startDemo()])
 try {
   for (const width of widths) await shoot(browser, demo.origin, width)
+  for (const lang of ['en', 'ja', 'ar']) for (const scheme of ['light', 'dark'] as const) await shootSignIn(browser, demo.origin, lang, scheme)
 } finally {
   await browser.close()
-  await demo.stop()
-  rmSync(dataDir, { recursive: true, force: true })
+  await demo.close()
 }

@@ -5,13 +5,15 @@
  * reset steps, signed in (user, sessions with items, accounts, mfa), and in dark mode. The
  * keyboard alone (Tab, Enter, Space) signs in with credentials, ends another session and signs
  * out, the focus checked after each step. "Last used" marks the provider of the last sign-in on
- * this device.
+ * this device. The demo's pages as a whole (demo/, its own chrome included, and the server's and
+ * the Demo IdP's pages a visitor reaches from it) have no violation either, and the keyboard alone
+ * signs in there with an emailed code and with a passkey.
  */
 import { createRequire } from 'node:module'
 import type { BrowserContext, Page } from 'playwright-core'
-import { expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { secretOf, totp } from '../support/totp.js'
-import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
+import { addAuthenticator, browserAndServer, deepFocus, focusedAt, openPage, signInWithForm, startDemo, statusOf, tabUntil, userName, type Demo } from './helpers.js'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const env = browserAndServer({ mfa: true, password: true, maxAge: 600, updateAge: 60 })
@@ -216,4 +218,175 @@ test('"Last used" marks the provider of the last sign-in on this device, in word
   await expect.poll(() => signin(page).locator('form[part~="credentials-form"] [part~="last-used"]').count()).toBe(1)
   await clean(page, 'with the badge')
   await context.close()
+})
+
+describe("the demo's pages", () => {
+  let demo: Demo
+  beforeAll(async () => {
+    demo = await startDemo()
+  }, 120_000)
+  afterAll(() => demo?.close())
+
+  const status = (page: Page) => page.locator('#panel-status')
+  /** A demo page, loaded with its requests settled (and, on the app's page, the session read). */
+  async function visit(page: Page, path: string): Promise<Page> {
+    await page.goto(demo.origin + path)
+    await page.waitForLoadState('networkidle')
+    if (path === '/') await expect.poll(() => status(page).textContent()).not.toBe('Loading…')
+    return page
+  }
+  const signedIn = (page: Page) => expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toContain('Signed in')
+  const signedOut = (page: Page) => expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toContain('Signed out')
+
+  test('every page, signed out and signed in, in each state a visitor brings it to: no violations, the chrome included', async () => {
+    // The server's pages forbid scripts of their own (CSP): axe goes in past it.
+    const context = await env.browser.newContext({ viewport: { width: 1120, height: 900 }, bypassCSP: true })
+    const page = await context.newPage()
+    await addAuthenticator(page)
+    const stamp = Date.now()
+    const found: string[] = []
+    const scan = async (what: string) => found.push(...(await violations(page)).map((v) => `${what}: ${v}`))
+    const signin = page.locator('latchkey-signin')
+
+    for (const path of ['/', '/react.html', '/drop-in.html', '/outbox']) {
+      await visit(page, path)
+      await scan(`${path} signed out`)
+    }
+    // The server's own pages.
+    for (const path of ['/auth/signin', '/auth/verify-request', '/auth/error', '/auth/error?error=Verification']) {
+      await visit(page, path)
+      await scan(path)
+    }
+    await visit(page, '/?error=Verification')
+    await signin.locator('[part="error"]', { hasText: 'no longer valid' }).waitFor()
+    await scan('/ with an error')
+    // An email sent: the message, the outbox link in the element's slot, the code field.
+    await visit(page, '/')
+    await signin.locator('form[part~="email-form"] input[name=email]').fill(`axe-link-${stamp}@example.com`)
+    await signin.locator('form[part~="email-form"] button[type=submit]').click()
+    await signin.locator('form[part~="code-form"]').waitFor()
+    await scan('/ an email sent')
+    // A password sign-up, waiting for the address to be confirmed.
+    await visit(page, '/')
+    await signin.locator('button[part~="signup"]').click()
+    await signin.locator('form[part~="signup-form"] input[name=email]').fill(`axe-${stamp}@example.com`)
+    await signin.locator('form[part~="signup-form"] input[name=password]').fill('a long enough passphrase')
+    await signin.locator('form[part~="signup-form"] button[type=submit]').click()
+    await signin.locator('form[part~="verify-form"]').waitFor()
+    await scan('/ the address to confirm')
+    await visit(page, '/outbox')
+    const letter = page.locator('li.letter', { hasText: `axe-${stamp}@` })
+    await letter.waitFor()
+    await scan('/outbox with emails')
+    // The sign-in link opened in another browser asks first; the confirm link shows its button.
+    const link = (await page.locator('li.mail', { hasText: `axe-link-${stamp}@` }).locator('a.signin-link').getAttribute('href'))!
+    await letter.locator('a.mail-link').click()
+    await page.locator('button', { hasText: 'Confirm my address' }).waitFor()
+    await scan('the confirm-address page')
+    const elsewhere = await env.browser.newContext({ bypassCSP: true })
+    const other = await elsewhere.newPage()
+    await other.goto(link)
+    await other.locator('form button').waitFor()
+    found.push(...(await violations(other)).map((v) => `the sign-in link's page in another browser: ${v}`))
+    await elsewhere.close()
+
+    // The Demo IdP's sign-in page, then signed in with a linked account and an avatar.
+    await visit(page, '/')
+    await signin.locator('button', { hasText: 'Sign in with Demo IdP' }).click()
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/interaction\//)
+    await scan('the Demo IdP sign-in page')
+    await page.locator('input[name=email]').fill('alice@example.com')
+    await page.locator('input[name=password]').fill('alice-password')
+    await page.locator('button', { hasText: 'Sign in' }).click()
+    await page.waitForURL(demo.origin + '/')
+    await signedIn(page)
+    await expect.poll(() => page.locator('latchkey-accounts li[part="account"]').count()).toBe(1)
+    // With a passkey in the list.
+    await page.locator('#passkeys button', { hasText: 'Add a passkey' }).click()
+    await expect.poll(() => page.locator('.passkey-list li').count()).toBe(1)
+    await page.waitForLoadState('networkidle')
+    await scan('/ signed in')
+    for (const path of ['/react.html', '/drop-in.html', '/auth/signout']) {
+      await visit(page, path)
+      await scan(`${path} signed in`)
+    }
+    // The event log, once it holds more than it shows, scrolls.
+    await visit(page, '/')
+    for (let i = 0; i < 6; i++) {
+      // The demo's console client (`latchkey`), to make the events quickly.
+      await page.evaluate(() => (window as unknown as { latchkey: Window['client'] }).latchkey.signOut({ redirect: false }))
+      await signedOut(page)
+      await page.evaluate(() => (window as unknown as { latchkey: Window['client'] }).latchkey.signIn('credentials', { username: 'demo', password: 'demo', redirect: false }))
+      await signedIn(page)
+    }
+    expect(await page.locator('.log').evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(0)
+    await scan('/ with a long event log')
+    await page.setViewportSize({ width: 390, height: 800 })
+    for (const path of ['/', '/react.html', '/drop-in.html', '/outbox']) {
+      await visit(page, path)
+      await scan(`${path} 390 px`)
+    }
+    expect(found).toEqual([])
+    await context.close()
+  }, 90_000)
+
+  /** The code of the newest email to `email`, read from the outbox page (its HTML, no extra tab to take the focus). */
+  async function codeFor(email: string): Promise<string> {
+    let code: string | undefined
+    await expect.poll(async () => {
+      const html = await (await fetch(demo.origin + '/outbox')).text()
+      const mail = html.split('<li class="mail').find((item) => item.includes(`To ${email}<`))
+      return (code = /<b class="code">(\d{6})<\/b>/.exec(mail ?? '')?.[1])
+    }).toMatch(/^\d{6}$/)
+    return code!
+  }
+
+  const signoutButton = ['latchkey-user', 'button[part~="signout"]']
+
+  test('the keyboard alone: an emailed code signs in; the focus after each step', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1120, height: 900 } })
+    const page = await visit(await context.newPage(), '/')
+    await signedOut(page)
+    const email = `keys-${Date.now()}@example.com`
+    await tabUntil(page, ['latchkey-signin', 'form[part~="email-form"] input[name="email"]'])
+    await page.keyboard.type(email)
+    await page.keyboard.press('Enter')
+    // The email went out: the code field appears after the email form, with the focus in it.
+    await expect.poll(() => deepFocus(page)).toBe('latchkey-signin > input[name=code]')
+    expect(await focusedAt(page, 'latchkey-signin', 'form[part~="code-form"] input[name="code"]')).toBe(true)
+    await page.keyboard.type(await codeFor(email))
+    await page.keyboard.press('Enter')
+    await signedIn(page)
+    expect(await page.locator('#panel-user').textContent()).toContain(email)
+    // The form went away with the focus in it: the focus goes to the user element's sign-out.
+    await expect.poll(() => focusedAt(page, ...signoutButton)).toBe(true)
+    await context.close()
+  })
+
+  test('the keyboard alone: a passkey signs in, by Enter and by Space; the focus after each step', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1120, height: 900 } })
+    const page = await context.newPage()
+    await addAuthenticator(page)
+    await visit(page, '/')
+    await signedOut(page)
+    // A user with a passkey: made on this page, by the keyboard too.
+    const email = `keys-passkey-${Date.now()}@example.com`
+    await tabUntil(page, ['#passkeys input[name="passkey-email"]'])
+    await page.keyboard.type(email)
+    await page.keyboard.press('Enter')
+    await signedIn(page)
+    for (const key of ['Enter', 'Space']) {
+      await tabUntil(page, signoutButton)
+      await page.keyboard.press('Enter')
+      await signedOut(page)
+      // Signed out, the focus is back on the sign-in element.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.localName)).toBe('latchkey-signin')
+      await tabUntil(page, ['latchkey-signin', 'button[part~="passkey"]'])
+      await page.keyboard.press(key)
+      await signedIn(page)
+      expect(await page.locator('#panel-user').textContent(), key).toContain(email)
+      await expect.poll(() => focusedAt(page, ...signoutButton)).toBe(true)
+    }
+    await context.close()
+  })
 })

@@ -4,16 +4,14 @@
  * method, two tabs, sign out, the drop-in page; screenshots in test-results/demo/. With
  * UPDATE_SCREENSHOTS=1 it also rewrites the two the README shows, in docs/screenshots/.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { smallPng } from '../../scripts/small-png.js'
 import { launchBrowser } from '../support/browser.js'
 import { secretOf, totp } from '../support/totp.js'
+import { addAuthenticator, startDemo, type Demo } from './helpers.js'
 
 const root = join(import.meta.dirname, '../..')
 const shots = join(root, 'test-results/demo')
@@ -21,53 +19,19 @@ const shots = join(root, 'test-results/demo')
 const docs = join(root, process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results/demo')
 
 let browser: Browser
-let demo: ChildProcess
-let output = ''
+let demo: Demo
 let origin: string
 let dataDir: string
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function startDemo(): Promise<void> {
-  const [port, idpPort] = [await freePort(), await freePort()]
-  dataDir = mkdtempSync(join(tmpdir(), 'latchkey-demo-'))
-  origin = `http://localhost:${port}`
-  // What `npm start` runs.
-  demo = spawn(process.execPath, ['demo/start.mjs'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), IDP_PORT: String(idpPort), LATCHKEY_DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', BREACHED_PASSWORDS_URL: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  demo.stdout!.on('data', (chunk: Buffer) => (output += chunk))
-  demo.stderr!.on('data', (chunk: Buffer) => (output += chunk))
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${output}`)), 110_000)
-    const check = () => /Press Ctrl-C/.test(output) && (clearTimeout(timer), resolve())
-    demo.stdout!.on('data', check)
-    demo.once('exit', (code) => reject(new Error(`the demo exited (${code}):\n${output}`)))
-  })
-}
-
 beforeAll(async () => {
   mkdirSync(docs, { recursive: true })
-  ;[browser] = await Promise.all([launchBrowser(), startDemo()])
+  ;[browser, demo] = await Promise.all([launchBrowser(), startDemo()])
+  ;({ origin, dataDir } = demo)
 }, 120_000)
 
 afterAll(async () => {
   await browser?.close()
-  if (demo && demo.exitCode === null) {
-    const exited = new Promise<number | null>((resolve) => demo.once('exit', resolve))
-    demo.kill('SIGINT')
-    await exited
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  await demo?.close()
 })
 
 async function tab(context?: BrowserContext): Promise<Page> {
@@ -122,11 +86,7 @@ const shownErrors = (page: Page) =>
 async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1120, height: 900 } })
   const page = await context.newPage()
-  const cdp = await context.newCDPSession(page)
-  await cdp.send('WebAuthn.enable', { enableUI: false })
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-  })
+  await addAuthenticator(page)
   await page.goto(origin + '/')
   return { context, page }
 }
@@ -139,9 +99,9 @@ async function withCredentials(page: Page) {
 
 describe('the demo site', () => {
   test('says what runs where', () => {
-    expect(output).toContain(`App (Vite, npm import)     ${origin}/`)
-    expect(output).toContain(`PGlite in ${join(dataDir, 'db')}`)
-    expect(output).toMatch(/Demo IdP \(OpenID Connect\)\s+http:\/\/127\.0\.0\.1:\d+/)
+    expect(demo.output()).toContain(`App (Vite, npm import)     ${origin}/`)
+    expect(demo.output()).toContain(`PGlite in ${join(dataDir, 'db')}`)
+    expect(demo.output()).toMatch(/Demo IdP \(OpenID Connect\)\s+http:\/\/127\.0\.0\.1:\d+/)
   })
 
   test('credentials: the demo account signs in and out; the panel shows expiry and next refresh', async () => {
@@ -585,10 +545,8 @@ describe('the demo site', () => {
   }, 150_000)
 
   test('Ctrl-C stops every part and keeps the data', async () => {
-    const exited = new Promise<number | null>((resolve) => demo.once('exit', resolve))
-    demo.kill('SIGINT')
-    expect(await exited).toBe(0)
-    expect(output).toContain(`stopped; the data stays in ${join(dataDir, 'db')}`)
+    expect(await demo.stop()).toBe(0)
+    expect(demo.output()).toContain(`stopped; the data stays in ${join(dataDir, 'db')}`)
     expect(existsSync(join(dataDir, 'db', 'PG_VERSION'))).toBe(true)
   })
 })

@@ -1,4 +1,5 @@
 /** Shared steps of the browser tests. */
+import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { startAppServer, type AppServer, type AppServerOptions } from '../support/app-server.js'
@@ -76,3 +77,51 @@ export const markDue = () =>
       tx.oncomplete = () => resolve(open.result.close())
     }
   })
+
+/** Gives `page` Chromium's virtual authenticator (CTAP2, internal, resident keys, user verification), for passkeys. */
+export async function addAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('WebAuthn.enable', { enableUI: false })
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  })
+}
+
+/** The focused element through shadow roots, as its chain of hosts, e.g. `latchkey-signin > input[name=code]`. */
+export const deepFocus = (page: Page) =>
+  page.evaluate(() => {
+    const names: string[] = []
+    for (let at = document.activeElement; at; at = at.shadowRoot?.activeElement ?? null) {
+      names.push(at.localName + (at.getAttribute('name') ? `[name=${at.getAttribute('name')}]` : ''))
+    }
+    return names.join(' > ')
+  })
+
+/**
+ * Whether the focus is on the element `path` leads to: each selector but the last finds a host
+ * in the root before it (the document, then the shadow roots), the last the element itself.
+ */
+export const focusedAt = (page: Page, ...path: string[]) =>
+  page.evaluate((path) => {
+    let root: Document | ShadowRoot = document
+    let target: Element | null = null
+    for (const [i, selector] of path.entries()) {
+      target = root.querySelector(selector)
+      if (!target) return false
+      if (i < path.length - 1) root = target.shadowRoot!
+    }
+    let at = document.activeElement
+    while (at?.shadowRoot?.activeElement) at = at.shadowRoot.activeElement
+    return at === target
+  }, path)
+
+/** Presses `key` (Tab, or Shift+Tab) until the focus is where `path` leads (see focusedAt); answers the presses. */
+export async function tabUntil(page: Page, path: string[], { key = 'Tab', max = 60 } = {}): Promise<number> {
+  for (let i = 1; i <= max; i++) {
+    await page.keyboard.press(key)
+    if (await focusedAt(page, ...path)) return i
+  }
+  throw new Error(`${key} never reached ${path.join(' > ')}; the focus is on ${await deepFocus(page)}`)
+}
+
+export { startDemo, type Demo } from '../support/demo.js'
