@@ -1,7 +1,10 @@
 /**
  * Browser builds, library mode (Vite 8, rolldown). One mode each:
  *   vite build              dist/latchkey.js, dist/latchkey-components.js, dist/latchkey-passkey.js, and the bindings
- *                           dist/latchkey-react.js, -vue.js, -svelte.js (ESM, lazy chunk in dist/chunks/)
+ *                           dist/latchkey-react.js, -vue.js, -svelte.js (ESM, lazy chunk in dist/chunks/), and
+ *                           dist/locales/<tag>.js: the elements' languages but English, loaded on demand
+ *                           by latchkey-components.js and by the drop-in script beside them
+ *   vite build --mode locales  dist/locales/<tag>.js alone (the demo serves them beside its drop-in)
  *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`)
  *   vite build --mode iife-passkey  dist/latchkey-passkey.iife.js (the drop-in's passkey part, onto `Latchkey`)
  *   vite build --mode sw    dist/latchkey-sw.js (latchkey's own service worker, one classic script)
@@ -10,6 +13,10 @@
  * Dependencies (idb) are bundled so every file runs straight from a static server.
  */
 import { defineConfig, type UserConfig } from 'vite'
+import { languages } from './src/locales/index.js'
+
+/** Each language file as an entry of its own, so the ESM build and the drop-in share one file each. */
+const locales = Object.fromEntries(languages.filter((tag) => tag !== 'en').map((tag) => [`locales/${tag}`, `src/locales/${tag}/elements.ts`]))
 
 export default defineConfig(({ mode }): UserConfig => {
   const lib =
@@ -21,8 +28,11 @@ export default defineConfig(({ mode }): UserConfig => {
         ? { entry: 'src/components/drop-in.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey.iife.js' }
         : mode === 'iife-passkey'
           ? { entry: 'src/components/drop-in-passkey.ts', formats: ['iife' as const], name: 'Latchkey', fileName: () => 'latchkey-passkey.iife.js' }
+          : mode === 'locales'
+            ? { entry: locales, formats: ['es' as const], fileName: (_format: string, name: string) => `${name}.js` }
           : {
             entry: {
+              ...locales,
               latchkey: 'src/client/index.ts',
               'latchkey-components': 'src/components/index.ts',
               'latchkey-passkey': 'src/client/passkey/index.ts',

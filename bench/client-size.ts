@@ -1,6 +1,7 @@
 /**
- * Browser code size, min+gzip: latchkey's SDK core, in-page fallback, components, drop-in script
- * and worker, side by side with the client SDKs of next-auth, better-auth, Supabase and Firebase,
+ * Browser code size, min+gzip: latchkey's SDK core, in-page fallback, components (as a page loads
+ * them: English up front, each other language a lazy chunk), drop-in script and worker, side by
+ * side with the client SDKs of next-auth, better-auth, Supabase and Firebase,
  * all bundled the same way in this run (esbuild: bundle, minify, browser platform, ESM; react and
  * react-dom external for next-auth). Each peer is bundled as its whole public entry
  * (`export * from '<entry>'`), as ours are.
@@ -25,8 +26,11 @@ interface Row {
   note?: string
 }
 
-/** One entry; with `splitting`, the entry's static graph is measured and lazy chunks apart. */
-async function measure(name: string, options: BuildOptions): Promise<Row[]> {
+/**
+ * One entry; with `splitting`, the entry's static graph is measured (what a page loads up front)
+ * and the lazy chunks apart: `lazyAs` names them, one row for all, or (`each`) a row for each.
+ */
+async function measure(name: string, options: BuildOptions, lazyAs?: { name: string; note?: string; each?: boolean }): Promise<Row[]> {
   const result = await build({ ...common, ...options, outdir: '/virtual', metafile: true })
   const files = result.outputFiles!
   if (!options.splitting) {
@@ -35,14 +39,17 @@ async function measure(name: string, options: BuildOptions): Promise<Row[]> {
   }
   // The entry and the chunks it imports statically are what a page loads up front.
   const outputs = result.metafile!.outputs
-  const entry = Object.keys(outputs).find((k) => outputs[k].entryPoint)!
+  // Dynamically imported files are entry points too: the page's entry is the one asked for.
+  const entry = Object.keys(outputs).find((k) => outputs[k].entryPoint === (options.entryPoints as string[])[0])!
   const eager = new Set<string>([entry])
   for (const path of eager) for (const imp of outputs[path].imports) if (imp.kind === 'import-statement') eager.add(imp.path)
   const byPath = new Map(files.map((f) => [relative(root, f.path), f.contents]))
   const sum = (paths: string[]) => ({ min: paths.reduce((a, p) => a + byPath.get(p)!.length, 0), gzip: gz(Buffer.concat(paths.map((p) => byPath.get(p)!))) })
   const lazy = Object.keys(outputs).filter((k) => !eager.has(k))
   const rows: Row[] = [{ name, ...sum([...eager]) }]
-  if (lazy.length) rows.push({ name: name.replace(/ \(.*$/, '') + ': in-page fallback (lazy chunk)', ...sum(lazy), note: 'loaded only when no worker controls the page' })
+  const short = name.replace(/ \(.*$/, '')
+  if (lazy.length && lazyAs?.each) for (const path of lazy) rows.push({ name: `${short}: ${lazyAs.name} ${(outputs[path].entryPoint ?? path).replace(/^.*locales\/([^/]+)\/.*$/, '$1')} (lazy)`, ...sum([path]), note: lazyAs.note })
+  else if (lazy.length && lazyAs) rows.push({ name: `${short}: ${lazyAs.name} (lazy chunk)`, ...sum(lazy), note: lazyAs.note })
   return rows
 }
 
@@ -57,8 +64,9 @@ async function peer(name: string, specifier: string, external: string[] = []): P
 }
 
 const ours: Row[] = [
-  ...(await measure('latchkey SDK core (src/client)', { entryPoints: ['src/client/index.ts'], splitting: true })),
-  ...(await measure('latchkey components (src/components)', { entryPoints: ['src/components/index.ts'] })),
+  ...(await measure('latchkey SDK core (src/client)', { entryPoints: ['src/client/index.ts'], splitting: true }, { name: 'in-page fallback', note: 'loaded only when no worker controls the page' })),
+  // As a page loads them: English up front, each other language a chunk loaded when an element speaks it.
+  ...(await measure('latchkey components (src/components, English)', { entryPoints: ['src/components/index.ts'], splitting: true }, { name: 'language', note: 'loaded only when an element speaks it', each: true })),
   ...(await measure('latchkey drop-in script (SDK + components + fallback)', { entryPoints: ['src/components/drop-in.ts'], format: 'iife' })),
   ...(await measure('latchkey service worker (sw/)', { entryPoints: ['sw/latchkey-sw.ts'], format: 'iife' })),
   ...(await measure('latchkey passkey part', { entryPoints: ['src/client/passkey/index.ts'] })),
@@ -101,7 +109,8 @@ console.log('\n  peer versions: ' + ['next-auth', 'better-auth', '@supabase/auth
 const dist = join(root, 'dist')
 const shipped = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey-react.js', 'latchkey-vue.js', 'latchkey-svelte.js', 'latchkey.iife.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js', 'latchkey-sw-import.js', 'latchkey-sw-module.js'].filter((f) => statSync(join(dist, f), { throwIfNoEntry: false }))
 if (shipped.length) {
-  const chunks = statSync(join(dist, 'chunks'), { throwIfNoEntry: false }) ? readdirSync(join(dist, 'chunks')).map((f) => 'chunks/' + f) : []
+  const folder = (name: string) => (statSync(join(dist, name), { throwIfNoEntry: false }) ? readdirSync(join(dist, name)).map((f) => `${name}/${f}`) : [])
+  const chunks = [...folder('chunks'), ...folder('locales')]
   console.log('\n  dist/ as built by Vite (ESM files are not whitespace-minified in library mode):')
   for (const f of [...shipped, ...chunks]) {
     const code = readFileSync(join(dist, f))

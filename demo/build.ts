@@ -1,7 +1,7 @@
 /**
  * Builds the browser side of the demo with Vite: the app (demo/vite.config.ts), the drop-in script
- * with its passkey part, and the session worker (the package's own vite.config.ts, modes `iife`,
- * `iife-passkey` and `sw`), all into one folder. Skipped when no source changed since the last
+ * with its passkey part, the elements' language files it loads beside it, and the session worker
+ * (the package's own vite.config.ts, modes `iife`, `iife-passkey`, `locales` and `sw`), all into one folder. Skipped when no source changed since the last
  * build (a stamp of paths, sizes and mtimes).
  */
 import { createHash } from 'node:crypto'
@@ -9,7 +9,7 @@ import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises
 import { join, relative } from 'node:path'
 import type { InlineConfig } from 'vite'
 
-const sources = ['src/client', 'src/components', 'src/core', 'src/bindings', 'sw', 'demo/app', 'demo/vite.config.ts', 'vite.config.ts', 'package-lock.json']
+const sources = ['src/client', 'src/components', 'src/core', 'src/locales', 'src/bindings', 'sw', 'demo/app', 'demo/vite.config.ts', 'vite.config.ts', 'package-lock.json']
 
 async function files(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined)
@@ -47,7 +47,7 @@ export async function buildBrowser(root: string, outDir: string): Promise<BuildR
   const into = (configFile: string, mode?: string): InlineConfig => ({ configFile: join(root, configFile), root: mode ? root : undefined, mode, build: { outDir: temp, emptyOutDir: false } })
   await rm(temp, { recursive: true, force: true })
   await build(into('demo/vite.config.ts'))
-  await Promise.all(['iife', 'iife-passkey', 'sw'].map((mode) => build(into('vite.config.ts', mode))))
+  await Promise.all(['iife', 'iife-passkey', 'locales', 'sw'].map((mode) => build(into('vite.config.ts', mode))))
   await writeFile(join(temp, 'stamp.txt'), stamp)
   // Another start may have swapped in this same build meanwhile, and serves it: it stays.
   const current = async () => (await readFile(stampFile, 'utf8').catch(() => '')) === stamp

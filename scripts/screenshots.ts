@@ -30,7 +30,7 @@ async function shoot(browser: Browser, origin: string, width: number): Promise<v
   await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor()
   await save('signed-out')
   await page.locator('latchkey-signin input[name=username]').fill('demo')
-  await page.locator('latchkey-signin input[name=password]').fill('demo')
+  await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
   await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
   await page.locator('#panel-status', { hasText: 'Signed in' }).waitFor()
   // The lists the elements read once signed in.
@@ -51,8 +51,8 @@ async function shootSignIn(browser: Browser, origin: string, lang: string, schem
   await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor()
   const element = page.locator('latchkey-signin').first()
   await element.evaluate((el, lang) => el.setAttribute('lang', lang), lang)
-  // The language's words are in once the container says it speaks it.
-  await element.locator(`[part~="container"][lang="${lang}"]`).waitFor()
+  // The language's words are in once the element's box says it speaks it.
+  await element.locator(`div[lang="${lang}"]`).waitFor()
   await element.locator('button').first().waitFor()
   const file = join(out, `signin-${lang}-${scheme}.png`)
   writeFileSync(file, smallPng(await element.screenshot()))

@@ -10,6 +10,7 @@ import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
 import type { AccountInfo, AppProvider, AuthStatus, PasskeyInfo, Session, SessionInfo, SessionState } from './types.js'
 import type { PasskeyClient } from './passkey/client.js'
+import type { ElementMessages, Language } from '../locales/index.js'
 import { workerBridge } from './worker-bridge.js'
 
 export interface AuthClientOptions {
@@ -22,7 +23,19 @@ export interface AuthClientOptions {
    * false: keep sessions in the page. Always false where `basePath` is on another origin.
    */
   serviceWorker?: string | boolean
+  /**
+   * The elements' language (a BCP 47 tag), over the page's `lang` and the browser's; an element's
+   * own `lang` attribute comes first. Default: none (docs/elements.md, "Languages").
+   */
+  locale?: string
+  /** Messages of a shipped language the app words its own way: `{ en: { signOut: 'Log out' } }`. */
+  messages?: { [tag in Language]?: Partial<ElementMessages> }
+  /** Languages the app adds, each a whole catalogue (a missing key is a type error): `{ it: { ... } }`. */
+  languages?: Record<string, ElementMessages>
 }
+
+/** What the elements speak: the `locale`, `messages` and `languages` options as given. */
+export type AuthClientLanguages = Pick<AuthClientOptions, 'locale' | 'messages' | 'languages'>
 
 export interface SignInOptions extends Record<string, unknown> {
   callbackUrl?: string
@@ -42,7 +55,7 @@ export interface SignOutOptions {
   redirect?: boolean
 }
 
-export interface AuthClient {
+export interface AuthClient extends Readonly<AuthClientLanguages> {
   readonly status: AuthStatus
   /** The last session known, without asking. */
   readonly session: Session | null | undefined
@@ -223,7 +236,7 @@ function navigate(url: string) {
   if (url.includes('#')) location.reload()
 }
 
-export function createAuthClient({ basePath = '/auth', serviceWorker: asked = true }: AuthClientOptions = {}): AuthClient {
+export function createAuthClient({ basePath = '/auth', serviceWorker: asked = true, ...spoken }: AuthClientOptions = {}): AuthClient {
   const base = new URL(basePath.replace(/\/+$/, ''), location.href).href
   // A worker sees and keeps sessions of its own origin only: on another, the page keeps them.
   const serviceWorker = new URL(base).origin === location.origin && asked
@@ -321,6 +334,8 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
   const passkeys = listed<PasskeyInfo>('/passkeys')
 
   const client: AuthClient = {
+    // The elements' language options, as given (AuthClientLanguages).
+    ...spoken,
     basePath: base,
     workerRegistration,
     get status() {

@@ -27,14 +27,14 @@ export function accountsElement(client: AuthClient): CustomElementConstructor {
       const rows = this.list.map((a) => {
         const row = h('li', { part: 'account', 'data-provider': a.provider }, h('span', { part: 'name' }, a.name, a.email ? `: ${a.email}` : ''))
         if (isOAuth(a.type)) {
-          const unlink: HTMLButtonElement = h('button', { type: 'button', part: 'button unlink', 'aria-label': `Unlink ${a.name}`, onclick: () => this.act(unlink, () => this.client.accounts.unlink(a.provider)) }, 'Unlink')
+          const unlink: HTMLButtonElement = h('button', { type: 'button', part: 'button unlink', 'aria-label': this.t('unlinkName', { name: a.name }), onclick: () => this.act(unlink, () => this.client.accounts.unlink(a.provider)) }, this.t('unlink'))
           row.append(unlink)
         }
         return row
       })
       const linked = new Set(this.list.map((a) => a.provider))
       const connect = this.providers.filter((p) => !linked.has(p.id)).map((p) => {
-        const button: HTMLButtonElement = h('button', { type: 'button', part: 'button connect', 'data-provider': p.id, onclick: () => this.act(button, () => this.client.accounts.link(p.id, { callbackUrl: this.getAttribute('callback-url') ?? location.href })) }, `Connect ${p.name}`)
+        const button: HTMLButtonElement = h('button', { type: 'button', part: 'button connect', 'data-provider': p.id, onclick: () => this.act(button, () => this.client.accounts.link(p.id, { callbackUrl: this.getAttribute('callback-url') ?? location.href })) }, this.t('connect', { name: p.name }))
         return button
       })
       return [h('ul', { part: 'list', class: 'accounts' }, ...rows), ...connect]

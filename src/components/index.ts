@@ -1,3 +1,5 @@
 /** latchkey/components: sign-in custom elements. */
+import './language-files.js'
 export { defineElements } from './define-elements.js'
 export { errorMessage } from './messages.js'
+export type { Words } from './words.js'

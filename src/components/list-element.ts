@@ -24,7 +24,7 @@ export abstract class ListElement<T> extends LatchkeyElement {
   protected abstract show(): Node[]
   protected fail(e: unknown) {
     const code = (e as { code?: string }).code ?? 'ServerError'
-    this.error.textContent = errorMessage(code)
+    this.error.textContent = errorMessage(code, undefined, undefined, this.words)
     this.error.hidden = false
     // The action needs a recent sign-in: the page shows `<latchkey-signin confirm>`, then the user retries.
     if (code === 'SessionNotFresh') this.dispatchEvent(new CustomEvent('latchkey-confirm-needed', { bubbles: true, composed: true }))

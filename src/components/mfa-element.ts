@@ -1,4 +1,5 @@
 import type { AuthClient, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
+import { date } from './dates.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
 import { proofField } from './proof-field.js'
@@ -27,8 +28,8 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     /** Frees what the open panel holds (the download's Blob URL). */
     private release?: () => void
     private count = h('p', { part: 'count', class: 'message' })
-    private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.client.mfa.enroll()))) }, 'Set up an authenticator app')
-    private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.run(this.renew, async () => this.apply(await this.client.mfa.recoveryCodes())) }, 'New recovery codes')
+    private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.client.mfa.enroll()))) })
+    private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.run(this.renew, async () => this.apply(await this.client.mfa.recoveryCodes())) })
     constructor() {
       super(client)
       this.error.id = 'error'
@@ -70,9 +71,9 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     }
     private enrolment(made: MfaEnrolment): HTMLElement {
       const input = h('input', { name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
-      const confirm = h('button', { type: 'submit', part: 'button submit' }, 'Confirm')
+      const confirm = h('button', { type: 'submit', part: 'button submit' }, this.t('confirm'))
       const form: HTMLFormElement = h('form', {
-        part: 'form enroll-form', 'aria-label': 'Set up an authenticator app',
+        part: 'form enroll-form', 'aria-label': this.t('setUpApp'),
         onsubmit: (e: Event) => {
           e.preventDefault()
           void this.run(confirm, async () => {
@@ -82,22 +83,22 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
           }, form)
         },
       },
-        h('p', { class: 'message', part: 'message' }, 'Scan the QR code with your authenticator app, or type the key into it, then enter the code it shows.'),
+        h('p', { class: 'message', part: 'message' }, this.t('scanQr')),
         // An image, never markup: the SVG cannot run anything here.
-        h('img', { class: 'qr', part: 'qr', alt: 'QR code for your authenticator app', src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(made.qr)}` }),
-        h('p', { class: 'message', part: 'secret' }, 'Key: ', h('code', {}, grouped(made.secret))),
-        h('a', { part: 'link', href: made.uri }, 'Open in an authenticator app'),
-        h('label', { part: 'label' }, 'Code from your authenticator app', input),
+        h('img', { class: 'qr', part: 'qr', alt: this.t('qrAlt'), src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(made.qr)}` }),
+        h('p', { class: 'message', part: 'secret' }, this.t('key'), ' ', h('code', {}, grouped(made.secret))),
+        h('a', { part: 'link', href: made.uri }, this.t('openInApp')),
+        h('label', { part: 'label' }, this.t('appCode'), input),
         confirm,
-        h('button', { type: 'button', part: 'button cancel', onclick: () => this.close() }, 'Cancel'),
+        h('button', { type: 'button', part: 'button cancel', onclick: () => this.close() }, this.t('cancel')),
       )
       return form
     }
     private removal(factor: MfaFactor): HTMLElement {
-      const field = proofField()
-      const remove = h('button', { type: 'submit', part: 'button submit' }, 'Remove')
+      const field = proofField(this.t)
+      const remove = h('button', { type: 'submit', part: 'button submit' }, this.t('remove'))
       const form: HTMLFormElement = h('form', {
-        part: 'form remove-form', 'aria-label': `Remove ${name(factor)}`,
+        part: 'form remove-form', 'aria-label': this.t('removeName', { name: this.name(factor) }),
         onsubmit: (e: Event) => {
           e.preventDefault()
           void this.run(remove, async () => {
@@ -107,29 +108,29 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
           }, form)
         },
       },
-        h('p', { class: 'message', part: 'message' }, `To remove ${name(factor)}, enter a code from it, or a recovery code.`),
+        h('p', { class: 'message', part: 'message' }, this.t('removeIntro', { name: this.name(factor) })),
         field.label, remove, field.toggle,
-        h('button', { type: 'button', part: 'button cancel', onclick: () => this.close() }, 'Cancel'),
+        h('button', { type: 'button', part: 'button cancel', onclick: () => this.close() }, this.t('cancel')),
       )
       return form
     }
     /** New recovery codes, shown this once: a list, Copy, and Download as a text file. */
     private showCodes(codes: string[]) {
-      const text = `Recovery codes for ${location.host}. Each one signs you in once, in place of a code from your authenticator app.\n\n${codes.join('\n')}\n`
+      const text = `${this.t('recoveryFile', { host: location.host })}\n\n${codes.join('\n')}\n`
       const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }))
       const said = h('span', { part: 'message', role: 'status' })
       const copy = h('button', {
         type: 'button', part: 'button copy',
         onclick: () => navigator.clipboard.writeText(text).then(
-          () => (said.textContent = 'Copied.'),
-          () => (said.textContent = 'Could not copy here: download them, or select and copy them.'),
+          () => (said.textContent = this.t('copied')),
+          () => (said.textContent = this.t('copyFailed')),
         ),
-      }, 'Copy')
-      this.open(h('section', { class: 'stack', part: 'recovery-codes', 'aria-label': 'Recovery codes' },
-        h('p', { class: 'message', part: 'heading', tabindex: '-1' }, 'Your recovery codes. Each one signs you in once if you lose your authenticator app. Keep them somewhere safe: they are shown only now, and any older ones no longer work.'),
+      }, this.t('copy'))
+      this.open(h('section', { class: 'stack', part: 'recovery-codes', 'aria-label': this.t('recoveryCodes') },
+        h('p', { class: 'message', part: 'heading', tabindex: '-1' }, this.t('recoveryIntro')),
         h('ol', { class: 'codes', part: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))),
-        h('div', { class: 'row' }, copy, h('a', { part: 'button download', href: url, download: 'recovery-codes.txt' }, 'Download'), said),
-        h('button', { type: 'button', part: 'button done', onclick: () => this.close() }, 'Done'),
+        h('div', { class: 'row' }, copy, h('a', { part: 'button download', href: url, download: 'recovery-codes.txt' }, this.t('download')), said),
+        h('button', { type: 'button', part: 'button done', onclick: () => this.close() }, this.t('done')),
       ))
       this.release = () => URL.revokeObjectURL(url)
     }
@@ -147,38 +148,42 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     /** The trusted devices, each with Forget (it asks for the second step again there); nothing where there are none. */
     private trusted(): HTMLElement[] {
       if (!this.devices.length) return []
-      const until = (d: TrustedDevice) => new Date(d.expiresAt).toLocaleDateString()
-      const rows = this.devices.map((d) => {
+            const rows = this.devices.map((d) => {
         const forget: HTMLButtonElement = h('button', {
-          type: 'button', part: 'button forget', 'aria-label': `Forget ${deviceName(d)}`,
+          type: 'button', part: 'button forget', 'aria-label': this.t('forgetName', { name: this.deviceName(d) }),
           onclick: () => void this.run(forget, async () => this.apply(await this.client.mfa.forgetDevice(d.id))),
-        }, 'Forget')
-        return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, deviceName(d)), h('span', { part: 'when' }, `trusted until ${until(d)}`), forget)
+        }, this.t('forget'))
+        return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, this.deviceName(d)), h('span', { part: 'when' }, this.t('trustedUntil', { date: date(this.words.lang, d.expiresAt) })), forget)
       })
-      return [h('section', { part: 'trusted-devices', 'aria-label': 'Trusted devices' },
-        h('p', { class: 'message', part: 'message' }, 'These devices skip the second step when you sign in:'),
+      return [h('section', { part: 'trusted-devices', 'aria-label': this.t('trustedDevices') },
+        h('p', { class: 'message', part: 'message' }, this.t('trustedIntro')),
         h('ul', { part: 'list', class: 'devices' }, ...rows))]
     }
+    /** "Chrome on Linux (this device)". */
+    private deviceName = (d: TrustedDevice) => (d.current ? this.t('thisDevice', { device: d.device }) : d.device)
+    /** "Authenticator app", and its label where it has one. */
+    private name = (f: MfaFactor) => (f.label ? this.t('authenticatorAppNamed', { label: f.label }) : this.t('authenticatorApp'))
     protected show() {
       const factors = this.list.filter((f) => f.confirmed)
-      const added = (f: MfaFactor) => new Date(f.createdAt).toLocaleDateString()
-      const rows = factors.map((f) => {
+            const rows = factors.map((f) => {
         const remove: HTMLButtonElement = h('button', {
-          type: 'button', part: 'button remove', 'aria-label': `Remove ${name(f)}`,
+          type: 'button', part: 'button remove', 'aria-label': this.t('removeName', { name: this.name(f) }),
           onclick: () => {
             this.open(this.removal(f))
             this.error.hidden = true
             this.render()
             this.focusOpen()
           },
-        }, 'Remove')
+        }, this.t('remove'))
         return h('li', { part: 'factor', 'data-id': f.id },
-          h('span', { part: 'name' }, name(f)),
-          h('span', { part: 'when' }, `added ${added(f)}`),
+          h('span', { part: 'name' }, this.name(f)),
+          h('span', { part: 'when' }, this.t('added', { date: date(this.words.lang, f.createdAt) })),
           remove,
         )
       })
-      this.count.textContent = `Recovery codes left: ${this.left}`
+      this.count.textContent = this.t('codesLeft', { count: this.left })
+      this.setUp.textContent = this.t('setUpApp')
+      this.renew.textContent = this.t('newRecoveryCodes')
       this.count.hidden = !factors.length
       this.renew.hidden = !factors.length
       const open = this.panel ? [this.panel] : []
@@ -186,9 +191,3 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     }
   }
 }
-
-/** "Chrome on Linux (this device)". */
-const deviceName = (d: TrustedDevice) => (d.current ? `${d.device} (this device)` : d.device)
-
-/** "Authenticator app", and its label where it has one. */
-const name = (f: MfaFactor) => (f.label ? `Authenticator app (${f.label})` : 'Authenticator app')

@@ -1,5 +1,6 @@
 import type { AppProvider, AuthClient, SignInResult } from '../client/index.js'
 import { h } from './dom.js'
+import type { Key } from './words.js'
 
 /** What the password forms use of `<latchkey-signin>`. */
 export interface PasswordHost {
@@ -18,6 +19,8 @@ export interface PasswordHost {
   say(words: string, mail?: boolean): HTMLElement
   /** Shows the words of `code` after `near`. */
   refuse(code: string, near: HTMLElement): void
+  /** `key`'s message in the element's language. */
+  t(key: Key, values?: Record<string, unknown>): string
 }
 
 function field(words: string, props: Record<string, unknown>): [HTMLLabelElement, HTMLInputElement] {
@@ -36,12 +39,8 @@ function form(part: string, words: string, submitWords: string, fields: Node[], 
   }, ...fields, submit, ...after)
 }
 
-const confirmed = 'Your address is confirmed: sign in.'
-const changed = 'Your password is changed: sign in with it.'
 /** What the emailed links' pages (server: features/password/pages.ts) send back to the sign-in page, `?notice=`. */
-const notices: Record<string, string> = { 'email-verified': confirmed, 'password-reset': changed }
-
-const codeField = () => field('Code from the email', { name: 'code', part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
+const notices: Record<string, Key> = { 'email-verified': 'addressConfirmed', 'password-reset': 'passwordChanged' }
 
 /**
  * The sign-in form of a `Password()` provider (Email, Password), with "Forgot password?" and
@@ -52,11 +51,12 @@ const codeField = () => field('Code from the email', { name: 'code', part: 'inpu
  * the address filled. An emailed link's page comes back here with `?notice=`, said in words.
  */
 export function passwordForm(host: PasswordHost, p: AppProvider, label: string): HTMLFormElement {
-  const { client } = host
-  const [emailLabel, email] = field('Email', { type: 'email', name: 'email', autocomplete: host.username })
+  const { client, t } = host
+  const codeField = () => field(t('codeFromEmail'), { name: 'code', part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
+  const [emailLabel, email] = field(t('email'), { type: 'email', name: 'email', autocomplete: host.username })
   /** A step's address field, starting with the address typed into the sign-in form. */
-  const emailField = () => field('Email', { type: 'email', name: 'email', autocomplete: 'username', value: email.value })
-  const [passwordLabel, password] = field('Password', { type: 'password', name: 'password', autocomplete: 'current-password' })
+  const emailField = () => field(t('email'), { type: 'email', name: 'email', autocomplete: 'username', value: email.value })
+  const [passwordLabel, password] = field(t('password'), { type: 'password', name: 'password', autocomplete: 'current-password' })
   // No maxlength: a longer password pasted in would be cut short unseen (and kept whole by a
   // password manager); the server refuses it in words instead.
   const newPassword = (words: string) => field(words, { type: 'password', name: 'password', autocomplete: 'new-password', minlength: p.password?.minLength })
@@ -64,7 +64,7 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
 
   /** A step in place of the forms: a heading, its nodes, "Back to sign in". */
   const mode = (part: string, heading: string, ...nodes: Node[]) =>
-    h('div', { class: 'stack', part: `container ${part}-step` }, h('h2', { part: 'heading' }, heading), ...nodes, button('back', 'Back to sign in', () => {
+    h('div', { class: 'stack', part: `container ${part}-step` }, h('h2', { part: 'heading' }, heading), ...nodes, button('back', t('backToSignIn'), () => {
       host.open()
       email.focus()
     }))
@@ -80,54 +80,54 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
   /** The code from the confirmation email, and "Send the email again"; `intro` puts words under the heading. */
   const verify = (address: string, intro: (heading: HTMLElement) => void) => {
     const [codeLabel, code] = codeField()
-    const resend: HTMLButtonElement = button('resend', 'Send the email again', () =>
+    const resend: HTMLButtonElement = button('resend', t('sendAgain'), () =>
       host.run(resend, async () => {
         await client.password.resend(address)
-        resend.after(host.say(`We sent a new email to ${address}.`, true))
+        resend.after(host.say(t('sentAgain', { email: address }), true))
       }))
-    const verifyForm = form('verify-form', 'Confirm your email address', 'Confirm', [codeLabel], (submit) =>
+    const verifyForm = form('verify-form', t('confirmEmail'), t('confirm'), [codeLabel], (submit) =>
       host.run(submit, async () => {
         await client.password.verify({ email: address, code: code.value })
-        back(address, confirmed)
+        back(address, t('addressConfirmed'))
       }))
-    const step = mode('verify', 'Confirm your email address', verifyForm, resend)
+    const step = mode('verify', t('confirmEmail'), verifyForm, resend)
     host.open(step)
     intro(step.firstChild as HTMLElement)
   }
 
   const signUp = () => {
     const [addressLabel, address] = emailField()
-    const [nameLabel, name] = field('Name (optional)', { name: 'name', autocomplete: 'name', required: false })
-    const [chosenLabel, chosen] = newPassword('Password')
-    host.open(mode('signup', 'Create an account', form('signup-form', 'Create an account', 'Create account', [addressLabel, nameLabel, chosenLabel], (submit) =>
+    const [nameLabel, name] = field(t('name'), { name: 'name', autocomplete: 'name', required: false })
+    const [chosenLabel, chosen] = newPassword(t('password'))
+    host.open(mode('signup', t('createAccount'), form('signup-form', t('createAccount'), t('createAccountButton'), [addressLabel, nameLabel, chosenLabel], (submit) =>
       host.run(submit, async () => {
         await client.password.signUp({ email: address.value, password: chosen.value, name: name.value || undefined })
-        verify(address.value, (heading) => heading.after(host.say('Check your email: we sent a link and a code to confirm your address.', true)))
+        verify(address.value, (heading) => heading.after(host.say(t('signUpSent'), true)))
       }))))
   }
 
   const forgot = () => {
     const [addressLabel, address] = emailField()
     const [codeLabel, code] = codeField()
-    const [chosenLabel, chosen] = newPassword('New password')
+    const [chosenLabel, chosen] = newPassword(t('newPassword'))
     // The account the new password is for, so a password manager saves it under that name.
     const account = h('input', { type: 'email', name: 'email', autocomplete: 'username', hidden: true })
-    const resetForm = form('reset-form', 'Choose a new password', 'Change password', [account, codeLabel, chosenLabel], (submit) =>
+    const resetForm = form('reset-form', t('choosePassword'), t('changePassword'), [account, codeLabel, chosenLabel], (submit) =>
       host.run(submit, async () => {
         await client.password.reset({ email: account.value, code: code.value, password: chosen.value })
         password.value = ''
-        back(account.value, changed)
+        back(account.value, t('passwordChanged'))
       }))
     resetForm.hidden = true
-    const forgotForm = form('forgot-form', 'Reset your password', 'Send reset email', [addressLabel], (submit) =>
+    const forgotForm = form('forgot-form', t('resetPassword'), t('sendReset'), [addressLabel], (submit) =>
       host.run(submit, async () => {
         await client.password.forgot(address.value)
         account.value = address.value
-        forgotForm.after(host.say(`Check your email: if ${address.value} has a password here, we sent it a link and a code to choose a new one.`, true))
+        forgotForm.after(host.say(t('resetSent', { email: address.value }), true))
         resetForm.hidden = false
         code.focus()
       }))
-    host.open(mode('forgot', 'Reset your password', forgotForm, resetForm))
+    host.open(mode('forgot', t('resetPassword'), forgotForm, resetForm))
   }
 
   const signInForm = form('password-form', label, label, [emailLabel, passwordLabel], (submit) =>
@@ -135,8 +135,8 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
       const result = await host.signIn({ email: email.value, password: password.value })
       if (result.error !== 'EmailNotVerified') return result
       verify(email.value, (heading) => host.refuse('EmailNotVerified', heading))
-    }), ...(host.confirming ? [] : [h('div', { class: 'row' }, button('forgot', 'Forgot password?', forgot), button('signup', 'Create an account', signUp))]))
+    }), ...(host.confirming ? [] : [h('div', { class: 'row' }, button('forgot', t('forgotPassword'), forgot), button('signup', t('createAccount'), signUp))]))
   const notice = notices[new URLSearchParams(location.search).get('notice') ?? '']
-  if (notice) signInForm.prepend(host.say(notice))
+  if (notice) signInForm.prepend(host.say(t(notice)))
   return signInForm
 }

@@ -1,4 +1,5 @@
 import type { AuthClient, SessionInfo } from '../client/index.js'
+import { ago, date } from './dates.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
 
@@ -18,20 +19,21 @@ export function sessionsElement(client: AuthClient): CustomElementConstructor {
     }
     protected override fail(e: unknown) {
       super.fail(e)
-      if ((e as { code?: string }).code === 'SessionNotFresh') this.error.textContent = "Confirm it's you (sign in again), then end the session."
+      if ((e as { code?: string }).code === 'SessionNotFresh') this.error.textContent = this.t('confirmToEnd')
     }
     protected show() {
-      const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'unknown')
+      const { lang } = this.words
+      const unknown = this.t('unknownTime')
       const rows = this.list.map((s) => {
-        const end: HTMLButtonElement = h('button', { type: 'button', part: 'button end', onclick: () => this.act(end, () => this.client.sessions.revoke(s.id)) }, s.current ? 'Sign out here' : 'End')
+        const end: HTMLButtonElement = h('button', { type: 'button', part: 'button end', onclick: () => this.act(end, () => this.client.sessions.revoke(s.id)) }, this.t(s.current ? 'signOutHere' : 'end'))
         return h('li', { part: 'session', 'data-current': s.current },
-          h('span', { part: 'device' }, s.device, s.current ? ' (this device)' : ''),
-          h('span', { part: 'when' }, `signed in ${date(s.createdAt)}, last seen ${date(s.lastSeenAt)}`),
+          h('span', { part: 'device' }, s.current ? this.t('thisDevice', { device: s.device }) : s.device),
+          h('span', { part: 'when' }, this.t('sessionTimes', { created: s.createdAt ? date(lang, s.createdAt, true) : unknown, seen: s.lastSeenAt ? ago(lang, s.lastSeenAt) : unknown })),
           end,
         )
       })
       const others = this.list.filter((s) => !s.current).length
-      const endOthers: HTMLButtonElement = h('button', { type: 'button', part: 'button end-others', hidden: !others, onclick: () => this.act(endOthers, () => this.client.sessions.revokeOthers()) }, 'End all other sessions')
+      const endOthers: HTMLButtonElement = h('button', { type: 'button', part: 'button end-others', hidden: !others, onclick: () => this.act(endOthers, () => this.client.sessions.revokeOthers()) }, this.t('endOthers'))
       return [h('ul', { part: 'list', class: 'sessions' }, ...rows), endOthers]
     }
   }

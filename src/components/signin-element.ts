@@ -8,7 +8,6 @@ import { proofField } from './proof-field.js'
 import { forHowLong } from '../core/for-how-long.js'
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
-const title = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 /** Tries the server gives one pending sign-in (features/mfa/verify.ts). */
 const maxTries = 5
 const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
@@ -66,8 +65,11 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private waiting?: Promise<unknown>
     /** The last known status: a change between signed in and out clears what was said. */
     private seen?: AuthStatus
-    /** The code of the error shown. */
+    /** The code of the error shown, and its reason: said again in a new language. */
     private code?: string
+    private reason?: string
+    /** The providers the forms are built from, kept to build them again in a new language. */
+    private providers?: AppProvider[]
     /** The second-factor step, while a sign-in waits for it. */
     private step?: HTMLElement
     constructor() {
@@ -91,8 +93,9 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private showError(code: string, reason?: string, near?: HTMLElement) {
       // Not a failure: the sign-in goes on with its second factor.
       if (code === 'SecondFactorRequired') return this.challenge()
-      this.error.textContent = errorMessage(code, reason, this.lengths)
+      this.error.textContent = errorMessage(code, reason, this.lengths, this.words)
       this.code = code
+      this.reason = reason
       this.place(near ?? this.formFor(code))
       this.error.hidden = false
       this.dispatchEvent(new CustomEvent('latchkey-error', { detail: { code }, bubbles: true, composed: true }))
@@ -189,13 +192,19 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private forgetPasswords() {
       for (const input of this.body?.querySelectorAll('input[type=password]') ?? []) (input as HTMLInputElement).value = ''
     }
+    protected override relang() {
+      if (this.code) this.error.textContent = errorMessage(this.code, this.reason, this.lengths, this.words)
+      if (this.providers) this.build(this.providers)
+      else this.update()
+    }
     private build(all: AppProvider[]) {
+      this.providers = all
       // A passkey button the browser cannot run would only fail when pressed.
       const providers = hasWebAuthn(this.client) ? all : all.filter((p) => p.type !== 'webauthn')
       const callbackUrl = this.callbackUrl
       const redirect = this.hasAttribute('redirect')
       const confirm = this.confirming ? { confirm: true } : {}
-      const label = (p: AppProvider) => `Sign in with ${p.name}`
+      const label = (p: AppProvider) => this.t('signInWith', { name: p.name })
       // With a passkey provider and the passkey client, the name fields offer passkeys in the autofill.
       const passkey = this.client.passkey ? providers.find((p) => p.type === 'webauthn') : undefined
       const autofill = (hint: string) => (passkey ? `${hint} webauthn` : hint)
@@ -205,7 +214,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         this.signInButtons.set(p.id, item instanceof HTMLButtonElement ? item : item.querySelector('button[type=submit]')!)
         return item
       })
-      const heading = this.confirming ? [h('p', { class: 'message', part: 'heading' }, "Confirm it's you: sign in again to continue.")] : []
+      const heading = this.confirming ? [h('p', { class: 'message', part: 'heading' }, this.t('confirmHeading'))] : []
       this.body = h('div', { class: 'stack', part: 'container' }, ...heading, this.error, ...items)
       this.markLastUsed()
       // An error shown before the forms were there (the URL's) moves under the form it is about.
@@ -215,10 +224,11 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     }
     /** The button that signs in with each provider (a form's submit button), for the "Last used" badge. */
     private signInButtons = new Map<string, HTMLButtonElement>()
-    private badge = h('span', { class: 'last-used', part: 'last-used' }, 'Last used')
+    private badge = h('span', { class: 'last-used', part: 'last-used' })
     /** Marks the provider of the last sign-in on this device, in words (not colour alone). */
     private markLastUsed() {
       const button = this.signInButtons.get(lastUsed() ?? '')
+      this.badge.textContent = this.t('lastUsed')
       if (button) button.append(this.badge)
       else this.badge.remove()
     }
@@ -228,20 +238,19 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
         // The code form stands after the email form (forms do not nest), once an email went out.
         const code = p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
-        const sent = p.code ? 'a sign-in link and a code were sent to' : 'a sign-in link was sent to'
         const form: HTMLFormElement = h('form', {
           part: 'form email-form', 'aria-label': label(p),
           onsubmit: async (e: Event) => {
             e.preventDefault()
             triedWith(p.id)
-            const ok = await this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), `Check your email: ${sent} ${input.value}.`)
+            const ok = await this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), this.t(p.code ? 'emailAndCodeSent' : 'emailSent', { email: input.value }))
             if (ok && code) {
               form.after(code)
               code.hidden = false
               code.querySelector('input')!.focus()
             }
           },
-        }, h('label', { part: 'label' }, 'Email', input), submit)
+        }, h('label', { part: 'label' }, this.t('email'), input), submit)
         return form
       }
       if (p.type === 'credentials' && p.password) {
@@ -253,6 +262,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           open: (mode) => this.open(mode),
           say: (words, mail) => this.say(words, mail),
           refuse: (code, near) => this.showError(code, undefined, near),
+          t: this.t,
         }, p, label(p))
       }
       if (p.type === 'credentials') {
@@ -267,7 +277,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             triedWith(p.id)
             this.run(submit, () => this.credentials(p, fields, callbackUrl, redirect, confirm))
           },
-        }, ...inputs.map((input, i) => h('label', { part: 'label' }, title(names[i]), input)), submit)
+        }, ...inputs.map((input, i) => h('label', { part: 'label' }, this.fieldName(names[i]), input)), submit)
       }
       const style = p.style ?? {}
       const button: HTMLButtonElement = h('button', {
@@ -289,6 +299,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       }, p.type !== 'webauthn' && logo(p), h('span', {}, label(p)))
       return button
     }
+    /** A credentials field's label: the catalogue's words for the usual names, else the name itself. */
+    private fieldName(name: string) {
+      return /^(username|password|email)$/.test(name) ? this.t(name as 'email') : name.charAt(0).toUpperCase() + name.slice(1)
+    }
     /**
      * "Enter the code from the email": `autocomplete="one-time-code"` (a browser may offer the
      * code), digits on a phone's keypad where the code is digits, and a pasted code taken whole
@@ -299,9 +313,9 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code',
         inputmode: numeric ? 'numeric' : 'text', autocapitalize: numeric ? 'off' : 'characters',
       })
-      const submit = h('button', { type: 'submit', part: 'button submit' }, 'Sign in with the code')
+      const submit = h('button', { type: 'submit', part: 'button submit' }, this.t('signInWithCode'))
       return h('form', {
-        part: 'form code-form', 'aria-label': 'Sign in with the code from the email', hidden: true,
+        part: 'form code-form', 'aria-label': this.t('signInWithEmailCode'), hidden: true,
         onsubmit: (e: Event) => {
           e.preventDefault()
           this.run(submit, async () => {
@@ -310,7 +324,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             return result
           })
         },
-      }, h('label', { part: 'label' }, `Code from the email (${length} ${numeric ? 'digits' : 'characters'})`, input), submit)
+      }, h('label', { part: 'label' }, this.t(numeric ? 'codeFromEmailDigits' : 'codeFromEmailCharacters', { count: length }), input), submit)
     }
     /**
      * "Two-step verification": the sign-in's second factor, in place of the forms, the focus in its
@@ -323,18 +337,18 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private challenge() {
       this.clear()
       this.forgetPasswords()
-      const field = proofField()
-      const submit = h('button', { type: 'submit', part: 'button submit' }, 'Verify')
+      const field = proofField(this.t)
+      const submit = h('button', { type: 'submit', part: 'button submit' }, this.t('verify'))
       const trust = h('input', { type: 'checkbox', part: 'checkbox trust-device' })
       const trustLabel = h('label', { part: 'label trust', hidden: true }, trust, h('span', {}))
       const passkey: HTMLButtonElement = h('button', {
         type: 'button', part: 'button passkey', hidden: true,
         onclick: () => this.run(passkey, () => this.verify({ passkey: true }, trust.checked)),
-      }, 'Use a passkey or security key')
+      }, this.t('usePasskey'))
       // The server takes five tries and then answers every one alike: after the fifth, say so here.
       let tries = 0
       const form = h('form', {
-        part: 'form mfa-form', 'aria-label': 'Two-step verification',
+        part: 'form mfa-form', 'aria-label': this.t('twoStep'),
         onsubmit: (e: Event) => {
           e.preventDefault()
           this.run(submit, async () => {
@@ -349,10 +363,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           })
         },
       }, field.label, trustLabel, submit, field.toggle)
-      const startOver = h('button', { type: 'button', part: 'button start-over', onclick: () => this.startOver() }, 'Start over')
+      const startOver = h('button', { type: 'button', part: 'button start-over', onclick: () => this.startOver() }, this.t('startOver'))
       this.step = h('div', { class: 'stack', part: 'container mfa-step' },
-        h('h2', { part: 'heading' }, 'Two-step verification'),
-        h('p', { class: 'message', part: 'message' }, errorMessage('SecondFactorRequired')),
+        h('h2', { part: 'heading' }, this.t('twoStep')),
+        h('p', { class: 'message', part: 'message' }, errorMessage('SecondFactorRequired', undefined, undefined, this.words)),
         form, passkey, startOver)
       this.render()
       field.input.focus()
@@ -360,7 +374,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.client.mfa.methods().then(({ methods, trustDevices }) => {
         passkey.hidden = !(methods.includes('passkey') && this.client.passkey && hasWebAuthn(this.client))
         trustLabel.hidden = !trustDevices
-        if (trustDevices) trustLabel.lastChild!.textContent = `Don't ask again on this device for ${forHowLong(trustDevices)}`
+        if (trustDevices) trustLabel.lastChild!.textContent = this.t('trustDevice', { time: forHowLong(trustDevices, this.words.lang) })
       }, () => {})
     }
     private async verify(proof: MfaProof, trustDevice: boolean) {

@@ -16,7 +16,7 @@ export function userElement(client: AuthClient): CustomElementConstructor {
       const signedIn = this.seen === 'unauthenticated' && !!user
       if (this.client.status !== 'loading') this.seen = this.client.status
       if (!user) return this.paint(h('slot', { name: 'signed-out' }))
-      const label = user.name || user.email || 'Signed in'
+      const label = user.name || user.email || this.t('signedIn')
       const signOut = h('button', {
         type: 'button',
         part: 'button signout',
@@ -28,13 +28,13 @@ export function userElement(client: AuthClient): CustomElementConstructor {
             signOut.disabled = false
           }
         },
-      }, this.getAttribute('signout-label') ?? 'Sign out')
+      }, this.getAttribute('signout-label') ?? this.t('signOut'))
       this.paint(
-        h('div', { class: 'user', part: 'container', role: 'group', 'aria-label': 'Signed-in user' },
+        h('div', { class: 'user', part: 'container', role: 'group', 'aria-label': this.t('signedInUser') },
           user.image && h('img', { class: 'avatar', part: 'avatar', src: user.image, alt: '' }),
           h('span', { part: 'name' }, label),
           user.email && user.name && h('span', { part: 'email' }, user.email),
-          session.stale && h('span', { part: 'stale', title: 'Offline: showing the last known session' }, '(offline)'),
+          session.stale && h('span', { part: 'stale', title: this.t('offlineTitle') }, this.t('offline')),
           signOut,
         ),
       )

@@ -5,6 +5,7 @@
 import type { AdapterAccount, AdapterSession, AdapterUser, Adapter, AppProviders, Awaitable, Profile, User } from './contract.js'
 import type { RateLimitOptions } from './rate-limit.js'
 import type { PasskeyInfo, Session } from './wire.js'
+import type { Language, PageMessages } from '../locales/index.js'
 
 export interface SessionOptions {
   /** `database` when an adapter is set, else `jwt`. */
@@ -163,6 +164,16 @@ export interface AuthConfig<S extends Session = Session> {
   events?: EventCallbacks
   /** Custom pages: where to send the browser instead of the built-in ones. */
   pages?: { signIn?: string; signOut?: string; error?: string; verifyRequest?: string }
+  /**
+   * The languages of the built-in pages, best default first: a page speaks the visitor's
+   * `Accept-Language` where it is one of these, else the first. Default: every shipped language
+   * (English first), then `addedLanguages`.
+   */
+  languages?: string[]
+  /** Words of the built-in pages to change, per shipped language: `{ fr: { signIn: 'Connexion' } }`. */
+  messages?: { [tag in Language]?: Partial<PageMessages> }
+  /** Languages for the built-in pages beyond the shipped ones, by tag, each with every message of src/locales/en/pages.ts. */
+  addedLanguages?: Record<string, PageMessages>
   /** Redirect proxy for every OAuth provider (adds `state` to their checks). */
   redirectProxyUrl?: string
   /** Origins allowed to call the routes cross-origin with credentials. */

@@ -279,6 +279,12 @@ export interface SendVerificationRequestParams {
    */
   code?: string
   codeExpires?: Date
+  /**
+   * latchkey's addition: the sign-in email as latchkey writes it, in the language of the request
+   * that asked for it (its `Accept-Language` among the server's `languages`). The built-in
+   * providers send it as it is.
+   */
+  message?: { subject: string; text: string; html: string }
 }
 
 /** latchkey's addition: the one-time code an email carries beside its link. */

@@ -4,12 +4,16 @@
  * language) and `pages.ts` (what the server's own HTML pages say).
  */
 import type elements from './en/elements.js'
+import type pages from './en/pages.js'
 
 /** The words for each plural category `Intl.PluralRules` gives; `other` is always there. */
 export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
 
 /** Every key of the English catalogue, each a string, or a plural where English has one. */
 export type ElementMessages = { [K in keyof typeof elements]: (typeof elements)[K] extends string ? string : Plural }
+
+/** Every key of the English pages' catalogue, the same way. */
+export type PageMessages = { [K in keyof typeof pages]: (typeof pages)[K] extends string ? string : Plural }
 
 /** The languages latchkey ships, as BCP 47 tags. */
 export const languages = ['en', 'es', 'fr', 'de', 'pt-BR', 'ja', 'zh-Hans', 'ar', 'he'] as const

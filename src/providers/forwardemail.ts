@@ -21,7 +21,7 @@ export default function ForwardEmail(config: ForwardEmailUserConfig = {}): Email
       const apiKey = required('Forward Email', 'apiKey', optionOf<string>(params, provider, 'apiKey'))
       const from = required('Forward Email', 'from', params.provider?.from ?? provider.from)
       const base = trimBase(optionOf<string>(params, provider, 'apiBaseUrl') ?? 'https://api.forwardemail.net')
-      const { subject, text, html } = signInMessage(params)
+      const { subject, text, html } = params.message ?? signInMessage(params)
       await sendEmailRequest('Forward Email', `${base}/v1/emails`, {
         method: 'POST',
         headers: { Authorization: basic(apiKey, ''), 'Content-Type': 'application/json' },

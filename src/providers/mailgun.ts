@@ -24,7 +24,7 @@ export default function Mailgun(config: MailgunUserConfig = {}): EmailConfig {
       const from = required('Mailgun', 'from', params.provider?.from ?? provider.from)
       const domain = required('Mailgun', 'domain', optionOf<string>(params, provider, 'domain') ?? from.match(/@([^>\s]+)>?\s*$/)?.[1])
       const base = trimBase(optionOf<string>(params, provider, 'apiBaseUrl') ?? 'https://api.mailgun.net')
-      const { subject, text, html } = signInMessage(params)
+      const { subject, text, html } = params.message ?? signInMessage(params)
       await sendEmailRequest('Mailgun', `${base}/v3/${encodeURIComponent(domain)}/messages`, {
         method: 'POST',
         headers: { Authorization: basic('api', apiKey) },

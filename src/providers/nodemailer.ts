@@ -43,7 +43,7 @@ export default function Nodemailer(config: NodemailerUserConfig = {}): EmailConf
     async sendVerificationRequest(params) {
       // The provider the sign-in names may be another (an app's email provider sending through this one): each setting falls back to ours.
       const via = { server: params.provider?.server ?? provider.server, from: params.provider?.from ?? provider.from }
-      await send(via, { to: params.identifier, ...signInMessage(params) })
+      await send(via, { to: params.identifier, ...(params.message ?? signInMessage(params)) })
     },
     sendMail: (message) => send(provider, message),
     ...definedOnly(config),

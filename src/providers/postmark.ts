@@ -23,7 +23,7 @@ export default function Postmark(config: PostmarkUserConfig = {}): EmailConfig {
       const apiKey = required('Postmark', 'apiKey', optionOf<string>(params, provider, 'apiKey'))
       const from = required('Postmark', 'from', params.provider?.from ?? provider.from)
       const base = trimBase(optionOf<string>(params, provider, 'apiBaseUrl') ?? 'https://api.postmarkapp.com')
-      const { subject, text, html } = signInMessage(params)
+      const { subject, text, html } = params.message ?? signInMessage(params)
       await sendEmailRequest('Postmark', `${base}/email`, {
         method: 'POST',
         headers: { 'X-Postmark-Server-Token': apiKey, Accept: 'application/json', 'Content-Type': 'application/json' },

@@ -21,7 +21,7 @@ export default function Resend(config: ResendUserConfig = {}): EmailConfig {
       const apiKey = required('Resend', 'apiKey', optionOf<string>(params, provider, 'apiKey'))
       const from = required('Resend', 'from', params.provider?.from ?? provider.from)
       const base = trimBase(optionOf<string>(params, provider, 'apiBaseUrl') ?? 'https://api.resend.com')
-      const { subject, text, html } = signInMessage(params)
+      const { subject, text, html } = params.message ?? signInMessage(params)
       await sendEmailRequest('Resend', `${base}/emails`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },

@@ -21,7 +21,7 @@ export default function SendGrid(config: SendgridUserConfig = {}): EmailConfig {
       const apiKey = required('SendGrid', 'apiKey', optionOf<string>(params, provider, 'apiKey'))
       const from = required('SendGrid', 'from', params.provider?.from ?? provider.from)
       const base = trimBase(optionOf<string>(params, provider, 'apiBaseUrl') ?? 'https://api.sendgrid.com')
-      const { subject, text, html } = signInMessage(params)
+      const { subject, text, html } = params.message ?? signInMessage(params)
       await sendEmailRequest('SendGrid', `${base}/v3/mail/send`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },

@@ -12,6 +12,7 @@ export type { NodeRequestLike, NodeResponseLike } from './app/node-like.js'
 export { requireSession, requireFreshSession, toNodeHandler, toRequest, type RequestWithSession } from './app/deprecated.js'
 export { AuthError, MissingAdapterMethods, type ErrorType } from '../core/errors.js'
 export type * from '../core/types.js'
+export type { Language, PageMessages, Plural } from '../locales/index.js'
 export { isDate } from '../core/types.js'
 export {
   memoryRateLimitStore,

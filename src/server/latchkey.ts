@@ -7,7 +7,7 @@ import { AuthError, clientErrorType, configurationError } from '../core/errors.j
 import { resolveConfig, type ResolvedConfig } from './kernel/config.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
 import { publicOrigin } from './kernel/public-origin.js'
-import { errorMessages } from './routes/page-html.js'
+import english from '../locales/en/pages.js'
 import { RateLimitError } from './features/rate-limit/check.js'
 import { json, jsonHeaders, redirect, reply, toResponse, type Reply } from './kernel/respond.js'
 import { callback } from './routes/callback.js'
@@ -178,7 +178,7 @@ function fail(ctx: Context, error: unknown, flow: boolean): Reply {
   // A malformed request is the caller's bug, not a sign-in outcome: it is answered, not redirected.
   const malformed = error instanceof AuthError && (error.type === 'InvalidRequest' || error.type === 'PayloadTooLarge')
   if (!flow || malformed) {
-    const message = type === 'Configuration' ? errorMessages.Configuration : (error as Error).message
+    const message = type === 'Configuration' ? english.Configuration : (error as Error).message
     return json(ctx, { error: type, message }, type === 'Configuration' ? 500 : status)
   }
   // The person goes on at the sign-in page: after a wrong password, and to give the second factor.

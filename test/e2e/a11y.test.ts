@@ -2,7 +2,8 @@
  * The elements with assistive technology in mind, in Chromium: axe-core (injected into the page;
  * it looks inside open shadow roots) finds no WCAG 2.x A/AA violation signed out (every
  * provider), with an error shown, on the second-factor step, on the password sign-up, forgot and
- * reset steps, signed in (user, sessions with items, accounts, mfa), and in dark mode. The
+ * reset steps, signed in (user, sessions with items, accounts, mfa), in dark mode, and in Arabic
+ * (right to left). The
  * keyboard alone (Tab, Enter, Space) signs in with credentials, ends another session and signs
  * out, the focus checked after each step. "Last used" marks the provider of the last sign-in on
  * this device. The demo's pages as a whole (demo/, its own chrome included, and the server's and
@@ -162,6 +163,35 @@ test('the second-factor step, and signed in with every element showing items: no
   await part(page, 'mfa-step').locator('button[type="submit"]').click()
   await expect.poll(() => part(page, 'mfa-step').locator('[part~="error"]').isVisible()).toBe(true)
   await clean(page, 'the second-factor step, a wrong code')
+  await Promise.all([context.close(), other.close()])
+})
+
+test('in Arabic, right to left: no violations signed out, with an error, and signed in with lists, light and dark', async () => {
+  const context = await env.browser.newContext()
+  const page = await fullPage(context)
+  // The page turns Arabic: every element follows its <html lang>.
+  await page.evaluate(() => (document.documentElement.lang = 'ar'))
+  const spoken = (host: string) => page.locator(`${host} [lang="ar"][dir="rtl"]`)
+  for (const host of ['latchkey-signin', 'latchkey-user', 'latchkey-mfa']) await expect.poll(() => spoken(host).count(), { message: host }).toBe(1)
+  expect(await spoken('latchkey-signin').evaluate((el) => getComputedStyle(el).direction)).toBe('rtl')
+  expect(await part(page, 'password-form').getAttribute('aria-label')).toMatch(/[\u0600-\u06ff]/)
+  await clean(page, 'Arabic, signed out')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await clean(page, 'Arabic, signed out, dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await signInWithForm(page, 'ana', 'wrong')
+  await expect.poll(() => part(page, 'error').isVisible()).toBe(true)
+  expect(await part(page, 'error').textContent()).toMatch(/[\u0600-\u06ff]/)
+  await clean(page, 'Arabic, a refused sign-in')
+  const other = await env.browser.newContext()
+  await signInWithForm(await openPage(other, env.server.url + '/'), 'rana')
+  await signInWithForm(page, 'rana')
+  await expect.poll(() => userName(page).textContent()).toBe('rana')
+  await expect.poll(() => page.locator('latchkey-sessions li[part="session"]').count()).toBe(2)
+  expect(await page.locator('latchkey-sessions [part~="end-others"]').textContent()).toMatch(/[\u0600-\u06ff]/)
+  await clean(page, 'Arabic, signed in')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await clean(page, 'Arabic, signed in, dark')
   await Promise.all([context.close(), other.close()])
 })
 

@@ -137,7 +137,7 @@ export default {
   trustedDevices: 'Trusted devices',
   trustedIntro: 'These devices skip the second step when you sign in:',
   added: 'added {date}',
-  codesLeft: { one: '{count} recovery code left', other: '{count} recovery codes left' },
+  codesLeft: { one: 'Recovery codes left: {count}', other: 'Recovery codes left: {count}' },
   authenticatorApp: 'Authenticator app',
   authenticatorAppNamed: 'Authenticator app ({label})',
 }

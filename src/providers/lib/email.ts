@@ -1,31 +1,36 @@
 import type { EmailConfig, SendVerificationRequestParams } from '../../core/types.js'
+import { englishPageWords, escapeHtml, type PageWords } from '../../server/kernel/page-language.js'
 
 /** Options common to the built-in email providers: any `EmailConfig` field overrides its default. */
 export type EmailUserConfig = Partial<Omit<EmailConfig, 'type' | 'options'>>
 
-/** Escapes text for HTML. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
-
-/** The sign-in message: a subject, a plain-text body and a simple HTML body with the link, and the code where there is one. */
-export function signInMessage(params: { url: string; identifier?: string; code?: string; codeExpires?: Date }): { subject: string; text: string; html: string } {
+/**
+ * The sign-in message: a subject, a plain-text body and a simple HTML body with the link, and the
+ * code where there is one; in `words`' language (the server passes the request's), else English.
+ * `now`: the clock the code's expiry was set by (the server's), else this one.
+ */
+export function signInMessage(
+  params: { url: string; identifier?: string; code?: string; codeExpires?: Date; now?: number },
+  words: PageWords = englishPageWords,
+): { subject: string; text: string; html: string } {
   const host = new URL(params.url).host
   const { code } = params
-  const minutes = params.codeExpires ? Math.max(1, Math.round((params.codeExpires.getTime() - Date.now()) / 60_000)) : undefined
-  const within = minutes ? ` within ${minutes} minute${minutes === 1 ? '' : 's'}` : ''
-  const subject = `Sign in to ${host}`
-  const codeText = code ? `\nOr enter this code where you typed your address${within}:\n${code}\n` : ''
-  const text = `Sign in to ${host}\n\nOpen this link to sign in:\n${params.url}\n${codeText}\nIf you did not ask for this email, you can ignore it.\n`
+  const minutes = params.codeExpires ? Math.max(1, Math.round((params.codeExpires.getTime() - (params.now ?? Date.now())) / 60_000)) : undefined
+  const duration = minutes && new Intl.NumberFormat(words.lang, { style: 'unit', unit: 'minute', unitDisplay: 'long', useGrouping: false }).format(minutes)
+  const codeLead = duration ? words.text('emailCodeWithin', { duration }) : words.text('emailCode')
+  const subject = words.text('emailSubject', { host })
+  const ignore = words.text('emailIgnore')
+  const codeText = code ? `\n${codeLead}\n${code}\n` : ''
+  const text = `${subject}\n\n${words.text('emailOpenLink')}\n${params.url}\n${codeText}\n${ignore}\n`
   const link = escapeHtml(params.url)
   const codeHtml = code
-    ? `\n<p>Or enter this code where you typed your address${escapeHtml(within)}:</p>\n<p style="font-size: 28px; letter-spacing: 6px; font-weight: bold; font-family: monospace;">${escapeHtml(code)}</p>`
+    ? `\n<p>${escapeHtml(codeLead)}</p>\n<p style="font-size: 28px; letter-spacing: 6px; font-weight: bold; font-family: monospace;">${escapeHtml(code)}</p>`
     : ''
   const html = `<!doctype html>
-<html><body style="font-family: sans-serif; padding: 24px;">
-<p>Sign in to <strong>${escapeHtml(host)}</strong></p>
-<p><a href="${link}" style="display: inline-block; padding: 10px 18px; background: #346df1; color: #fff; border-radius: 5px; text-decoration: none;">Sign in</a></p>${codeHtml}
-<p style="color: #666; font-size: 13px;">If you did not ask for this email, you can ignore it.<br>Or copy this link: ${link}</p>
+<html lang="${escapeHtml(words.lang)}" dir="${words.dir}"><body style="font-family: sans-serif; padding: 24px;">
+<p>${words.html('emailSubject', {}, { host: `<strong>${escapeHtml(host)}</strong>` })}</p>
+<p><a href="${link}" style="display: inline-block; padding: 10px 18px; background: #346df1; color: #fff; border-radius: 5px; text-decoration: none;">${escapeHtml(words.text('signIn'))}</a></p>${codeHtml}
+<p style="color: #666; font-size: 13px;">${escapeHtml(ignore)}<br>${escapeHtml(words.text('emailCopyLink'))} ${link}</p>
 </body></html>`
   return { subject, text, html }
 }

@@ -17,6 +17,7 @@ import type { Feature, ResolvedConfig, ResolvedProvider } from './types.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
 import { resolveOriginRule } from './public-origin.js'
+import { resolvePageLanguages } from './page-language.js'
 
 export type { ResolvedConfig, ResolvedProvider, SessionBinding } from './types.js'
 
@@ -64,6 +65,7 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     originRule: resolveOriginRule(config),
     useSecureCookies: config.useSecureCookies,
     maxBodySize: config.maxBodySize ?? 64 * 1024,
+    pageLanguages: resolvePageLanguages(config),
     logger,
     now: config.now ?? Date.now,
     missingMethods: [],

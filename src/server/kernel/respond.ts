@@ -1,5 +1,6 @@
 /** Replies that carry the context's cookies and headers. */
 import type { Context, Reply } from './types.js'
+import { pageWords } from './page-language.js'
 
 export type { Reply } from './types.js'
 
@@ -45,8 +46,12 @@ const pageHeaders = {
 }
 const pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-/** A page; its forms may lead only to its own origin and `formTargets` (origins, see form-action.ts). */
+/**
+ * A page; its forms may lead only to its own origin and `formTargets` (origins, see form-action.ts).
+ * It is in the request's language (page-language.ts), so a cache must key it on `Accept-Language`.
+ */
 export function html(ctx: Context, body: string, status = 200, formTargets: string[] = []): Reply {
   const policy = formTargets.length ? `${pagePolicy} ${formTargets.join(' ')}` : pagePolicy
-  return finish(ctx, body, status, { ...pageHeaders, 'content-security-policy': policy })
+  const vary = ctx.headers.vary ? `${ctx.headers.vary}, Accept-Language` : 'Accept-Language'
+  return finish(ctx, body, status, { ...pageHeaders, 'content-security-policy': policy, 'content-language': pageWords(ctx).lang, vary })
 }

@@ -8,6 +8,7 @@ import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfi
 import type { ResolvedRateLimit } from '../../core/rate-limit.js'
 import type { CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
+import type { PageLanguages, PageWords } from './page-language.js'
 
 /** A method of the adapter contract. */
 export type AdapterMethod = keyof Adapter
@@ -101,6 +102,8 @@ export interface ResolvedConfig {
   originRule: OriginRule
   useSecureCookies?: boolean
   maxBodySize: number
+  /** The built-in pages' languages and their words (page-language.ts). */
+  pageLanguages: PageLanguages
   logger: Logger
   now: () => number
   /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
@@ -198,7 +201,7 @@ export interface SignInMethod {
    * Its form on the built-in sign-in page, given the hidden CSRF and callback inputs; null leaves
    * the provider off the page. Absent: a button that posts to /signin/:provider.
    */
-  pageForm?(provider: ResolvedProvider, app: AppProvider, hidden: string): string | null
+  pageForm?(provider: ResolvedProvider, app: AppProvider, hidden: string, words: PageWords): string | null
   /** What the app is told of the provider beyond id, name, type and URLs (GET /providers). */
   describe?(provider: ResolvedProvider): Partial<AppProvider>
   /** Origins the page's forms may reach through the provider (CSP form-action). */

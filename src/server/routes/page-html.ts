@@ -2,50 +2,55 @@
 import type { ErrorType } from '../../core/errors.js'
 import type { AppProvider } from '../../core/types.js'
 import type { Context } from '../kernel/context.js'
+import { escapeHtml, type PageKey, type PageWords } from '../kernel/page-language.js'
 import { resolveCallbackUrl } from '../kernel/redirect-url.js'
 
-export function escapeHtml(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
+export { escapeHtml }
 
-export function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+/** A page in `words`' language, its direction with it; the style uses logical properties, so it mirrors. */
+export function page(words: PageWords, title: string, body: string): string {
+  return `<!doctype html><html lang="${escapeHtml(words.lang)}" dir="${words.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style>
-body{font:16px/1.5 system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:grid;place-items:center;min-height:100vh;margin:0}
-main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0001;padding:2rem;width:min(22rem,90vw)}
-h1{font-size:1.3rem;margin:0 0 1rem}form{display:grid;gap:.5rem;margin:0 0 1rem}
-label{display:grid;gap:.25rem;font-size:.9rem}input,button{font:inherit;padding:.6rem .8rem;border-radius:8px;border:1px solid #ccc}
-button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b00020}hr{border:0;border-top:1px solid #eee;margin:1rem 0}
+body{font:16px/1.5 system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:grid;place-items:center;min-block-size:100vh;margin:0}
+main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0001;padding:2rem;inline-size:min(22rem,90vw)}
+h1{font-size:1.3rem;margin-block:0 1rem}form{display:grid;gap:.5rem;margin-block:0 1rem}
+label{display:grid;gap:.25rem;font-size:.9rem}input,button{font:inherit;padding-block:.6rem;padding-inline:.8rem;border-radius:8px;border:1px solid #ccc}
+button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b00020}hr{border:0;border-block-start:1px solid #eee;margin:1rem 0}
 </style></head><body><main>${body}</main></body></html>`
 }
 
-export const errorMessages: Record<string, string> = {
-  AccessDenied: 'You do not have permission to sign in.',
-  Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
-  InvalidCode: 'That code is not right. Check it and try again.',
-  CodeExpired: 'That code has expired. Ask for a new one.',
-  TooManyAttempts: 'Too many wrong codes. Ask for a new one.',
-  CredentialsSignin: 'Sign-in failed. Check the details you provided.',
-  OAuthAccountNotLinked: 'This account is linked to another user, or its email address belongs to another user. Sign in the way you did before.',
-  OAuthSignInError: 'Signing in with the provider could not start. Try again.',
-  OAuthCallbackError: 'The provider did not complete the sign-in. Try again.',
-  EmailSignin: 'The sign-in email could not be sent. Check the address.',
-  MissingCSRF: 'The form expired. Reload the page and try again.',
-  InvalidCheck: 'The sign-in could not be verified. Start again.',
-  RateLimited: 'Too many attempts. Wait a moment and try again.',
-  SessionNotFresh: "Confirm it's you first: sign in again the way you did before, then add the new way to sign in.",
-  WebAuthnVerificationError: 'The passkey could not be verified.',
-  SecondFactorRequired: 'Enter the code from your authenticator app to finish signing in.',
-  SecondFactorSetupRequired: 'This account needs a second factor: set up an authenticator app to finish signing in.',
-  Configuration: 'There is a problem with the server configuration. The server log has the details.',
+/** The error codes the pages put in words (`?error=`); any other is shown as `Configuration`. */
+const errorTypes: readonly string[] = [
+  'AccessDenied',
+  'Verification',
+  'InvalidCode',
+  'CodeExpired',
+  'TooManyAttempts',
+  'CredentialsSignin',
+  'OAuthAccountNotLinked',
+  'OAuthSignInError',
+  'OAuthCallbackError',
+  'EmailSignin',
+  'MissingCSRF',
+  'InvalidCheck',
+  'RateLimited',
+  'SessionNotFresh',
+  'WebAuthnVerificationError',
+  'SecondFactorRequired',
+  'SecondFactorSetupRequired',
+  'Configuration',
+] satisfies PageKey[]
+
+function errorText(words: PageWords, type: string): string {
+  return words.html((errorTypes.includes(type) ? type : 'Configuration') as PageKey)
 }
 
 /** `tryAgain`: where the page's one link goes, from `tryAgainUrl`. */
-export function errorPage(type: string, tryAgain: string): string {
-  const message = errorMessages[type] ?? errorMessages.Configuration
+export function errorPage(words: PageWords, type: string, tryAgain: string): string {
   return page(
-    'Sign-in error',
-    `<h1>Sign-in error</h1><p class="error" data-error="${escapeHtml(type)}">${escapeHtml(message)}</p><p><a href="${escapeHtml(tryAgain)}">Try again</a></p>`,
+    words,
+    words.text('errorTitle'),
+    `<h1>${words.html('errorTitle')}</h1><p class="error" data-error="${escapeHtml(type)}">${errorText(words, type)}</p><p><a href="${escapeHtml(tryAgain)}">${words.html('tryAgain')}</a></p>`,
   )
 }
 
@@ -75,12 +80,13 @@ async function allowedUrl(ctx: Context, url: string): Promise<string | null> {
   }
 }
 
-export function verifyRequestPage(): string {
-  return page('Check your email', '<h1>Check your email</h1><p>A sign-in link has been sent to your email address.</p>')
+export function verifyRequestPage(words: PageWords): string {
+  return page(words, words.text('checkEmail'), `<h1>${words.html('checkEmail')}</h1><p>${words.html('linkSent')}</p>`)
 }
 
-export function signOutPage(csrfToken: string, action: string): string {
-  return page('Sign out', `<h1>Sign out</h1><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><button>Sign out</button></form>`)
+export function signOutPage(words: PageWords, csrfToken: string, action: string): string {
+  const signOut = words.html('signOut')
+  return page(words, words.text('signOut'), `<h1>${signOut}</h1><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><button>${signOut}</button></form>`)
 }
 
 /** The hidden inputs every form of the sign-in page carries. */
@@ -89,15 +95,15 @@ export function hiddenInputs(csrfToken: string, callbackUrl: string | undefined)
 }
 
 /** A provider's default form: one button that posts to /signin/:provider, in its brand colour. */
-export function buttonForm(provider: AppProvider, hidden: string): string {
+export function buttonForm(provider: AppProvider, hidden: string, words: PageWords): string {
   const color = provider.style?.brandColor ?? provider.style?.bg
-  return `<form method="post" action="${escapeHtml(provider.signinUrl)}">${hidden}<button${color ? ` style="background:${escapeHtml(color)}"` : ''}>Sign in with ${escapeHtml(provider.name)}</button></form>`
+  return `<form method="post" action="${escapeHtml(provider.signinUrl)}">${hidden}<button${color ? ` style="background:${escapeHtml(color)}"` : ''}>${words.html('signInWith', { name: provider.name })}</button></form>`
 }
 
 /** The sign-in page around the providers' forms (each sign-in method draws its own). */
-export function signInPage(forms: string[], error: string | null | undefined): string {
-  const shown = error ? `<p class="error" role="alert" data-error="${escapeHtml(error)}">${escapeHtml(errorMessages[error] ?? errorMessages.Configuration)}</p>` : ''
-  return page('Sign in', `<h1>Sign in</h1>${shown}${forms.join('<hr>') || '<p>No providers are configured.</p>'}`)
+export function signInPage(words: PageWords, forms: string[], error: string | null | undefined): string {
+  const shown = error ? `<p class="error" role="alert" data-error="${escapeHtml(error)}">${errorText(words, error)}</p>` : ''
+  return page(words, words.text('signIn'), `<h1>${words.html('signIn')}</h1>${shown}${forms.join('<hr>') || `<p>${words.html('noProviders')}</p>`}`)
 }
 
 export type { ErrorType }

@@ -5,6 +5,7 @@ import { setCookie, type Context } from '../kernel/context.js'
 import { ensureCsrfToken, verifyCsrf } from '../kernel/csrf.js'
 import { methodOf } from '../kernel/feature.js'
 import { findProvider } from '../kernel/find-provider.js'
+import { pageWords } from '../kernel/page-language.js'
 import { resolveCallbackUrl } from '../kernel/redirect-url.js'
 import { html, redirect, type Reply } from '../kernel/respond.js'
 import { checkLinkStart } from '../sign-in/complete.js'
@@ -15,18 +16,19 @@ import { toAppProvider } from './providers-list.js'
 
 export async function getSignInPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signIn) return redirect(ctx, ctx.config.pages.signIn + ctx.url.search)
+  const words = pageWords(ctx)
   const hidden = hiddenInputs(await ensureCsrfToken(ctx), ctx.url.searchParams.get('callbackUrl') ?? undefined)
   // A sign-in waiting for its second factor shows that step alone.
   const second = await ctx.config.secondFactor?.pageForm(ctx, hidden)
-  if (second) return html(ctx, signInPage([second], ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
+  if (second) return html(ctx, signInPage(words, [second], ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
   const forms: string[] = []
   for (const provider of ctx.config.providers.values()) {
     const app = toAppProvider(ctx, provider)
     const pageForm = methodOf(ctx.config, provider)?.pageForm
-    const form = pageForm ? pageForm(provider, app, hidden) : buttonForm(app, hidden)
+    const form = pageForm ? pageForm(provider, app, hidden, words) : buttonForm(app, hidden, words)
     if (form !== null) forms.push(form)
   }
-  return html(ctx, signInPage(forms, ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
+  return html(ctx, signInPage(words, forms, ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
 }
 
 export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Reply> {

@@ -2,6 +2,7 @@
 import { readRedirectingBody, stringField } from '../kernel/body.js'
 import type { Context } from '../kernel/context.js'
 import { ensureCsrfToken, verifyCsrf } from '../kernel/csrf.js'
+import { pageWords } from '../kernel/page-language.js'
 import { signOutFormTargets } from './form-action.js'
 import { signOutPage } from './page-html.js'
 import { resolveCallbackUrl } from '../kernel/redirect-url.js'
@@ -10,7 +11,7 @@ import { destroySession } from '../kernel/session.js'
 
 export async function getSignOutPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signOut) return redirect(ctx, ctx.config.pages.signOut)
-  return html(ctx, signOutPage(await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`), 200, signOutFormTargets(ctx))
+  return html(ctx, signOutPage(pageWords(ctx), await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`), 200, signOutFormTargets(ctx))
 }
 
 export async function postSignOut(ctx: Context): Promise<Reply> {

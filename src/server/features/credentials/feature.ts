@@ -18,12 +18,12 @@ export const credentials: Feature = {
       return redirect(ctx, callbackUrl)
     },
     callback: (ctx, provider, body) => postedCallback(ctx, body, 'Credentials', () => signInWithCredentials(ctx, provider as CredentialsConfig<any>, body)),
-    pageForm(provider, app, hidden) {
+    pageForm(provider, app, hidden, words) {
       const fields = ((provider as CredentialsConfig<any>).credentials ?? {}) as Record<string, Field>
       const inputs = Object.entries(fields)
         .map(([name, f]) => `<label>${escapeHtml(f.label ?? name)} <input name="${escapeHtml(name)}" type="${escapeHtml(f.type ?? 'text')}" placeholder="${escapeHtml(f.placeholder ?? '')}"></label>`)
         .join('')
-      return `<form method="post" action="${escapeHtml(app.callbackUrl)}">${hidden}${inputs}<button>Sign in with ${escapeHtml(app.name)}</button></form>`
+      return `<form method="post" action="${escapeHtml(app.callbackUrl)}">${hidden}${inputs}<button>${words.html('signInWith', { name: app.name })}</button></form>`
     },
     // `authorize` keeps its users outside latchkey: only a sign-in it just accepted shows it knows this one.
     keepsWayIn: (_, provider, __, signInProvider) => signInProvider === provider.id,

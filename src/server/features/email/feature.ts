@@ -12,6 +12,7 @@ import { verifyCsrf } from '../../kernel/csrf.js'
 import type { Feature } from '../../kernel/feature.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { html, redirect, type Reply } from '../../kernel/respond.js'
+import { pageWords } from '../../kernel/page-language.js'
 import { readSession } from '../../kernel/session.js'
 import { escapeHtml } from '../../routes/page-html.js'
 import { withSignInNotice } from '../../sign-in/first-proof.js'
@@ -56,8 +57,8 @@ export const email: Feature = {
       const code = codeOptions(provider as EmailConfig)
       return code ? { code: { length: code.length, numeric: /^\d+$/.test(code.alphabet) } } : {}
     },
-    pageForm: (_, app, hidden) =>
-      `<form method="post" action="${escapeHtml(app.signinUrl)}">${hidden}<label>Email <input type="email" name="email" required autocomplete="email"></label><button>Sign in with ${escapeHtml(app.name)}</button></form>`,
+    pageForm: (_, app, hidden, words) =>
+      `<form method="post" action="${escapeHtml(app.signinUrl)}">${hidden}<label>${words.html('email')} <input type="email" name="email" required autocomplete="email"></label><button>${words.html('signInWith', { name: app.name })}</button></form>`,
     // A proven address can always get a link (an unproven one may not be the user's: first-proof.ts).
     keepsWayIn: (_, __, user) => !!user.emailVerified,
   },
@@ -83,12 +84,13 @@ async function signedInAs(ctx: Context): Promise<SignedInAs> {
 }
 
 async function confirmPage(ctx: Context, providerId: string, link: EmailLink, callbackUrl: string, current: SignedInAs): Promise<Reply> {
-  const page = linkConfirmPage({
+  const words = pageWords(ctx)
+  const page = linkConfirmPage(words, {
     ...link,
     callbackUrl,
     action: `${ctx.baseUrl}/callback/${encodeURIComponent(providerId)}`,
     proof: await pageProof(ctx, link.identifier, link.token),
-    signedInAs: current === undefined || current === link.identifier ? undefined : (current ?? 'another account'),
+    signedInAs: current === undefined || current === link.identifier ? undefined : (current ?? words.text('anotherAccount')),
   })
   // Nothing of this request may leave a cookie: a scanner must find the browser as it was.
   ctx.setCookies = []

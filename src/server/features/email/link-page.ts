@@ -9,6 +9,7 @@
 import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
 import { hmacHex, timingSafeEqual } from '../../kernel/crypto.js'
+import type { PageWords } from '../../kernel/page-language.js'
 import { escapeHtml, page } from '../../routes/page-html.js'
 
 /** How long the page may be left open before its button is used. */
@@ -56,17 +57,15 @@ export interface LinkPage {
   signedInAs?: string
 }
 
-export function linkConfirmPage({ identifier, token, callbackUrl, action, proof, signedInAs }: LinkPage): string {
-  const who = escapeHtml(identifier)
+export function linkConfirmPage(words: PageWords, { identifier, token, callbackUrl, action, proof, signedInAs }: LinkPage): string {
   const hidden = Object.entries({ token, email: identifier, callbackUrl, proof })
     .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
     .join('')
-  const switching = signedInAs
-    ? `<p>This browser is signed in as <strong>${escapeHtml(signedInAs)}</strong>. Continuing signs that account out here.</p>`
-    : ''
-  const stay = signedInAs ? `<p><a href="${escapeHtml(callbackUrl)}">Stay signed in as ${escapeHtml(signedInAs)}</a></p>` : ''
+  const switching = signedInAs ? `<p>${words.html('signedInAs', {}, { who: `<strong>${escapeHtml(signedInAs)}</strong>` })}</p>` : ''
+  const stay = signedInAs ? `<p><a href="${escapeHtml(callbackUrl)}">${words.html('staySignedInAs', { who: signedInAs })}</a></p>` : ''
   return page(
-    'Sign in',
-    `<h1>Sign in as ${who} on this device?</h1>${switching}<form method="post" action="${escapeHtml(action)}">${hidden}<button>Sign in as ${who}</button></form>${stay}`,
+    words,
+    words.text('signIn'),
+    `<h1>${words.html('signInHereAs', { email: identifier })}</h1>${switching}<form method="post" action="${escapeHtml(action)}">${hidden}<button>${words.html('signInAs', { email: identifier })}</button></form>${stay}`,
   )
 }

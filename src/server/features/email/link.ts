@@ -6,9 +6,11 @@ import type { EmailConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
+import { pageWords } from '../../kernel/page-language.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
 import { completeSignIn } from '../../sign-in/complete.js'
+import { signInMessage } from '../../../providers/lib/email.js'
 import { storeCode } from './code.js'
 import { noteRequester } from './requester.js'
 
@@ -50,7 +52,8 @@ export async function sendEmailLink(ctx: Context, provider: EmailConfig, identif
   const params = new URLSearchParams({ callbackUrl, token, email: identifier })
   const url = `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}?${params}`
   try {
-    await provider.sendVerificationRequest({ identifier, url, expires, provider, token, request: ctx.request, ...code })
+    const message = signInMessage({ url, ...code, now: ctx.now }, pageWords(ctx))
+    await provider.sendVerificationRequest({ identifier, url, expires, provider, token, request: ctx.request, ...code, message })
   } catch (cause) {
     throw new AuthError('EmailSignin', `Sending the sign-in email through "${provider.id}" failed`, { cause, status: 502 })
   }

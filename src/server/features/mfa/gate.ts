@@ -11,6 +11,7 @@ import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import type { FirstFactor, SecondFactorGate } from '../../kernel/types.js'
 import type { ResolvedMfa } from './options.js'
 import { escapeHtml } from '../../routes/page-html.js'
+import { pageWords } from '../../kernel/page-language.js'
 import { readPending, startPending } from './pending.js'
 import { confirmedFactors, factorStore } from './store.js'
 import { isTrustedDevice } from './trusted-device.js'
@@ -48,10 +49,12 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
       // Setting up an app takes the QR code: the elements do that, not this page.
       if (!pending || pending.setup) return
       const action = escapeHtml(`${ctx.baseUrl}/mfa/verify`)
-      const trust = mfa.trustDevices ? `<label><input type="checkbox" name="trustDevice" value="true"> Don't ask again on this device for ${forHowLong(mfa.trustDevices)}</label>` : ''
+      const words = pageWords(ctx)
+      const trust = mfa.trustDevices ? `<label><input type="checkbox" name="trustDevice" value="true"> ${words.html('trustDevice', { duration: forHowLong(mfa.trustDevices, words.lang) })}</label>` : ''
+      const next = `<button>${words.html('continue')}</button>`
       return (
-        `<form method="post" action="${action}">${hidden}<label>Code from your authenticator app <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>${trust}<button>Continue</button></form>` +
-        `<details><summary>Use a recovery code</summary><form method="post" action="${action}">${hidden}<label>Recovery code <input name="recoveryCode" autocomplete="off" required></label>${trust}<button>Continue</button></form></details>`
+        `<form method="post" action="${action}">${hidden}<label>${words.html('appCode')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>${trust}${next}</form>` +
+        `<details><summary>${words.html('useRecoveryCode')}</summary><form method="post" action="${action}">${hidden}<label>${words.html('recoveryCode')} <input name="recoveryCode" autocomplete="off" required></label>${trust}${next}</form></details>`
       )
     },
   }

@@ -50,12 +50,12 @@ export const password: Feature = {
     callback: (ctx, provider, body) =>
       postedCallback(ctx, body, 'Password', () => signInWithPassword(ctx, provider as unknown as PasswordConfig, optionsOf(ctx, provider as unknown as PasswordConfig), body)),
     adapterMethods: (config) => [...passwordMethods, ...(config.session.strategy === 'database' ? (['deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSession'] as const) : [])],
-    pageForm(_provider, app, hidden) {
+    pageForm(_provider, app, hidden, words) {
       return (
         `<form method="post" action="${escapeHtml(app.callbackUrl)}">${hidden}` +
-        `<label>Email <input name="email" type="email" autocomplete="username" required></label>` +
-        `<label>Password <input name="password" type="password" autocomplete="current-password" required></label>` +
-        `<button>Sign in with ${escapeHtml(app.name)}</button></form>`
+        `<label>${words.html('email')} <input name="email" type="email" autocomplete="username" required></label>` +
+        `<label>${words.html('password')} <input name="password" type="password" autocomplete="current-password" required></label>` +
+        `<button>${words.html('signInWith', { name: app.name })}</button></form>`
       )
     },
     describe(provider) {

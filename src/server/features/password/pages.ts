@@ -6,6 +6,7 @@
 import { ensureCsrfToken } from '../../kernel/csrf.js'
 import type { Context } from '../../kernel/context.js'
 import { html, type Reply } from '../../kernel/respond.js'
+import { pageWords } from '../../kernel/page-language.js'
 import { escapeHtml, page } from '../../routes/page-html.js'
 import type { ResolvedPassword } from './options.js'
 
@@ -17,11 +18,14 @@ export async function linkPage(ctx: Context, purpose: 'verify' | 'reset', option
     `<input type="hidden" name="csrfToken" value="${escapeHtml(await ensureCsrfToken(ctx))}">` +
     `<input type="hidden" name="email" value="${escapeHtml(email)}"><input type="hidden" name="token" value="${escapeHtml(token)}">`
   const action = escapeHtml(`${ctx.baseUrl}/password/${purpose}`)
+  const words = pageWords(ctx)
   if (purpose === 'verify') {
-    return html(ctx, page('Confirm your email address', `<h1>Confirm your email address</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}<button>Confirm my address</button></form>`))
+    const title = words.text('confirmAddress')
+    return html(ctx, page(words, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}<button>${words.html('confirmMyAddress')}</button></form>`))
   }
-  const field = `<label>New password <input type="password" name="password" autocomplete="new-password" minlength="${options.minLength}" maxlength="${options.maxLength * 4}" required></label>`
+  const field = `<label>${words.html('newPassword')} <input type="password" name="password" autocomplete="new-password" minlength="${options.minLength}" maxlength="${options.maxLength * 4}" required></label>`
   // A hidden username field tells password managers which account the new password is for.
   const username = `<input type="email" name="username" autocomplete="username" value="${escapeHtml(email)}" hidden>`
-  return html(ctx, page('Choose a new password', `<h1>Choose a new password</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}${username}${field}<button>Save the new password</button></form>`))
+  const title = words.text('chooseNewPassword')
+  return html(ctx, page(words, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}${username}${field}<button>${words.html('saveNewPassword')}</button></form>`))
 }

@@ -19,13 +19,14 @@ import type { Context } from '../../kernel/context.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
 import { requireFresh } from '../../kernel/fresh.js'
 import { readAction, requireOwner } from '../../kernel/manage.js'
+import { pageWords } from '../../kernel/page-language.js'
 import { json, redirect, type Reply } from '../../kernel/respond.js'
 import { readSession } from '../../kernel/session.js'
 import { createUser } from '../../sign-in/complete.js'
 import { proveAddress } from '../../sign-in/first-proof.js'
 import { enforceRateLimit } from '../rate-limit/config.js'
 import { isBreached } from './breached.js'
-import { passwordEmail } from './emails.js'
+import { passwordEmail, type EmailOf } from './emails.js'
 import { hashPassword, verifyPassword } from './hash.js'
 import type { ResolvedPassword } from './options.js'
 import { linkPage } from './pages.js'
@@ -75,8 +76,8 @@ async function newPassword(ctx: Context, options: ResolvedPassword, body: Body, 
 
 const host = (ctx: Context) => new URL(ctx.origin).host
 
-async function send(ctx: Context, options: ResolvedPassword, ...args: Parameters<typeof passwordEmail>): Promise<void> {
-  await options.sendEmail(passwordEmail(...args))
+async function send(ctx: Context, options: ResolvedPassword, ...args: EmailOf): Promise<void> {
+  await options.sendEmail(passwordEmail(pageWords(ctx), ...args))
 }
 
 async function signUp(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
