@@ -3,9 +3,12 @@ import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
 import { errorMessage } from './messages.js'
-import { passwordForm } from './password-forms.js'
+import type { passwordForm as PasswordForm } from './password-forms.js'
 import { proofField } from './proof-field.js'
 import { forHowLong } from '../core/for-how-long.js'
+
+/** The password forms, loaded the first time a provider needs them: most apps have none. */
+let passwordForm: typeof PasswordForm | undefined
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 /** Tries the server gives one pending sign-in (features/mfa/verify.ts). */
@@ -45,7 +48,8 @@ function logo(p: AppProvider): HTMLElement {
  * sign-in that came back) goes on in one step in place of the forms: the code from the
  * authenticator app or a recovery code, then the session; "Start over" goes back to the forms.
  * A `Password()` provider (one whose /providers entry has `password`) gets its own form, whose
- * sign-up, confirmation and reset steps show in place of the forms too (password-forms.ts).
+ * sign-up, confirmation and reset steps show in place of the forms too (password-forms.ts, loaded
+ * only where the server has such a provider).
  * Attributes: `callback-url`, `credentials-fields`, `redirect`, and `confirm`: "confirm it's you",
  * shown only while signed in, signing the same user in again (a fresh session) and firing
  * `latchkey-confirmed`; a sign-in as anyone else is refused and changes nothing.
@@ -80,7 +84,14 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       document.addEventListener('latchkey-error', this.othersFailed)
       const code = new URLSearchParams(location.search).get('error')
       if (code) this.showError(code)
-      this.client.getProviders().then((p) => this.build(Object.values(p)), (e) => this.failed(e))
+      this.client
+        .getProviders()
+        .then(async (p) => {
+          const all = Object.values(p)
+          if (all.some((x) => x.password)) passwordForm ??= (await import('./password-forms.js')).passwordForm
+          this.build(all)
+        })
+        .catch((e) => this.failed(e))
     }
     override disconnectedCallback() {
       super.disconnectedCallback()
@@ -253,7 +264,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         }, h('label', { part: 'label' }, this.t('email'), input), submit)
         return form
       }
-      if (p.type === 'credentials' && p.password) {
+      if (p.type === 'credentials' && p.password && passwordForm) {
         this.lengths = p.password
         return passwordForm({
           client: this.client, confirming: this.confirming, username: autofill('username'),
