@@ -2,12 +2,11 @@
  * Passkeys end to end in Chromium with a virtual authenticator, through the passkey client
  * (src/client/passkey) bundled into a test page, against latchkey on http://localhost:PORT.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
 import type { PasskeyClient } from '../../src/client/passkey/index.js'
-import { passkeyApp, serve, type PasskeyApp, type RunningApp } from '../webauthn/support/app.js'
+import { browserAndPasskeyApp } from '../webauthn/support/app.js'
 import { openWithAuthenticator, optionsAnswered, type AuthenticatorPage } from '../webauthn/support/browser.js'
-import { launchBrowser } from '../support/browser.js'
 
 type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; name: string; code?: string; reason?: string; message: string }
 
@@ -21,19 +20,7 @@ declare global {
   }
 }
 
-let browser: Browser
-let app: PasskeyApp
-let running: RunningApp
-
-beforeAll(async () => {
-  app = passkeyApp()
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(app)])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await running?.close()
-})
+const env = browserAndPasskeyApp()
 
 const email = (name: string) => `${name}-${Date.now()}@example.com`
 const sessionEmail = (page: Page) => page.evaluate(async () => (await window.session())?.user.email ?? null)
@@ -41,7 +28,7 @@ const signOut = (page: Page) => page.evaluate(() => window.signOut())
 const run = <T>(page: Page, script: string): Promise<Outcome<T>> => page.evaluate((s) => window.outcome(() => (0, eval)(s)), script) as Promise<Outcome<T>>
 
 async function open(host = 'localhost'): Promise<AuthenticatorPage> {
-  return openWithAuthenticator(browser, running.origin.replace('localhost', host) + '/')
+  return openWithAuthenticator(env.browser, env.running.origin.replace('localhost', host) + '/')
 }
 
 describe('passkeys in the browser', () => {
@@ -49,7 +36,7 @@ describe('passkeys in the browser', () => {
     const { page } = await open()
     const ada = email('ada')
     const registered = await run<{ url: string }>(page, `window.passkey.register({ email: ${JSON.stringify(ada)} })`)
-    expect(registered).toEqual({ ok: true, value: { url: running.origin + '/' } })
+    expect(registered).toEqual({ ok: true, value: { url: env.running.origin + '/' } })
     expect(await sessionEmail(page)).toBe(ada)
 
     await signOut(page)
@@ -120,8 +107,8 @@ describe('passkeys in the browser', () => {
     expect(await sessionEmail(other.page)).toBeNull()
     // Stored nowhere, so the client asks the browser to forget it (Signal API); Chromium's virtual authenticator does.
     expect((await other.cdp.send('WebAuthn.getCredentials', { authenticatorId: other.authenticatorId })).credentials).toEqual([])
-    const user = (await app.adapter.getUserByEmail(owner))!
-    expect(await app.adapter.listAuthenticatorsByUserId(user.id)).toHaveLength(1)
+    const user = (await env.app.adapter.getUserByEmail(owner))!
+    expect(await env.app.adapter.listAuthenticatorsByUserId(user.id)).toHaveLength(1)
     await page.context().close()
     await other.page.context().close()
   })
@@ -130,9 +117,9 @@ describe('passkeys in the browser', () => {
     const { page } = await open()
     const lin = email('lin')
     expect((await run(page, `window.passkey.register({ email: ${JSON.stringify(lin)} })`)).ok).toBe(true)
-    const user = (await app.adapter.getUserByEmail(lin))!
-    const [stored] = await app.adapter.listAuthenticatorsByUserId(user.id)
-    await app.adapter.deleteAuthenticator(stored.credentialID)
+    const user = (await env.app.adapter.getUserByEmail(lin))!
+    const [stored] = await env.app.adapter.listAuthenticatorsByUserId(user.id)
+    await env.app.adapter.deleteAuthenticator(stored.credentialID)
     await signOut(page)
     expect(await run(page, 'window.passkey.signIn()')).toMatchObject({ ok: false, code: 'WebAuthnVerificationError', reason: 'unknown-credential' })
     await page.context().close()
@@ -142,8 +129,8 @@ describe('passkeys in the browser', () => {
     const { page } = await open()
     const eve = email('eve')
     expect((await run(page, `window.passkey.register({ email: ${JSON.stringify(eve)} })`)).ok).toBe(true)
-    const [stored] = await app.adapter.listAuthenticatorsByUserId((await app.adapter.getUserByEmail(eve))!.id)
-    await app.adapter.updateAuthenticatorCounter(stored.credentialID, stored.counter + 50)
+    const [stored] = await env.app.adapter.listAuthenticatorsByUserId((await env.app.adapter.getUserByEmail(eve))!.id)
+    await env.app.adapter.updateAuthenticatorCounter(stored.credentialID, stored.counter + 50)
     await signOut(page)
     expect(await run(page, 'window.passkey.signIn()')).toMatchObject({ ok: false, code: 'WebAuthnVerificationError', reason: 'counter' })
     expect(await sessionEmail(page)).toBeNull()

@@ -3,26 +3,21 @@
  * hints replace them in what the browser is asked, and the passkey client reads what the browser
  * can do from `getClientCapabilities()`, falling back to the older probes where it is missing.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
 import Passkey from '../../src/providers/passkey.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { passkeyApp, secret, serve, type PasskeyApp, type RunningApp } from './support/app.js'
+import { browserAndPasskeyApp, passkeyApp, secret } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { Ceremony } from './support/ceremony.js'
-import { launchBrowser } from '../support/browser.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 
-let browser: Browser
-let app: PasskeyApp
-let running: RunningApp
 let tab: AuthenticatorPage
 
+const env = browserAndPasskeyApp(() => passkeyApp({ providers: [Passkey({ hints: ['client-device', 'hybrid'] })] }))
+
 beforeAll(async () => {
-  app = passkeyApp({ providers: [Passkey({ hints: ['client-device', 'hybrid'] })] })
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(app)])
-  tab = await openWithAuthenticator(browser, running.origin + '/')
+  tab = await openWithAuthenticator(env.browser, env.running.origin + '/')
   // Records the hints each ceremony asks the browser with, then lets the browser answer.
   await tab.page.evaluate(() => {
     const asked: unknown[] = []
@@ -37,20 +32,15 @@ beforeAll(async () => {
   })
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await running?.close()
-})
-
 const run = (script: string): Promise<Outcome> => tab.page.evaluate((s) => (window as any).outcome(() => (0, eval)(s)), script) as Promise<Outcome>
 const asked = () => tab.page.evaluate(() => (window as any).hintsAsked.splice(0))
 
 describe('hints', () => {
   test("the provider's hints are in the registration and the sign-in options", async () => {
-    const c = new Ceremony(tab.page, app.handler, running.origin)
+    const c = new Ceremony(tab.page, env.app.handler, env.running.origin)
     expect((await c.options('register', { email: `h-${Date.now()}@example.com` })).body.options.hints).toEqual(['client-device', 'hybrid'])
     expect((await c.options('authenticate')).body.options.hints).toEqual(['client-device', 'hybrid'])
-    const plain = new Ceremony(tab.page, app.variant({ providers: [Passkey()] }), running.origin)
+    const plain = new Ceremony(tab.page, env.app.variant({ providers: [Passkey()] }), env.running.origin)
     expect((await plain.options('authenticate')).body.options).not.toHaveProperty('hints')
   })
 
@@ -69,7 +59,7 @@ describe('hints', () => {
 
 describe('capabilities', () => {
   test('without getClientCapabilities the client falls back to the older probes, and conditionalCreate reads as missing (upgrade() refuses)', async () => {
-    const page = (await openWithAuthenticator(browser, running.origin + '/')).page
+    const page = (await openWithAuthenticator(env.browser, env.running.origin + '/')).page
     await page.evaluate(() => {
       ;(PublicKeyCredential as any).getClientCapabilities = undefined
       ;(PublicKeyCredential as any).isConditionalMediationAvailable = () => Promise.resolve(false)

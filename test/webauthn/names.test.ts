@@ -3,33 +3,23 @@
  * shipped list, src/server/features/webauthn/aaguid-names.ts), a neutral name where the model is
  * unknown, and the name the user gave it (`rename`, stored with `updateAuthenticatorName`).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { authenticatorName } from '../../src/server/features/webauthn/authenticator-name.js'
 import { aaguidNames } from '../../src/server/features/webauthn/aaguid-names.js'
-import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
+import { browserAndPasskeyApp, passkeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { Ceremony } from './support/ceremony.js'
 import { softwareRegistration } from './support/software-authenticator.js'
-import { launchBrowser } from '../support/browser.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 
-let browser: Browser
-let app: PasskeyApp
-let running: RunningApp
 let tab: AuthenticatorPage
 
-beforeAll(async () => {
-  app = passkeyApp()
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(app)])
-  tab = await openWithAuthenticator(browser, running.origin + '/')
-})
+const env = browserAndPasskeyApp()
 
-afterAll(async () => {
-  await browser?.close()
-  await running?.close()
+beforeAll(async () => {
+  tab = await openWithAuthenticator(env.browser, env.running.origin + '/')
 })
 
 let n = 0
@@ -58,12 +48,12 @@ describe('the passkey list', () => {
   test("a passkey from a known authenticator model is listed under its name, with its AAGUID stored; Chromium's virtual one reads as the neutral name", async () => {
     await tab.swapAuthenticator()
     const email = freshEmail()
-    const c = new Ceremony(tab.page, app.handler, running.origin)
+    const c = new Ceremony(tab.page, env.app.handler, env.running.origin)
     const options = await c.options('register', { email })
-    const made = softwareRegistration(options.body.options, running.origin, { aaguid: google })
+    const made = softwareRegistration(options.body.options, env.running.origin, { aaguid: google })
     expect((await c.post('register', made.response)).status).toBe(200)
-    const user = (await app.adapter.getUserByEmail(email))!
-    expect((await app.adapter.getAuthenticator(made.id))?.aaguid).toBe(google)
+    const user = (await env.app.adapter.getUserByEmail(email))!
+    expect((await env.app.adapter.getAuthenticator(made.id))?.aaguid).toBe(google)
 
     // A second, from the browser's virtual authenticator, added while signed in.
     const second = await c.run('register')
@@ -71,20 +61,20 @@ describe('the passkey list', () => {
     const list = (await (await c.jar.get('/auth/passkeys')).json()).passkeys as Array<Record<string, unknown>>
     expect(list.find((p) => p.id === made.id)).toMatchObject({ authenticator: 'Google Password Manager', aaguid: google, name: null })
     expect(list.find((p) => p.id === second.data.id)).toMatchObject({ authenticator: 'Passkey', name: null })
-    expect(list).toHaveLength((await app.adapter.listAuthenticatorsByUserId(user.id)).length)
+    expect(list).toHaveLength((await env.app.adapter.listAuthenticatorsByUserId(user.id)).length)
   })
 
   test('the passkey client renames a passkey (trimmed), clears the name with an empty one, and the list shows it', async () => {
     await tab.swapAuthenticator()
     const email = freshEmail()
     expect((await run(`window.passkey.register({ email: ${JSON.stringify(email)} })`)).ok).toBe(true)
-    const [key] = await app.adapter.listAuthenticatorsByUserId((await app.adapter.getUserByEmail(email))!.id)
+    const [key] = await env.app.adapter.listAuthenticatorsByUserId((await env.app.adapter.getUserByEmail(email))!.id)
     const renamed = await run(`window.passkey.rename(${JSON.stringify(key!.credentialID)}, '  Work laptop  ')`)
     expect(renamed).toMatchObject({ ok: true, value: [{ id: key!.credentialID, name: 'Work laptop', authenticator: 'Passkey' }] })
-    expect((await app.adapter.getAuthenticator(key!.credentialID))?.name).toBe('Work laptop')
+    expect((await env.app.adapter.getAuthenticator(key!.credentialID))?.name).toBe('Work laptop')
     expect(await run('window.passkey.list()')).toMatchObject({ ok: true, value: [{ name: 'Work laptop' }] })
     expect(await run(`window.passkey.rename(${JSON.stringify(key!.credentialID)}, '')`)).toMatchObject({ ok: true, value: [{ name: null }] })
-    expect((await app.adapter.getAuthenticator(key!.credentialID))?.name ?? null).toBeNull()
+    expect((await env.app.adapter.getAuthenticator(key!.credentialID))?.name ?? null).toBeNull()
   })
 
   test("the SDK's client.passkeys.rename does the same", async () => {
@@ -92,15 +82,15 @@ describe('the passkey list', () => {
     await tab.swapAuthenticator()
     const email = freshEmail()
     expect((await run(`window.passkey.register({ email: ${JSON.stringify(email)} })`)).ok).toBe(true)
-    const [key] = await app.adapter.listAuthenticatorsByUserId((await app.adapter.getUserByEmail(email))!.id)
+    const [key] = await env.app.adapter.listAuthenticatorsByUserId((await env.app.adapter.getUserByEmail(email))!.id)
     const listed = await run(`window.authClient().passkeys.rename(${JSON.stringify(key!.credentialID)}, 'Phone')`)
     expect(listed).toMatchObject({ ok: true, value: [{ id: key!.credentialID, name: 'Phone' }] })
-    expect((await app.adapter.getAuthenticator(key!.credentialID))?.name).toBe('Phone')
+    expect((await env.app.adapter.getAuthenticator(key!.credentialID))?.name).toBe('Phone')
   })
 
   test('bad names, another user’s passkey, signed out and no CSRF are refused, changing nothing', async () => {
     await tab.swapAuthenticator()
-    const owner = new Ceremony(tab.page, app.handler, running.origin)
+    const owner = new Ceremony(tab.page, env.app.handler, env.running.origin)
     const reg = await owner.run('register', { email: freshEmail() })
     expect(reg.status).toBe(200)
     const id = reg.data.id as string
@@ -118,19 +108,19 @@ describe('the passkey list', () => {
     await post(owner, { action: 'rename', id, name: 'Kept' })
 
     await tab.swapAuthenticator()
-    const stranger = new Ceremony(tab.page, app.handler, running.origin)
+    const stranger = new Ceremony(tab.page, env.app.handler, env.running.origin)
     expect((await stranger.run('register', { email: freshEmail() })).status).toBe(200)
     expect(await post(stranger, { action: 'rename', id, name: 'Mine now' })).toMatchObject({ status: 404, reason: 'unknown-credential' })
-    const signedOut = new Ceremony(tab.page, app.handler, running.origin)
+    const signedOut = new Ceremony(tab.page, env.app.handler, env.running.origin)
     expect((await post(signedOut, { action: 'rename', id, name: 'Anyone' })).status).toBe(401)
     expect((await post(owner, { action: 'rename', id, name: 'No CSRF' }, false)).status).toBe(403)
-    expect((await app.adapter.getAuthenticator(id))?.name).toBe('Kept')
+    expect((await env.app.adapter.getAuthenticator(id))?.name).toBe('Kept')
   })
 
   test('an adapter without updateAuthenticatorName answers 501 NotSupported to a rename, naming the method', async () => {
     const { updateAuthenticatorName: _, ...lacking } = MemoryAdapter()
     const bare = passkeyApp({}, lacking as ReturnType<typeof MemoryAdapter>)
-    const c = new Ceremony(tab.page, bare.handler, running.origin)
+    const c = new Ceremony(tab.page, bare.handler, env.running.origin)
     await tab.swapAuthenticator()
     const reg = await c.run('register', { email: freshEmail() })
     expect(reg.status).toBe(200)

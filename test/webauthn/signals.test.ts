@@ -4,29 +4,15 @@
  * on to Chromium's own method), and where Chromium's virtual authenticator applies the signal the
  * test reads the authenticator's credentials over CDP (`WebAuthn.getCredentials`).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { toBase64Url } from '../../src/core/encoding.js'
-import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
+import { browserAndPasskeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
-import { launchBrowser } from '../support/browser.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 type Call = { method: string; options: any }
 
-let browser: Browser
-let app: PasskeyApp
-let running: RunningApp
-
-beforeAll(async () => {
-  app = passkeyApp()
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(app)])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await running?.close()
-})
+const env = browserAndPasskeyApp()
 
 let n = 0
 const freshEmail = () => `signals${++n}-${Date.now()}@example.com`
@@ -39,12 +25,12 @@ const stored = async (tab: AuthenticatorPage) =>
 const idsOf = (list: Array<{ credentialId: string }>) => list.map((c) => c.credentialId.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''))
 
 async function signedUpTab() {
-  const tab = await openWithAuthenticator(browser, running.origin + '/')
+  const tab = await openWithAuthenticator(env.browser, env.running.origin + '/')
   const email = freshEmail()
   const reg = await run(tab, `window.passkey.register({ email: ${JSON.stringify(email)} })`)
   expect(reg.ok, JSON.stringify(reg)).toBe(true)
-  const user = (await app.adapter.getUserByEmail(email))!
-  const [key] = await app.adapter.listAuthenticatorsByUserId(user.id)
+  const user = (await env.app.adapter.getUserByEmail(email))!
+  const [key] = await env.app.adapter.listAuthenticatorsByUserId(user.id)
   await tab.page.evaluate(() => (window as any).recordSignals())
   return { tab, email, user, id: key!.credentialID }
 }
@@ -54,7 +40,7 @@ describe('Signal API', () => {
     const { tab, id } = await signedUpTab()
     await tab.page.evaluate(() => (window as any).signOut())
     expect(idsOf(await stored(tab))).toEqual([id])
-    await app.adapter.deleteAuthenticator(id)
+    await env.app.adapter.deleteAuthenticator(id)
 
     const signIn = await run(tab, 'window.passkey.signIn()')
     expect(signIn).toMatchObject({ ok: false, reason: 'unknown-credential' })
@@ -68,7 +54,7 @@ describe('Signal API', () => {
     // A second passkey, on another device (a new virtual authenticator), added while signed in.
     await tab.swapAuthenticator()
     expect((await run(tab, 'window.passkey.register()')).ok).toBe(true)
-    const second = (await app.adapter.listAuthenticatorsByUserId(user.id)).map((a) => a.credentialID).find((c) => c !== first)!
+    const second = (await env.app.adapter.listAuthenticatorsByUserId(user.id)).map((a) => a.credentialID).find((c) => c !== first)!
     const userId = toBase64Url(new TextEncoder().encode(user.id))
 
     const removed = await run(tab, `window.passkey.remove(${JSON.stringify(first)})`)
@@ -79,7 +65,7 @@ describe('Signal API', () => {
     expect(idsOf(await stored(tab))).toEqual([second])
 
     // Removed on another device (straight in the store): the next list here tells this device's manager.
-    await app.adapter.deleteAuthenticator(second)
+    await env.app.adapter.deleteAuthenticator(second)
     expect(await run(tab, 'window.passkey.list()')).toEqual({ ok: true, value: [] })
     expect((await signals(tab)).at(-2)).toEqual({ method: 'signalAllAcceptedCredentials', options: { rpId: 'localhost', userId, allAcceptedCredentialIds: [] } })
     expect(await stored(tab)).toEqual([])
@@ -88,7 +74,7 @@ describe('Signal API', () => {
   test('after a name change the client signals the current details, and a passkey sign-in signals them too', async () => {
     const { tab, user, email } = await signedUpTab()
     const userId = toBase64Url(new TextEncoder().encode(user.id))
-    await app.adapter.updateUser({ id: user.id, name: 'Ada Lovelace' })
+    await env.app.adapter.updateUser({ id: user.id, name: 'Ada Lovelace' })
     expect((await run(tab, 'window.passkey.list()')).ok).toBe(true)
     expect((await signals(tab)).at(-1)).toEqual({ method: 'signalCurrentUserDetails', options: { rpId: 'localhost', userId, name: email, displayName: 'Ada Lovelace' } })
     expect((await stored(tab))[0]).toMatchObject({ userName: email, userDisplayName: 'Ada Lovelace' })

@@ -7,22 +7,17 @@
  * `mediation` asked for and lets the virtual authenticator answer as a plain create (with presence).
  * The server accepts it only right after that sign-in, once, and never on another or stale session.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
 import Passkey from '../../src/providers/passkey.js'
-import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
+import { browserAndPasskeyApp, passkeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { Ceremony } from './support/ceremony.js'
 import { softwareRegistration } from './support/software-authenticator.js'
-import { launchBrowser } from '../support/browser.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 
-let browser: Browser
-let app: PasskeyApp
-let running: RunningApp
 let tab: AuthenticatorPage
 let clock = Date.now()
 const events: string[] = []
@@ -32,19 +27,15 @@ const password = Credentials({
   authorize: ({ username, password }) => (password === 'right' ? { id: `pw-${username}`, email: `${username}@example.com`, name: String(username) } : null),
 })
 
-beforeAll(async () => {
-  app = passkeyApp({
+const env = browserAndPasskeyApp(() =>
+  passkeyApp({
     providers: [Passkey({ automaticUpgrade: true }), password],
     now: () => clock,
     events: { linkAccount: ({ account }) => void events.push(`linkAccount ${account.provider}`) },
-  })
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(app)])
-  tab = await openWithAuthenticator(browser, running.origin + '/')
-})
+  }))
 
-afterAll(async () => {
-  await browser?.close()
-  await running?.close()
+beforeAll(async () => {
+  tab = await openWithAuthenticator(env.browser, env.running.origin + '/')
 })
 
 let n = 0
@@ -54,7 +45,7 @@ const upgradeCookie = 'latchkey.upgrade'
 
 /** A jar signed in with a password, against the app's handler (server-level ceremonies, the browser signs). */
 async function passwordJar(name: string) {
-  const c = new Ceremony(tab.page, app.handler, running.origin)
+  const c = new Ceremony(tab.page, env.app.handler, env.running.origin)
   const res = await c.jar.postJson('/auth/callback/credentials', { csrfToken: await c.jar.csrf(), username: name, password: 'right' }, { 'x-auth-return-redirect': '1' })
   expect(res.status).toBe(200)
   return c
@@ -82,11 +73,11 @@ describe('automatic passkey upgrade', () => {
     expect(await tab.page.evaluate((u) => (window as any).signInWithPassword(u), name)).toBe(200)
     events.length = 0
     const upgraded = await run('window.passkey.upgrade()')
-    expect(upgraded, JSON.stringify(upgraded)).toEqual({ ok: true, value: { url: running.origin + '/' } })
+    expect(upgraded, JSON.stringify(upgraded)).toEqual({ ok: true, value: { url: env.running.origin + '/' } })
     expect(await tab.page.evaluate(() => (window as any).mediations)).toEqual(['conditional'])
-    const [key] = await app.adapter.listAuthenticatorsByUserId(`pw-${name}`)
+    const [key] = await env.app.adapter.listAuthenticatorsByUserId(`pw-${name}`)
     expect(key).toBeDefined()
-    expect(await app.adapter.getAccount(key!.credentialID, 'passkey')).toMatchObject({ userId: `pw-${name}` })
+    expect(await env.app.adapter.getAccount(key!.credentialID, 'passkey')).toMatchObject({ userId: `pw-${name}` })
     expect(events).toEqual(['linkAccount passkey'])
 
     // A second upgrade after the same sign-in is refused: the marker was spent.
@@ -118,11 +109,11 @@ describe('automatic passkey upgrade', () => {
     c.jar.cookies.set(upgradeCookie, marker!)
     const again = await c.options('register', { upgrade: '1' })
     expect(again).toMatchObject({ status: 403, reason: 'upgrade', body: { error: 'AccessDenied' } })
-    expect(await app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toEqual([])
+    expect(await env.app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toEqual([])
     // The marked options register, once.
     const data = await c.sign('register', options.body.options)
     expect((await c.post('register', data)).status).toBe(200)
-    expect(await app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toHaveLength(1)
+    expect(await env.app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toHaveLength(1)
   })
 
   test("refused with a stale session, and with another sign-in's marker", async () => {
@@ -143,15 +134,15 @@ describe('automatic passkey upgrade', () => {
       // Unused, it still expires: five minutes on, the fresh session's own marker is refused too.
       clock += 6 * 60_000
       expect(await other.options('register', { upgrade: '1' })).toMatchObject({ status: 403, reason: 'upgrade' })
-      expect(await app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toEqual([])
+      expect(await env.app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toEqual([])
     } finally {
       clock = start
     }
   })
 
   test('a provider without automaticUpgrade refuses upgrades and leaves no marker at sign-in', async () => {
-    const plain = app.variant({ providers: [Passkey(), password], now: () => clock })
-    const c = new Ceremony(tab.page, plain, running.origin)
+    const plain = env.app.variant({ providers: [Passkey(), password], now: () => clock })
+    const c = new Ceremony(tab.page, plain, env.running.origin)
     await c.jar.postJson('/auth/callback/credentials', { csrfToken: await c.jar.csrf(), username: freshName(), password: 'right' }, { 'x-auth-return-redirect': '1' })
     expect((await c.session())?.user).toBeTruthy()
     expect(c.jar.cookies.has(upgradeCookie)).toBe(false)
@@ -164,20 +155,20 @@ describe('an upgrade may come without user presence or verification (a software 
     const name = freshName()
     const c = await passwordJar(name)
     const marked = await c.options('register', { upgrade: '1' })
-    const silent = softwareRegistration(marked.body.options, running.origin, { presence: false, verified: false })
+    const silent = softwareRegistration(marked.body.options, env.running.origin, { presence: false, verified: false })
     const accepted = await c.post('register', silent.response)
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
-    expect((await app.adapter.getAuthenticator(silent.id))?.userId).toBe(`pw-${name}`)
+    expect((await env.app.adapter.getAuthenticator(silent.id))?.userId).toBe(`pw-${name}`)
 
     // Same user, same fresh session, options asked without the upgrade: presence is required.
     const plain = await c.options('register')
     expect(plain.status).toBe(200)
-    const refused = await c.post('register', softwareRegistration(plain.body.options, running.origin, { presence: false, verified: false }).response)
+    const refused = await c.post('register', softwareRegistration(plain.body.options, env.running.origin, { presence: false, verified: false }).response)
     expect(refused).toMatchObject({ status: 400, reason: 'verification' })
-    expect(await app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toHaveLength(1)
+    expect(await env.app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toHaveLength(1)
     // With presence it lands: the refusal was the flag, not the authenticator.
     const present = await c.options('register')
-    expect((await c.post('register', softwareRegistration(present.body.options, running.origin).response)).status).toBe(200)
+    expect((await c.post('register', softwareRegistration(present.body.options, env.running.origin).response)).status).toBe(200)
   })
 })
 
@@ -190,7 +181,7 @@ describe('a store that fails to keep the marker', () => {
         t.identifier === 'webauthn-upgrade' ? Promise.reject(new Error('disk full')) : store.createVerificationToken(t),
     }
     const broken = passkeyApp({ providers: [Passkey({ automaticUpgrade: true }), password] }, failing as ReturnType<typeof MemoryAdapter>)
-    const c = new Ceremony(tab.page, broken.handler, running.origin)
+    const c = new Ceremony(tab.page, broken.handler, env.running.origin)
     const res = await c.jar.postJson('/auth/callback/credentials', { csrfToken: await c.jar.csrf(), username: freshName(), password: 'right' }, { 'x-auth-return-redirect': '1' })
     expect(res.status).toBe(200)
     expect((await c.session())?.user).toBeTruthy()

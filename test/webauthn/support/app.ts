@@ -4,8 +4,11 @@
  * under /auth with a memory adapter. Browsers open it as http://localhost:PORT (RP ID `localhost`).
  */
 import { createServer, type Server } from 'node:http'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { launchBrowser } from '../../support/browser.js'
 import { MemoryAdapter } from '../../../src/adapters/memory.js'
 import Passkey from '../../../src/providers/passkey.js'
 import { Latchkey, toNodeHandler, type Handler } from '../../../src/server/index.js'
@@ -75,4 +78,22 @@ export async function serve(app: { handler: Handler }): Promise<RunningApp> {
     origin: `http://localhost:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
+}
+
+/**
+ * The usual set-up of a passkey test file: Chromium, and the app `make` gives served, before the
+ * first test (its other `beforeAll` hooks run after this one); both closed after the last. Read
+ * the fields inside tests and hooks.
+ */
+export function browserAndPasskeyApp(make: () => PasskeyApp = () => passkeyApp()): { browser: Browser; app: PasskeyApp; running: RunningApp } {
+  const env = {} as { browser: Browser; app: PasskeyApp; running: RunningApp }
+  beforeAll(async () => {
+    env.app = make()
+    ;[env.browser, env.running] = await Promise.all([launchBrowser(), serve(env.app)])
+  })
+  afterAll(async () => {
+    await env.browser?.close()
+    await env.running?.close()
+  })
+  return env
 }
