@@ -15,6 +15,7 @@ import { browserAndPasskeyApp, passkeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { Ceremony } from './support/ceremony.js'
 import { softwareRegistration } from './support/software-authenticator.js'
+import { secretOf, totp } from '../support/totp.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 
@@ -135,6 +136,31 @@ describe('automatic passkey upgrade', () => {
       clock += 6 * 60_000
       expect(await other.options('register', { upgrade: '1' })).toMatchObject({ status: 403, reason: 'upgrade' })
       expect(await env.app.adapter.listAuthenticatorsByUserId(`pw-${name}`)).toEqual([])
+    } finally {
+      clock = start
+    }
+  })
+
+  test('a sign-in that needs its second factor leaves the marker once the factor is proven, not before', async () => {
+    const withMfa = env.app.variant({ providers: [Passkey({ automaticUpgrade: true }), password], now: () => clock, mfa: { issuer: 'Upgrade Test' } })
+    const name = freshName()
+    const start = clock
+    try {
+      const first = new Ceremony(tab.page, withMfa, env.running.origin)
+      await first.jar.postJson('/auth/callback/credentials', { csrfToken: await first.jar.csrf(), username: name, password: 'right' }, { 'x-auth-return-redirect': '1' })
+      const started = (await (await first.jar.postForm('/auth/mfa', { csrfToken: await first.jar.csrf(), action: 'enroll' })).json()) as { factor: { id: string }; uri: string }
+      const secret = secretOf(started.uri)
+      expect((await first.jar.postForm('/auth/mfa', { csrfToken: await first.jar.csrf(), action: 'confirm', id: started.factor.id, code: totp(secret, clock) })).status).toBe(200)
+
+      const c = new Ceremony(tab.page, withMfa, env.running.origin)
+      const asked = await c.jar.postJson('/auth/callback/credentials', { csrfToken: await c.jar.csrf(), username: name, password: 'right' }, { 'x-auth-return-redirect': '1' })
+      expect(await asked.json()).toMatchObject({ error: 'SecondFactorRequired' })
+      expect(c.jar.cookies.has(upgradeCookie)).toBe(false)
+      clock += 60_000
+      const proven = await c.jar.postForm('/auth/mfa/verify', { csrfToken: await c.jar.csrf(), code: totp(secret, clock) }, { 'x-auth-return-redirect': '1' })
+      expect(proven.status).toBe(200)
+      expect(c.jar.cookies.has(upgradeCookie)).toBe(true)
+      expect(await c.options('register', { upgrade: '1' })).toMatchObject({ status: 200 })
     } finally {
       clock = start
     }

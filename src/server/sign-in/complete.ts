@@ -61,16 +61,20 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
   const amr = amrOf(input)
   const holdsSession = !!held?.session && (held.user?.id ?? held.session.user.id ?? held.token?.sub) === result.user.id
   await ctx.config.secondFactor?.check(ctx, { user: result.user, provider, account, isNewUser: result.isNewUser, signedInAt: carried.signedInAt, amr, holdsSession })
-  await createSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried, amr })
-  await ctx.config.events.signIn?.({ user: result.user, account, profile: input.profile, isNewUser: result.isNewUser })
-  await afterSignIn(ctx, { user: result.user, provider, linked: carried.signedInAt !== undefined })
+  await startSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried, amr })
   return result
 }
 
-/** Each configured kind's `afterSignIn` hook, once per kind. */
-async function afterSignIn(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void> {
+/**
+ * The session of a sign-in whose every factor is proven (here, or after its second factor:
+ * features/mfa/verify.ts), the `signIn` event, then each configured kind's `afterSignIn` hook
+ * once (a passkey upgrade's marker).
+ */
+export async function startSession(ctx: Context, user: AdapterUser | User, details: Parameters<typeof createSession>[2] & { carried: Carried }): Promise<void> {
+  await createSession(ctx, user, details)
+  await ctx.config.events.signIn?.({ user, account: details.account, profile: details.profile, isNewUser: details.isNewUser })
   const hooks = new Set([...ctx.config.providers.values()].map((p) => methodOf(ctx.config, p)?.afterSignIn))
-  for (const hook of hooks) if (hook) await hook(ctx, signIn)
+  for (const hook of hooks) if (hook) await hook(ctx, { user, provider: details.provider, linked: details.carried.signedInAt !== undefined })
 }
 
 /**
