@@ -109,7 +109,8 @@ for (const store of stores) {
         secret: testSecret,
         adapter: adapters[which],
         session: { strategy: 'database' },
-        providers: [Credentials({ authorize: () => null })],
+        // A latchkey sign-in of a user the store holds, by address (its id is the adapter's own).
+        providers: [Credentials({ credentials: { email: {} }, authorize: async (c) => adapters[which].getUserByEmail!(String(c.email)) })],
         migrateFrom: { authjs: { until } },
         logger: { error: (e) => errors.push(`${e.name}: ${e.message}`), warn: () => {}, debug: () => {} },
       })
@@ -205,6 +206,47 @@ for (const store of stores) {
       expect(await jar.session()).toBeNull()
       expect(jar.cookies.size).toBe(0)
       expect(await store.tokensOf(email)).toEqual([])
+    })
+
+    test('a latchkey row\'s stored token (read from a leak of the table) sent as every Auth.js cookie is no session: the owner\'s cookie still works, nothing moved or deleted', async () => {
+      const email = `leak-${randomUUID()}@example.com`
+      await adapters[0].createUser!({ email, emailVerified: null, name: 'Victim' } as never)
+      const { handler, errors } = server()
+      const victim = new Jar(handler)
+      const signedIn = await victim.postForm('/auth/callback/credentials', { csrfToken: await victim.csrf(), email })
+      expect(signedIn.status).toBe(302)
+      expect((await victim.session()).user.email).toBe(email)
+      const [stored] = await store.tokensOf(email)
+      expect(stored).toMatch(/^[0-9a-f]{64}$/)
+      const names = ['authjs.session-token', '__Secure-authjs.session-token', 'next-auth.session-token', '__Secure-next-auth.session-token']
+      // Each name, its chunked form, and the forms a database that ignores case or trailing spaces would match.
+      const tries = [
+        ...names.flatMap((name) => [
+          new Map([[name, stored]]),
+          new Map([
+            [`${name}.0`, stored.slice(0, 30)],
+            [`${name}.1`, stored.slice(30)],
+          ]),
+        ]),
+        new Map([['authjs.session-token', stored.toUpperCase()]]),
+        new Map([['next-auth.session-token', `${stored}%20`]]),
+      ]
+      for (const cookies of tries) {
+        const thief = jarWith(handler, cookies)
+        const res = await thief.get('/auth/session')
+        expect(res.status).toBe(200)
+        expect(await res.json()).toBeNull()
+        expect(thief.cookies.has('latchkey.session-token')).toBe(false)
+        // The app's own read, without a response (nothing moved: a read as it stands).
+        const cookie = [...cookies].map(([n, v]) => `${n}=${v}`).join('; ')
+        expect(await handler.getSession(new Request('http://localhost:3000/app', { headers: { cookie } }))).toBeNull()
+        // Nor does signing out with it end the owner's session.
+        const signingOut = jarWith(handler, cookies)
+        expect((await signingOut.postForm('/auth/signout', { csrfToken: await signingOut.csrf() })).status).toBe(302)
+      }
+      expect(await store.tokensOf(email)).toEqual([stored])
+      expect((await victim.session()).user.email).toBe(email)
+      expect(errors).toEqual([])
     })
 
     test('sign-out with only the old cookie deletes its row', async () => {

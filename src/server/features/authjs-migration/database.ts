@@ -18,8 +18,26 @@ import type { AdoptedSession } from '../../kernel/types.js'
 
 const needs: Array<'getSessionAndUser' | 'createSession' | 'updateSession' | 'deleteSession'> = ['getSessionAndUser', 'createSession', 'updateSession', 'deleteSession']
 
+/**
+ * latchkey's own rows sit in the same table under the SHA-256 hex of their cookie (64 hex digits),
+ * and nothing in a row tells a hashed token from a raw one where the adapter is Auth.js's (no
+ * column of latchkey's): looked up as a raw token, a hash read from a leak of the table would be
+ * its owner's session. So a value holding 64 hex digits in a row, in any case (some databases
+ * compare without case or trailing spaces), is never looked up. Auth.js's tokens are UUIDs
+ * (`randomUUID`, 32 hex digits in five groups); next-auth 4 falls back to 64 hex digits only where
+ * Node has no `randomUUID` (before 14.17), and a custom `generateSessionToken` may make them too:
+ * those sessions are not taken over, and their users sign in once.
+ */
+const storedForm = /[0-9a-f]{64}/i
+
+/** Whether `raw` may be looked up as a raw Auth.js token: never when it could be latchkey's stored form. */
+function mayBeRaw(raw: string): boolean {
+  return !storedForm.test(raw)
+}
+
 /** The old session under `raw`, moved to latchkey's form (unless `write` is false); null when there is none to read. */
 export async function adoptRecord(ctx: Context, raw: string, write: boolean): Promise<AdoptedSession | null> {
+  if (!mayBeRaw(raw)) return null
   const adapter = useAdapter(ctx.config, needs, 'taking over Auth.js database sessions')
   const cookie = await hmacHex(ctx.config.secrets[0], `latchkey took over the Auth.js session ${raw}`)
   const sessionToken = await storedSessionToken(cookie)
@@ -67,6 +85,8 @@ async function move(adapter: Required<Pick<Adapter, (typeof needs)[number]>> & A
 
 /** Sign-out with the old cookie still held: its raw row goes. */
 export async function endRecord(ctx: Context, raw: string): Promise<void> {
+  // Nor deleted under latchkey's stored form: a leaked hash would end its owner's session.
+  if (!mayBeRaw(raw)) return
   const adapter = useAdapter(ctx.config, ['deleteSession'], 'sign-out')
   await adapter.deleteSession(raw)
 }
