@@ -7,7 +7,9 @@
  */
 import { describe, expect, test } from 'vitest'
 import type { AuthConfig, JWT } from '../../src/core/types.js'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
+import Passkey from '../../src/providers/passkey.js'
 import { Latchkey } from '../../src/server/index.js'
 import { Jar } from '../support/jar.js'
 import { testSecret } from '../support/server.js'
@@ -136,6 +138,30 @@ describe('Auth.js JWT sessions, read until the window ends', () => {
     await jar.session()
     expect(seen[0]).toMatchObject({ sub: oldUser.id, role: 'editor' })
     expect(seen[0]).not.toHaveProperty('jti')
+  })
+
+  test('a token that claims a recent sign-in and a second factor is taken over as neither: no amr, no signedInAt, and adding a passkey asks for a sign-in', async () => {
+    // What an Auth.js app's jwt callback may have kept, and what latchkey reads as its own sign-in.
+    const claims = { amr: ['pwd', 'otp', 'mfa'], auth_time: Math.floor(Date.now() / 1000) - 5, sign_in_provider: 'credentials' }
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ ...oldUser, emailVerified: new Date() })
+    for (const old of [await authjsJwtCookies({ claims }), await nextAuth4Cookie({ claims })]) {
+      const { handler, errors } = latchkey({ adapter, session: { strategy: 'jwt' }, providers: [Credentials({ authorize: () => null }), Passkey()] })
+      const jar = jarWith(handler, old)
+      // The first read takes it over; the second reads latchkey's own cookie.
+      for (let read = 0; read < 2; read++) {
+        const session = await jar.session()
+        expect(session.user.id).toBe(oldUser.id)
+        expect(session.amr).toBeUndefined()
+        expect(session.signedInAt).toBeUndefined()
+        expect(handler.isFresh(session)).toBe(false)
+        expect([...jar.cookies.keys()]).toEqual(['latchkey.session-token'])
+      }
+      const options = await jar.get('/auth/webauthn-options/passkey?action=register')
+      expect(options.status).toBe(403)
+      expect(await options.json()).toMatchObject({ error: 'SessionNotFresh' })
+      expect(errors).toEqual([])
+    }
   })
 
   describe('refused as latchkey refuses its own: no session, the old cookie cleared, no latchkey cookie', () => {

@@ -18,9 +18,9 @@ export const oldUser = { id: 'user-ada', name: 'Ada', email: 'ada@example.com', 
 
 /**
  * Signs in with `@auth/core` (credentials, JWT strategy) and answers the browser's cookies. Its
- * `jwt` callback keeps a `role` claim; `padding` adds a claim that long (to make it chunk).
+ * `jwt` callback keeps a `role` claim and any `claims` given; `padding` adds a claim that long (to make it chunk).
  */
-export async function authjsJwtCookies(options: { origin?: string; padding?: number; secret?: string } = {}): Promise<Map<string, string>> {
+export async function authjsJwtCookies(options: { origin?: string; padding?: number; secret?: string; claims?: Record<string, unknown> } = {}): Promise<Map<string, string>> {
   const config: AuthjsConfig = {
     secret: options.secret ?? authjsSecret,
     trustHost: true,
@@ -33,6 +33,7 @@ export async function authjsJwtCookies(options: { origin?: string; padding?: num
         if (user) {
           token.role = 'editor'
           if (options.padding) token.padding = 'p'.repeat(options.padding)
+          Object.assign(token, options.claims)
         }
         return token
       },
@@ -67,9 +68,9 @@ export async function authjsDatabaseCookies(adapter: AuthjsAdapter, email: strin
 }
 
 /** A next-auth 4 JWT session cookie, from its own encoder (no salt, A256GCM). `maxAge` in seconds. */
-export async function nextAuth4Cookie(options: { maxAge?: number; secret?: string } = {}): Promise<Map<string, string>> {
+export async function nextAuth4Cookie(options: { maxAge?: number; secret?: string; claims?: Record<string, unknown> } = {}): Promise<Map<string, string>> {
   const token = await encodeV4({
-    token: { sub: oldUser.id, name: oldUser.name, email: oldUser.email, picture: oldUser.image, role: 'editor' },
+    token: { sub: oldUser.id, name: oldUser.name, email: oldUser.email, picture: oldUser.image, role: 'editor', ...options.claims },
     secret: options.secret ?? authjsSecret,
     maxAge: options.maxAge ?? 30 * 86400,
   })

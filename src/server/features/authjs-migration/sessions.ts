@@ -8,8 +8,12 @@ import { adoptRecord, endRecord } from './database.js'
 import { openOldToken } from './jwt.js'
 import type { AuthjsMigration } from './options.js'
 
-/** Claims Auth.js sets on every token: the new token sets its own times and has no id. */
-const ownClaims = new Set(['iat', 'exp', 'nbf', 'jti', '__proto__'])
+/**
+ * Claims not carried: those Auth.js sets on every token (the new token sets its own times and has
+ * no id), and those latchkey reads as a sign-in here (its instant, factors and provider): a
+ * session taken over proved nothing here, so it is never fresh and shows no `amr`.
+ */
+const ownClaims = new Set(['iat', 'exp', 'nbf', 'jti', 'auth_time', 'amr', 'sign_in_provider', '__proto__'])
 
 export function authjsSessions(migration: AuthjsMigration): AdoptedSessions {
   return {
