@@ -15,6 +15,7 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromPg, migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
+import Passkey from '../../src/providers/passkey.js'
 import { Latchkey } from '../../src/server/index.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
@@ -35,9 +36,18 @@ interface Store {
   open(): Promise<[Adapter, Adapter]>
   /** Every session token the store holds for the user with this email. */
   tokensOf(email: string): Promise<string[]>
+  /** Makes the row under `raw` claim a sign-in a moment ago, and `amr` where the store keeps one, as an Auth.js app's own columns might. */
+  claimSignIn(raw: string): Promise<void>
   close(): Promise<void>
 }
 
+
+/** latchkey's adapters keep `createdAt` and `amr`: the row written again with them. */
+async function claimedByAdapter(adapter: Adapter, raw: string): Promise<void> {
+  const { session } = (await adapter.getSessionAndUser!(raw))!
+  await adapter.deleteSession!(raw)
+  await adapter.createSession!({ sessionToken: raw, userId: session.userId, expires: session.expires, createdAt: new Date(), amr: ['pwd', 'otp', 'mfa'] })
+}
 
 function memoryStore(): Store {
   const adapter = MemoryAdapter()
@@ -49,6 +59,7 @@ function memoryStore(): Store {
       const user = await adapter.getUserByEmail(email)
       return user ? (await adapter.listSessionsByUserId(user.id)).map((s) => s.sessionToken) : []
     },
+    claimSignIn: (raw) => claimedByAdapter(adapter, raw),
     close: async () => {},
   }
 }
@@ -69,6 +80,7 @@ function postgresStore(databaseUrl: string): Store {
       const { rows } = await pool.query(`SELECT s.session_token FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`, [email])
       return rows.map((r) => r.session_token as string)
     },
+    claimSignIn: (raw) => claimedByAdapter(PostgresAdapter(fromPg(pool)), raw),
     close: async () => schema?.drop(),
   }
 }
@@ -88,6 +100,11 @@ function pgAdapterStore(databaseUrl: string): Store {
     async tokensOf(email) {
       const { rows } = await pool.query(`SELECT s."sessionToken" FROM sessions s JOIN users u ON u.id = s."userId" WHERE u.email = $1`, [email])
       return rows.map((r) => r.sessionToken as string)
+    },
+    async claimSignIn() {
+      // Auth.js's Prisma schema gives a session a createdAt of the row's own, which this adapter
+      // reads back (select *) and latchkey's session type names: every row, the copy a move writes too.
+      await pool.query(`ALTER TABLE sessions ADD COLUMN IF NOT EXISTS "createdAt" timestamptz NOT NULL DEFAULT now()`)
     },
     close: async () => schema?.drop(),
   }
@@ -110,7 +127,11 @@ for (const store of stores) {
         adapter: adapters[which],
         session: { strategy: 'database' },
         // A latchkey sign-in of a user the store holds, by address (its id is the adapter's own).
-        providers: [Credentials({ credentials: { email: {} }, authorize: async (c) => adapters[which].getUserByEmail!(String(c.email)) })],
+        providers: [
+          Credentials({ credentials: { email: {} }, authorize: async (c) => adapters[which].getUserByEmail!(String(c.email)) }),
+          // Adding a passkey needs a fresh session, where the store keeps passkeys.
+          ...(adapters[which].listAuthenticatorsByUserId ? [Passkey()] : []),
+        ],
         migrateFrom: { authjs: { until } },
         logger: { error: (e) => errors.push(`${e.name}: ${e.message}`), warn: () => {}, debug: () => {} },
       })
@@ -246,6 +267,32 @@ for (const store of stores) {
       }
       expect(await store.tokensOf(email)).toEqual([stored])
       expect((await victim.session()).user.email).toBe(email)
+      expect(errors).toEqual([])
+    })
+
+    test('a row that claims a recent sign-in and a second factor is taken over as neither: no amr, no signedInAt, not fresh, on this read and every later one', async () => {
+      const { cookies, raw, email } = await oldSession()
+      await store.claimSignIn(raw)
+      const { handler, errors } = server()
+      const cookie = [...cookies].map(([n, v]) => `${n}=${v}`).join('; ')
+      // The app's read without a response: the row read as it stands.
+      const read = (await handler.getSession(new Request('http://localhost:3000/app', { headers: { cookie } })))!
+      expect(read.user?.email).toBe(email)
+      expect([read.amr, read.signedInAt]).toEqual([undefined, undefined])
+      const jar = jarWith(handler, cookies)
+      // The first read takes it over; the second reads latchkey's own cookie.
+      for (let i = 0; i < 2; i++) {
+        const session = await jar.session()
+        expect(session.user.email).toBe(email)
+        expect([session.amr, session.signedInAt]).toEqual([undefined, undefined])
+        expect(handler.isFresh(session)).toBe(false)
+        expect([...jar.cookies.keys()]).toEqual(['latchkey.session-token'])
+      }
+      if (adapters[0].listAuthenticatorsByUserId) {
+        const options = await jar.get('/auth/webauthn-options/passkey?action=register')
+        expect(options.status).toBe(403)
+        expect(await options.json()).toMatchObject({ error: 'SessionNotFresh' })
+      }
       expect(errors).toEqual([])
     })
 

@@ -21,3 +21,12 @@ const hashNow: ((token: string) => string) | undefined = nodeCrypto
 export function storedSessionToken(token: string): string | Promise<string> {
   return hashNow ? hashNow(token) : sha256Hex(token)
 }
+
+/**
+ * How the cookie of a session taken over from another library (features/authjs-migration) begins:
+ * signed in elsewhere, it is never fresh and claims no factor here, whatever the adapter's row
+ * says (Auth.js's Prisma schema gives sessions a `createdAt` of their own). A latchkey cookie
+ * (base64url) never has a dot; a custom `generateSessionToken` that made one would only lose
+ * freshness.
+ */
+export const takenOverPrefix = 'authjs.'

@@ -12,7 +12,7 @@ import { randomToken } from './crypto.js'
 import { seal, unseal, type Unsealed } from './jwt.js'
 import type { AdoptedSessions } from './types.js'
 import { carryUnproven, isUnproven, markUnproven, outlivedProof } from './unproven-session.js'
-import { storedSessionToken } from './session-token.js'
+import { storedSessionToken, takenOverPrefix } from './session-token.js'
 
 export interface SessionRead {
   session: Session | null
@@ -121,12 +121,14 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
     record = extended ?? { ...record, expires }
     setSessionCookie(ctx, cookie, record.expires.getTime())
   } else if (stored !== undefined && extend) setSessionCookie(ctx, cookie, record.expires.getTime())
-  const signedInAt = record.createdAt?.getTime()
-  const signInProvider = record.signInProvider ?? undefined
+  // Taken over (now or before): signed in elsewhere, so no sign-in instant nor factors of its own here.
+  const takenOver = stored !== undefined || cookie.startsWith(takenOverPrefix)
+  const signedInAt = takenOver ? undefined : record.createdAt?.getTime()
+  const signInProvider = takenOver ? undefined : (record.signInProvider ?? undefined)
   const expiresAt = record.expires.getTime()
   const base: Session = { user: publicUser(user), expires: record.expires.toISOString() }
   if (signedInAt !== undefined) base.signedInAt = new Date(signedInAt).toISOString()
-  if (record.amr) base.amr = record.amr
+  if (record.amr && !takenOver) base.amr = record.amr
   // An account whose refresh the provider refused (access-token.ts): the app asks the user to sign in with it again.
   if (record.refreshError) base.error = 'RefreshAccessTokenError'
   const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base

@@ -6,14 +6,15 @@
  *
  * The new cookie is an HMAC of the old under latchkey's secret, so two servers moving the same
  * session at once (two tabs' first reads) hand the browser the same cookie: the one that loses
- * the move finds the row under the token the winner gave it. Sign-out ends both.
+ * the move finds the row under the token the winner gave it. Sign-out ends both. The new cookie
+ * begins with `takenOverPrefix`, so every later read knows the session was signed in elsewhere.
  */
 import type { Adapter } from '../../../core/types.js'
 import { nextExpiry } from '../../../core/session-rule.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
 import { hmacHex } from '../../kernel/crypto.js'
-import { storedSessionToken } from '../../kernel/session-token.js'
+import { storedSessionToken, takenOverPrefix } from '../../kernel/session-token.js'
 import type { AdoptedSession } from '../../kernel/types.js'
 
 const needs: Array<'getSessionAndUser' | 'createSession' | 'updateSession' | 'deleteSession'> = ['getSessionAndUser', 'createSession', 'updateSession', 'deleteSession']
@@ -39,7 +40,7 @@ function mayBeRaw(raw: string): boolean {
 export async function adoptRecord(ctx: Context, raw: string, write: boolean): Promise<AdoptedSession | null> {
   if (!mayBeRaw(raw)) return null
   const adapter = useAdapter(ctx.config, needs, 'taking over Auth.js database sessions')
-  const cookie = await hmacHex(ctx.config.secrets[0], `latchkey took over the Auth.js session ${raw}`)
+  const cookie = takenOverPrefix + (await hmacHex(ctx.config.secrets[0], `latchkey took over the Auth.js session ${raw}`))
   const sessionToken = await storedSessionToken(cookie)
   const found = await adapter.getSessionAndUser(raw)
   if (!found) {
