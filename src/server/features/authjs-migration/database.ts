@@ -23,17 +23,19 @@ const needs: Array<'getSessionAndUser' | 'createSession' | 'updateSession' | 'de
  * latchkey's own rows sit in the same table under the SHA-256 hex of their cookie (64 hex digits),
  * and nothing in a row tells a hashed token from a raw one where the adapter is Auth.js's (no
  * column of latchkey's): looked up as a raw token, a hash read from a leak of the table would be
- * its owner's session. So a value holding 64 hex digits in a row, in any case (some databases
- * compare without case or trailing spaces), is never looked up. Auth.js's tokens are UUIDs
- * (`randomUUID`, 32 hex digits in five groups); next-auth 4 falls back to 64 hex digits only where
- * Node has no `randomUUID` (before 14.17), and a custom `generateSessionToken` may make them too:
- * those sessions are not taken over, and their users sign in once.
+ * its owner's session. So no value holding 64 hex digits in a row, in any case, is looked up, nor
+ * one with a character outside visible ASCII: some databases compare without case, trailing
+ * spaces, accents or width (MySQL's default collations). Auth.js's tokens are UUIDs (`randomUUID`,
+ * 32 hex digits in five groups); next-auth 4 falls back to 64 hex digits only where Node has no
+ * `randomUUID` (before 14.17), and a custom `generateSessionToken` may make them too: those
+ * sessions are not taken over, and their users sign in once.
  */
 const storedForm = /[0-9a-f]{64}/i
+const visibleAscii = /^[\x21-\x7e]+$/
 
-/** Whether `raw` may be looked up as a raw Auth.js token: never when it could be latchkey's stored form. */
+/** Whether `raw` may be looked up as a raw Auth.js token: never when a store could match it to latchkey's stored form. */
 function mayBeRaw(raw: string): boolean {
-  return !storedForm.test(raw)
+  return visibleAscii.test(raw) && !storedForm.test(raw)
 }
 
 /** The old session under `raw`, moved to latchkey's form (unless `write` is false); null when there is none to read. */
