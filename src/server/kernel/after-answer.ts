@@ -17,7 +17,7 @@ export function afterAnswer(ctx: Context, what: string, work: () => Promise<void
   // A macrotask: the answer is on its way before any of the work runs, even its first steps.
   const task: Promise<void> = new Promise((start) => setTimeout(start, 0))
     .then(work)
-    .catch((cause: unknown) => ctx.config.logger.error(cause instanceof AuthError ? cause : new AuthError('EmailSignin', `${what} failed after the answer`, { cause, status: 500 })))
+    .catch((cause: unknown) => ctx.config.logger.error(cause instanceof AuthError ? cause : new AuthError('EmailSignin', `${what} failed after the answer`, { cause, status: 502 })))
     .finally(() => tasks.delete(task))
   tasks.add(task)
 }
