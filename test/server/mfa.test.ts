@@ -320,7 +320,7 @@ for (const strategy of ['database', 'jwt'] as const) {
       const thief = new Jar(made.handler)
       thief.cookies.set('latchkey.session-token', owner.cookies.get('latchkey.session-token')!)
       expect((await thief.session()).user.email).toBe('ada@example.com')
-      for (const proof of [{}, { code: '000000' }, { recoveryCode: 'aaaaa-aaaaa' }]) {
+      for (const proof of [{}, { code: '000000' }, { recoveryCode: 'aaaaa-aaaaa' }] as Record<string, string>[]) {
         const refused = await mfa(thief, { action: 'recovery-codes', ...proof })
         expect(refused.status).toBe(400)
         const body = (await refused.json()) as Record<string, unknown>
