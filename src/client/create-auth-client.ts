@@ -126,8 +126,8 @@ export interface AuthClient extends Readonly<AuthClientLanguages> {
    * again in this browser for a while. Refused with `InvalidCode` (start again after five).
    * The signed-in user manages their factors: `enroll()` answers the app's `uri`, a `qr` (SVG)
    * and the `secret`; `confirm(id, code)` confirms it (the first factor's answer carries
-   * `newRecoveryCodes`, shown once); `remove(id, proof)`, `recoveryCodes()` (a new set) and
-   * `forgetDevice(id)` (a trusted device asks again). Enrolling, removing and new codes need a
+   * `newRecoveryCodes`, shown once); `remove(id, proof)`, `recoveryCodes(proof)` (a new set; both
+   * take a second factor, `{ code }` or `{ recoveryCode }`) and `forgetDevice(id)` (a trusted device asks again). Enrolling, removing and new codes need a
    * recent sign-in (`SessionNotFresh`).
    */
   /**
@@ -151,7 +151,7 @@ export interface AuthClient extends Readonly<AuthClientLanguages> {
     enroll(label?: string): Promise<MfaEnrolment>
     confirm(id: string, code: string): Promise<MfaState>
     remove(id: string, proof: MfaCode): Promise<MfaState>
-    recoveryCodes(): Promise<MfaState>
+    recoveryCodes(proof: MfaCode): Promise<MfaState>
     forgetDevice(id: string): Promise<MfaState>
   }
 }
@@ -207,7 +207,7 @@ export interface MfaState {
   /** Passkeys and security keys that can answer the second step. */
   passkeys: number
   trustedDevices: TrustedDevice[]
-  /** A new set, answered once: after the first factor's confirmation, and from `recoveryCodes()`. */
+  /** A new set, answered once: after the first factor's confirmation, and from `recoveryCodes(proof)`. */
   newRecoveryCodes?: string[]
 }
 
@@ -444,7 +444,7 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
       enroll: async (label) => (await send<MfaEnrolment>(base + '/mfa', { action: 'enroll', ...(label && { label }) })).data,
       confirm: async (id, code) => (await send<MfaState>(base + '/mfa', { action: 'confirm', id, code })).data,
       remove: async (id, proof) => (await send<MfaState>(base + '/mfa', { action: 'remove', id, ...proof } as Record<string, string>)).data,
-      recoveryCodes: async () => (await send<MfaState>(base + '/mfa', { action: 'recovery-codes' })).data,
+      recoveryCodes: async (proof) => (await send<MfaState>(base + '/mfa', { action: 'recovery-codes', ...proof } as Record<string, string>)).data,
       forgetDevice: async (id) => (await send<MfaState>(base + '/mfa', { action: 'forget-device', id })).data,
     },
     password: {

@@ -1,4 +1,4 @@
-import type { AuthClient, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
+import type { AuthClient, MfaCode, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
 import { date } from './dates.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
@@ -11,8 +11,8 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
  * `<latchkey-mfa>`: the signed-in user's second factors. The authenticator apps set up (each with
  * a Remove button that asks for a code from it or a recovery code), "Set up an authenticator app"
  * (a QR code, the key in groups of four, an `otpauth://` link, and the first code to confirm it),
- * the recovery codes when they are new (after the first app, and "New recovery codes"; shown this
- * once, with Copy and Download), and how many are left; the browsers trusted to skip the second
+ * the recovery codes when they are new (after the first app, and "New recovery codes", which asks
+ * for a code as Remove does; shown this once, with Copy and Download), and how many are left; the browsers trusted to skip the second
  * step, each with Forget. Setting up, removing and new codes need a
  * recent sign-in: the element then says so and fires `latchkey-confirm-needed` (show
  * `<latchkey-signin confirm>`). Empty when signed out; recovery codes on screen go with the sign-out.
@@ -29,7 +29,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     private release?: () => void
     private count = h('p', { part: 'count', class: 'message' })
     private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.client.mfa.enroll()))) })
-    private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.run(this.renew, async () => this.apply(await this.client.mfa.recoveryCodes())) })
+    private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.openForm(this.renewal()) })
     constructor() {
       super(client)
       this.error.id = 'error'
@@ -95,24 +95,40 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       return form
     }
     private removal(factor: MfaFactor): HTMLElement {
+      const label = this.t('removeName', { name: this.name(factor) })
+      return this.proofForm('remove-form', label, this.t('removeIntro', { name: this.name(factor) }), this.t('remove'), (proof) => this.client.mfa.remove(factor.id, proof))
+    }
+    /** New recovery codes void the old ones: like a removal, they take a second factor, not only a fresh session. */
+    private renewal(): HTMLElement {
+      return this.proofForm('renew-form', this.t('newRecoveryCodes'), this.t('renewIntro'), this.t('newRecoveryCodes'), (proof) => this.client.mfa.recoveryCodes(proof))
+    }
+    /** A form that asks for a second factor (the app's code, or a recovery code) before `action`. */
+    private proofForm(part: string, label: string, intro: string, submit: string, action: (proof: MfaCode) => Promise<MfaState>): HTMLElement {
       const field = proofField(this.t)
-      const remove = h('button', { type: 'submit', part: 'button submit' }, this.t('remove'))
+      const button = h('button', { type: 'submit', part: 'button submit' }, submit)
       const form: HTMLFormElement = h('form', {
-        part: 'form remove-form', 'aria-label': this.t('removeName', { name: this.name(factor) }),
+        part: `form ${part}`, 'aria-label': label,
         onsubmit: (e: Event) => {
           e.preventDefault()
-          void this.run(remove, async () => {
-            const state = await this.client.mfa.remove(factor.id, field.proof())
+          void this.run(button, async () => {
+            const state = await action(field.proof())
             this.open(undefined)
             return this.apply(state)
           }, form)
         },
       },
-        h('p', { class: 'message', part: 'message' }, this.t('removeIntro', { name: this.name(factor) })),
-        field.label, remove, field.toggle,
+        h('p', { class: 'message', part: 'message' }, intro),
+        field.label, button, field.toggle,
         h('button', { type: 'button', part: 'button cancel', onclick: () => this.close() }, this.t('cancel')),
       )
       return form
+    }
+    /** Opens `panel` below the list, its field focused. */
+    private openForm(panel: HTMLElement) {
+      this.open(panel)
+      this.error.hidden = true
+      this.render()
+      this.focusOpen()
     }
     /** New recovery codes, shown this once: a list, Copy, and Download as a text file. */
     private showCodes(codes: string[]) {
@@ -168,12 +184,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
             const rows = factors.map((f) => {
         const remove: HTMLButtonElement = h('button', {
           type: 'button', part: 'button remove', 'aria-label': this.t('removeName', { name: this.name(f) }),
-          onclick: () => {
-            this.open(this.removal(f))
-            this.error.hidden = true
-            this.render()
-            this.focusOpen()
-          },
+          onclick: () => this.openForm(this.removal(f)),
         }, this.t('remove'))
         return h('li', { part: 'factor', 'data-id': f.id },
           h('span', { part: 'name' }, this.name(f)),

@@ -2,6 +2,7 @@
 import type { AuthConfig, Session } from '../core/types.js'
 import { createGetSession, type GetSession } from './app/get-session.js'
 import { createGetAccessToken, type GetAccessToken } from './app/get-access-token.js'
+import { settled } from './kernel/after-answer.js'
 import { isFresh, signedInAtOf } from './kernel/fresh.js'
 import { AuthError, clientErrorType, configurationError } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './kernel/config.js'
@@ -65,6 +66,12 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
   isFresh(session: Session, maxAgeSeconds?: number): boolean
   /** A linked account's provider access token, refreshed when due (see src/server/features/oauth/access-token.ts). */
   getAccessToken: GetAccessToken
+  /**
+   * Settles when the work routes started after answering has finished (the emails of POST
+   * /password/forgot and verify-again); failures are logged, never thrown here. Where the runtime
+   * stops at the response (Cloudflare Workers, Vercel functions), hand it to `waitUntil`.
+   */
+  settled(): Promise<void>
 }
 
 /**
@@ -90,6 +97,7 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
     getSession: createGetSession<S>(resolved),
     getAccessToken: createGetAccessToken(resolved, config as AuthConfig),
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
+    settled: () => settled(resolved),
   })
 }
 

@@ -3,7 +3,8 @@
  * set up in `<latchkey-mfa>` (its key read from the otpauth:// link, its codes computed here by an
  * independent RFC 6238 implementation), then a password sign-in that asks for the code in
  * `<latchkey-signin>`; a code good once; a recovery code good once; removal; the keyboard alone;
- * an email-link sign-in that comes back asking for the code; a stale session asked to confirm;
+ * an email-link sign-in that comes back asking for the code; new recovery codes that ask for a code
+ * and, in a stale session, to confirm first;
  * a passkey as the second factor (Chromium's virtual authenticator) and "don't ask again on this
  * device" in one browser context and not in another.
  */
@@ -262,31 +263,44 @@ test('an email link that comes back with ?error=SecondFactorRequired opens on th
   await context.close()
 })
 
-test('a stale session is asked to confirm before new recovery codes: latchkey-confirm-needed', async () => {
+test('new recovery codes ask for a code from the app, and a stale session to confirm first: latchkey-confirm-needed', async () => {
   const context = await env.browser.newContext()
-  const { page } = await enrol(context, 'gus')
+  const { page, secret, codes: before } = await enrol(context, 'gus')
   await page.evaluate(() => {
     ;(window as unknown as { asked: number }).asked = 0
     document.addEventListener('latchkey-confirm-needed', () => (window as unknown as { asked: number }).asked++)
   })
   env.server.advance(3600_000 + 1000)
-  await mfa(page).locator('button[part~="renew"]').click()
+  const renew = async () => {
+    await mfa(page).locator('button[part~="renew"]').click()
+    await expect.poll(() => focusedIn(page, 'latchkey-mfa', 'form[part~="renew-form"] input')).toBe(true)
+    return mfa(page).locator('form[part~="renew-form"]')
+  }
+  let form = await renew()
+  expect(await form.locator('[part="message"]').textContent()).toBe('To make new recovery codes, enter a code from your authenticator app, or a recovery code.')
+  await form.locator('input').fill(codeNow(secret))
+  await form.locator('button[type="submit"]').click()
   await expect.poll(() => page.evaluate(() => (window as unknown as { asked: number }).asked)).toBe(1)
-  expect(await mfa(page).locator('[part="error"]').textContent()).toMatch(/^Confirm it's you/)
-  // The codes shown before are still the ones on screen: nothing was renewed.
-  const before = await mfa(page).locator('[part="codes"] li').allTextContents()
-  expect(before).toHaveLength(10)
+  expect(await form.locator('[part="error"]').textContent()).toMatch(/^Confirm it's you/)
+  expect(await mfa(page).locator('[part="codes"]').count()).toBe(0)
 
-  // "Confirm it's you" (the user's own session: no second factor asked), then again: a new set.
+  // "Confirm it's you" (the user's own session: no second factor asked), then again.
   await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<latchkey-signin confirm id="confirm"></latchkey-signin>'))
   const confirm = page.locator('#confirm form[part~="credentials-form"]')
   await confirm.locator('input[name="username"]').fill('gus')
   await confirm.locator('input[name="password"]').fill('secret')
   await confirm.locator('button[type="submit"]').click()
   await expect.poll(() => page.evaluate(() => window.client.session?.amr)).toEqual(['pwd'])
-  await mfa(page).locator('button[part~="renew"]').click()
-  await expect.poll(async () => (await mfa(page).locator('[part="codes"] li').allTextContents()).some((c) => before.includes(c))).toBe(false)
-  expect(await mfa(page).locator('[part="codes"] li').count()).toBe(10)
+  // A fresh session alone is not enough: a wrong code renews nothing, and says so under the field.
+  form = await renew()
+  await form.locator('input').fill(codeNow(secret) === '000000' ? '111111' : '000000')
+  await form.locator('button[type="submit"]').click()
+  await expect.poll(() => form.locator('[part="error"]').textContent()).toBe('That code is not right. Check it and try again.')
+  // The app's code: a new set, none of the old ones.
+  await form.locator('input').fill(codeNow(secret))
+  await form.locator('button[type="submit"]').click()
+  await expect.poll(() => mfa(page).locator('[part="codes"] li').count()).toBe(10)
+  expect((await mfa(page).locator('[part="codes"] li').allTextContents()).some((c) => before.includes(c))).toBe(false)
   expect(await mfa(page).locator('[part="error"]').isVisible()).toBe(false)
   await context.close()
 })

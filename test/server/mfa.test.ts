@@ -304,13 +304,40 @@ for (const strategy of ['database', 'jwt'] as const) {
 
     it('new recovery codes void the old set', async () => {
       const made = server()
-      const { jar, recoveryCodes } = await enrolled(made)
-      const renewed = (await (await mfa(jar, { action: 'recovery-codes' })).json()) as { newRecoveryCodes: string[] }
+      const { jar, recoveryCodes, secret } = await enrolled(made)
+      const renewed = (await (await mfa(jar, { action: 'recovery-codes', code: totp(secret, made.clock.now) })).json()) as { newRecoveryCodes: string[] }
       expect(renewed.newRecoveryCodes).toHaveLength(10)
       const signingIn = new Jar(made.handler)
       await password(signingIn)
       expect(await (await verify(signingIn, { recoveryCode: recoveryCodes[0]! })).json()).toMatchObject({ error: 'InvalidCode' })
       expect((await verify(signingIn, { recoveryCode: renewed.newRecoveryCodes[0]! })).status).toBe(200)
+    })
+
+    it('a copied fresh session cannot make new recovery codes without a second factor; the owner’s still work; with one it can', async () => {
+      const made = server()
+      const { jar: owner, recoveryCodes, secret } = await enrolled(made)
+      // The thief holds a copy of the owner's fresh session cookie, and no factor.
+      const thief = new Jar(made.handler)
+      thief.cookies.set('latchkey.session-token', owner.cookies.get('latchkey.session-token')!)
+      expect((await thief.session()).user.email).toBe('ada@example.com')
+      for (const proof of [{}, { code: '000000' }, { recoveryCode: 'aaaaa-aaaaa' }] as Record<string, string>[]) {
+        const refused = await mfa(thief, { action: 'recovery-codes', ...proof })
+        expect(refused.status).toBe(400)
+        const body = (await refused.json()) as Record<string, unknown>
+        expect(body).toMatchObject({ error: 'InvalidCode' })
+        expect(body).not.toHaveProperty('newRecoveryCodes')
+      }
+      expect(((await (await owner.get('/auth/mfa')).json()) as { recoveryCodes: number }).recoveryCodes).toBe(10)
+      // The owner's codes still sign in.
+      const signingIn = new Jar(made.handler)
+      await password(signingIn)
+      expect((await verify(signingIn, { recoveryCode: recoveryCodes[0]! })).status).toBe(200)
+      // With a second factor the same session can: an app's code, or one of the codes it voids.
+      const byCode = (await (await mfa(owner, { action: 'recovery-codes', code: totp(secret, made.clock.now) })).json()) as { newRecoveryCodes: string[] }
+      expect(byCode.newRecoveryCodes).toHaveLength(10)
+      const byRecovery = (await (await mfa(owner, { action: 'recovery-codes', recoveryCode: byCode.newRecoveryCodes[0]! })).json()) as { newRecoveryCodes: string[]; recoveryCodes: number }
+      expect(byRecovery.newRecoveryCodes).toHaveLength(10)
+      expect(byRecovery.recoveryCodes).toBe(10)
     })
   })
 }

@@ -6,6 +6,9 @@
  * that ends every session, and a password set before the address was proven removed by the
  * proof. Database and JWT sessions, on the memory adapter.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import type { AuthConfig } from '../../src/core/types.js'
@@ -16,6 +19,7 @@ import Nodemailer from '../../src/providers/nodemailer.js'
 import { startRangeServer, type RangeServer } from '../support/range-server.js'
 import { startSmtpSink } from '../support/smtp-sink.js'
 import { lastLink, testServer } from '../support/server.js'
+import { secretOf, totp } from '../support/totp.js'
 
 const asJson = { 'x-auth-return-redirect': '1' }
 const breachedPassword = 'correct horse battery'
@@ -104,6 +108,8 @@ for (const strategy of ['database', 'jwt'] as const) {
       const before = await account(made)
       const other = new Jar(made.handler)
       expect(await (await post(other, 'forgot', { email: 'ada@example.com' })).json()).toEqual({ ok: true })
+      // The email goes after the answer (its time would tell the address has an account).
+      await made.handler.settled()
       const sent = lastMail(made, 'reset-password')!
       expect(sent.code).toMatch(/^\d{6}$/)
       expect(await (await post(other, 'reset', { email: 'ada@example.com', code: sent.code!, password: 'short' })).json()).toMatchObject({ error: 'PasswordTooShort' })
@@ -295,5 +301,140 @@ describe('passwords: what an attacker meets', () => {
     const made = server()
     const providers = await (await new Jar(made.handler).get('/auth/providers')).json()
     expect(providers.password).toMatchObject({ id: 'password', type: 'credentials', password: { minLength: 8, maxLength: 128 } })
+  })
+})
+
+describe('passwords: what an attacker meets after the fact (issue 41)', () => {
+  /**
+   * The medians of `pairs` answers for a known and an unknown address, taken in turns, each timed
+   * after the last one's work has settled (a few pairs first, not counted: cold code).
+   */
+  async function medians(made: Made, pairs: number, known: () => Promise<Response>, unknown: () => Promise<Response>) {
+    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] }
+    for (let i = -warmUp; i < pairs; i++) {
+      const turn = [['known', known], ['unknown', unknown]] as const
+      for (const [side, run] of i % 2 ? turn : [...turn].reverse()) {
+        const start = performance.now()
+        const res = await run()
+        if (i >= 0) times[side].push(performance.now() - start)
+        expect(res.status).toBe(200)
+        await made.handler.settled()
+      }
+    }
+    const median = (list: number[]) => list.sort((a, b) => a - b)[list.length >> 1]!
+    return { known: median(times.known), unknown: median(times.unknown) }
+  }
+  const warmUp = 5
+
+  const senders = {
+    // An SMTP round trip: about 150 ms before the server has the message.
+    smtp: (mail: PasswordEmail[]) => async (m: PasswordEmail) => {
+      await new Promise((done) => setTimeout(done, 150))
+      mail.push(m)
+    },
+    // A sender that writes the message to a file: a few milliseconds.
+    file: (mail: PasswordEmail[], dir: string) => async (m: PasswordEmail) => {
+      await writeFile(join(dir, `${mail.length}-${m.kind}.json`), JSON.stringify(m))
+      mail.push(m)
+    },
+  }
+
+  for (const kind of ['smtp', 'file'] as const) {
+    it(`forgot and verify-again answer as fast for a known as for an unknown address (${kind} sender); the known one is still emailed`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'latchkey-mail-'))
+      try {
+        const mail: PasswordEmail[] = []
+        // Rate limits off: this sends more than an address may in an hour.
+        const made = server('database', { sendEmail: senders[kind](mail, dir) }, { rateLimit: false })
+        const jar = new Jar(made.handler)
+        // Ada has a confirmed account with a password (forgot); Bo signed up and has not confirmed (verify-again).
+        await post(jar, 'sign-up', { email: 'ada@example.com', password: 'a long passphrase' })
+        await post(jar, 'verify', { email: 'ada@example.com', code: mail.at(-1)!.code! })
+        await post(jar, 'sign-up', { email: 'bo@example.com', password: 'a long passphrase' })
+        mail.length = 0
+        const csrfToken = await jar.csrf()
+        const ask = (path: string, email: string) => () => jar.postForm(`/auth/password/${path}`, { csrfToken, email }, asJson)
+        const pairs = 31
+        const forgot = await medians(made, pairs, ask('forgot', 'ada@example.com'), ask('forgot', 'nobody@example.com'))
+        const again = await medians(made, pairs, ask('verify-again', 'bo@example.com'), ask('verify-again', 'nobody@example.com'))
+        // Before the fix the known address waited for its email: a ratio near 250 with the SMTP
+        // sender, above 3 with the file one. The bounds leave room for a loaded machine.
+        for (const { known, unknown } of [forgot, again]) {
+          expect(known / unknown).toBeGreaterThan(0.5)
+          expect(known / unknown).toBeLessThan(2)
+        }
+        // Every known address's email went (settled: each was waited for), and none to the unknown one.
+        const asked = pairs + warmUp
+        expect(mail.filter((m) => m.kind === 'reset-password' && m.to === 'ada@example.com')).toHaveLength(asked)
+        expect(mail.filter((m) => m.kind === 'verify-email' && m.to === 'bo@example.com')).toHaveLength(asked)
+        expect(mail).toHaveLength(2 * asked)
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    })
+  }
+
+  it('a sender that fails after the answer: the answer is the same, and the failure is logged', async () => {
+    const made = server('database', { sendEmail: async () => Promise.reject(new Error('SMTP 421 try later')) })
+    await post(new Jar(made.handler), 'sign-up', { email: 'ada@example.com', password: 'a long passphrase' })
+    made.logs.length = 0
+    const res = await post(new Jar(made.handler), 'verify-again', { email: 'ada@example.com' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ ok: true })
+    await made.handler.settled()
+    expect(made.logs).toEqual(['error EmailSignin: The confirmation email (POST /password/verify-again) failed after the answer SMTP 421 try later'])
+  })
+
+  it('a password reset forgets every trusted device: a copied device cookie and the new password ask for the second factor', async () => {
+    const made = server('database', {}, { mfa: { issuer: 'Latchkey Test' } })
+    const owner = await account(made)
+    const mfa = async (jar: Jar, fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
+    const started = (await (await mfa(owner, { action: 'enroll' })).json()) as { factor: { id: string }; uri: string }
+    const secret = secretOf(started.uri)
+    expect((await mfa(owner, { action: 'confirm', id: started.factor.id, code: totp(secret, made.clock.now) })).status).toBe(200)
+    made.clock.now += 30_000
+    // The owner trusts a browser; a thief copies its device cookie.
+    const device = new Jar(made.handler)
+    expect(await (await signIn(device, 'ada@example.com', 'a long passphrase')).json()).toMatchObject({ error: 'SecondFactorRequired' })
+    const verified = await device.postForm('/auth/mfa/verify', { csrfToken: await device.csrf(), code: totp(secret, made.clock.now), trustDevice: 'true' }, asJson)
+    expect(verified.status).toBe(200)
+    const thief = new Jar(made.handler)
+    thief.cookies.set('latchkey.mfa-device', device.cookies.get('latchkey.mfa-device')!)
+    // The copy works while the password is the old one: the cookie and the password, amr pwd.
+    expect((await signIn(thief, 'ada@example.com', 'a long passphrase')).status).toBe(200)
+    expect((await thief.session()).amr).toEqual(['pwd'])
+    thief.cookies.delete('latchkey.session-token')
+    // The owner resets the password; the thief learns the new one too.
+    expect((await post(new Jar(made.handler), 'forgot', { email: 'ada@example.com' })).status).toBe(200)
+    await made.handler.settled()
+    expect((await post(new Jar(made.handler), 'reset', { email: 'ada@example.com', code: lastMail(made, 'reset-password')!.code!, password: 'a new passphrase' })).status).toBe(200)
+    const after = await signIn(thief, 'ada@example.com', 'a new passphrase')
+    expect(await after.json()).toMatchObject({ error: 'SecondFactorRequired' })
+    expect(await thief.session()).toBeNull()
+    // The owner's own trusted browser asks again too, and no device record is left.
+    expect(await (await signIn(device, 'ada@example.com', 'a new passphrase')).json()).toMatchObject({ error: 'SecondFactorRequired' })
+    const user = (await made.store.getUserByEmail('ada@example.com'))!
+    expect((await made.store.listFactorsByUserId!(user.id)).map((f) => f.type)).toEqual(['totp'])
+  })
+
+  it('current-password guesses are limited as sign-in guesses: the 11th from one session is a 429, the right one too, until the window passes', async () => {
+    const made = server()
+    const jar = await account(made)
+    const set = async (fields: Record<string, string>) => jar.postForm('/auth/password', { csrfToken: await jar.csrf(), action: 'set', ...fields })
+    // The credentials rules: 10 failures per account and address in 15 minutes.
+    for (let i = 0; i < 10; i++) expect(await (await set({ password: 'a new passphrase', currentPassword: `guess ${i}` })).json()).toMatchObject({ error: 'CredentialsSignin' })
+    const refused = await set({ password: 'a new passphrase', currentPassword: 'guess 10' })
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await refused.json()).toMatchObject({ error: 'RateLimited' })
+    const right = await set({ password: 'a new passphrase', currentPassword: 'a long passphrase' })
+    expect(right.status).toBe(429)
+    expect(made.events).toEqual([])
+    // They are guesses at the sign-in's password: the sign-in counts them too.
+    expect((await signIn(new Jar(made.handler), 'ada@example.com', 'a long passphrase')).status).toBe(429)
+    made.clock.now += 15 * 60_000
+    // Fifteen minutes on, the session is still fresh (default freshAge one hour) and the right one works.
+    expect(await (await set({ password: 'a new passphrase', currentPassword: 'a long passphrase' })).json()).toEqual({ hasPassword: true })
+    expect(made.events).toEqual(['changed ada@example.com'])
   })
 })

@@ -110,6 +110,7 @@ const messages: ElementMessages = {
   remove: 'Entfernen',
   removeName: '{name} entfernen',
   removeIntro: 'Um {name} zu entfernen, geben Sie einen Code daraus oder einen Wiederherstellungscode ein.',
+  renewIntro: 'Um neue Wiederherstellungscodes zu erstellen, geben Sie einen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode ein.',
   recoveryFile: 'Wiederherstellungscodes für {host}. Mit jedem Code können Sie sich einmal anmelden, anstelle eines Codes aus Ihrer Authenticator-App.',
   copied: 'Kopiert.',
   copyFailed: 'Kopieren ist hier nicht möglich: Laden Sie die Codes herunter oder markieren und kopieren Sie sie.',

@@ -123,6 +123,7 @@ export default {
   remove: 'Remove',
   removeName: 'Remove {name}',
   removeIntro: 'To remove {name}, enter a code from it, or a recovery code.',
+  renewIntro: 'To make new recovery codes, enter a code from your authenticator app, or a recovery code.',
   recoveryFile: 'Recovery codes for {host}. Each one signs you in once, in place of a code from your authenticator app.',
   copied: 'Copied.',
   copyFailed: 'Could not copy here: download them, or select and copy them.',

@@ -110,6 +110,7 @@ const messages: ElementMessages = {
   remove: 'Quitar',
   removeName: 'Quitar {name}',
   removeIntro: 'Para quitar {name}, introduce uno de sus códigos o un código de recuperación.',
+  renewIntro: 'Para crear nuevos códigos de recuperación, introduce un código de tu app de autenticación o un código de recuperación.',
   recoveryFile: 'Códigos de recuperación de {host}. Cada uno te permite iniciar sesión una vez en lugar de usar un código de tu aplicación de autenticación.',
   copied: 'Copiado.',
   copyFailed: 'No se pueden copiar aquí: descárgalos, o selecciónalos y cópialos.',

@@ -110,6 +110,7 @@ const messages: ElementMessages = {
   remove: 'Supprimer',
   removeName: 'Supprimer {name}',
   removeIntro: "Pour supprimer {name}, saisissez l'un de ses codes ou un code de récupération.",
+  renewIntro: "Pour créer de nouveaux codes de récupération, saisissez un code de votre application d'authentification ou un code de récupération.",
   recoveryFile: "Codes de récupération pour {host}. Chacun permet de vous connecter une fois, à la place d'un code de votre application d'authentification.",
   copied: 'Copié.',
   copyFailed: 'Impossible de copier ici : téléchargez-les, ou sélectionnez-les et copiez-les.',

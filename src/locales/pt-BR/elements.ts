@@ -110,6 +110,7 @@ const messages: ElementMessages = {
   remove: 'Remover',
   removeName: 'Remover {name}',
   removeIntro: 'Para remover {name}, digite um código gerado por ele ou um código de recuperação.',
+  renewIntro: 'Para criar novos códigos de recuperação, digite um código do seu app autenticador ou um código de recuperação.',
   recoveryFile: 'Códigos de recuperação para {host}. Cada um permite fazer login uma vez, no lugar de um código do seu app autenticador.',
   copied: 'Copiado.',
   copyFailed: 'Não foi possível copiar aqui: baixe os códigos ou selecione-os e copie.',

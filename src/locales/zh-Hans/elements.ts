@@ -110,6 +110,7 @@ const messages: ElementMessages = {
   remove: '移除',
   removeName: '移除 {name}',
   removeIntro: '要移除 {name}，请输入它显示的验证码或恢复码。',
+  renewIntro: '要生成新的恢复码，请输入身份验证器应用显示的验证码或恢复码。',
   recoveryFile: '{host} 的恢复码。每个恢复码可代替身份验证器应用中的验证码登录一次。',
   copied: '已复制。',
   copyFailed: '无法在此处复制：请下载，或选中后复制。',

@@ -145,6 +145,8 @@ export interface SecondFactorGate {
   check(ctx: Context, first: FirstFactor): Promise<void>
   /** The built-in sign-in page's second step (no script needed), for a browser that holds a pending sign-in; undefined otherwise. */
   pageForm(ctx: Context, hidden: string): Promise<string | undefined>
+  /** Every browser trusted to skip the step for the user asks again (a password reset: features/password). */
+  forgetTrustedDevices(ctx: Context, userId: string): Promise<void>
 }
 
 /** A session another library made, as the session read (session.ts) takes it over. */

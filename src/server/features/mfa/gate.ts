@@ -14,7 +14,7 @@ import { escapeHtml } from '../../routes/page-html.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { readPending, startPending } from './pending.js'
 import { confirmedFactors, factorStore } from './store.js'
-import { isTrustedDevice } from './trusted-device.js'
+import { forgetAllDevices, isTrustedDevice } from './trusted-device.js'
 import { forHowLong } from '../../../core/for-how-long.js'
 
 /** Whether the user must have a second factor: `mfa.required`, else `mfa.requireFor(user)`. */
@@ -44,6 +44,7 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
       }
       throw new AuthError('SecondFactorRequired', 'This account has a second factor: send a code from the authenticator app, a recovery code or an assertion by a passkey to /mfa/verify (GET /mfa/verify lists which)', { status: 401 })
     },
+    forgetTrustedDevices: forgetAllDevices,
     async pageForm(ctx, hidden) {
       const pending = await readPending(ctx)
       // Setting up an app takes the QR code: the elements do that, not this page.

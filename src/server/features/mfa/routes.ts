@@ -6,7 +6,8 @@
  * - `confirm` with `id` and `code`: the first code confirms it; the user's first factor also
  *   makes their recovery codes, answered this once;
  * - `remove` with `id` (fresh session and a second factor: `code` or `recoveryCode`);
- * - `recovery-codes` (fresh session): a new set, answered this once; the old set is void;
+ * - `recovery-codes` (fresh session and a second factor, as `remove`): a new set, answered this
+ *   once; the old set is void;
  * - `passkey-options`: request options for the user's own keys, to prove a `remove` with one;
  * - `forget-device` with `id`: one of the trusted devices asks again (trusted-device.ts).
  * The listing has the apps, the count of recovery codes and of keys, and the trusted devices.
@@ -99,6 +100,8 @@ export async function postMfa(ctx: Context, sub: string | undefined, mfa: Resolv
     return json(ctx, await listing(ctx, mfa, user.id))
   }
   if (!(await confirmedFactors(ctx, user.id)).length) throw new AuthError('InvalidRequest', 'Recovery codes go with a second factor: enrol an authenticator app first')
+  // A new set voids the owner's: as for a removal, a stolen fresh session is not enough.
+  await proveSecondFactor(ctx, user.id, body)
   const recoveryCodes = await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes))
   return json(ctx, { ...(await listing(ctx, mfa, user.id)), newRecoveryCodes: recoveryCodes })
 }

@@ -3,7 +3,8 @@
  * naming the user and a device record (a factor of type `device`), so that user's next sign-ins
  * here skip the second step until `trustDevices` seconds have passed. The record holds a hash of
  * the cookie's token and of the user's factors at the time: adding or removing an authenticator
- * app or a passkey voids every trusted device, and the user can forget any of them (GET/POST /mfa).
+ * app or a passkey voids every trusted device, a password reset forgets them all, and the user can
+ * forget any of them (GET/POST /mfa).
  */
 import type { AdapterFactor } from '../../../core/types.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
@@ -93,6 +94,13 @@ export async function forgetDevice(ctx: Context, userId: string, id: string): Pr
   await store.deleteFactor(record.id)
   if ((await readCookie(ctx))?.id === id) clearCookie(ctx, ctx.names.mfaDevice)
   return true
+}
+
+/** Forgets every trusted device of the user (a password reset: a thief's copied device cookie must not skip the step). */
+export async function forgetAllDevices(ctx: Context, userId: string): Promise<void> {
+  const store = factorStore(ctx)
+  for (const f of await store.listFactorsByUserId(userId)) if (f.type === 'device') await store.deleteFactor(f.id)
+  if ((await readCookie(ctx))?.userId === userId) clearCookie(ctx, ctx.names.mfaDevice)
 }
 
 /** Unexpired and made under the factors the user has now; a void record is deleted. */

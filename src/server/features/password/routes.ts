@@ -7,7 +7,8 @@
  * - `verify` (`email`, `code` or `token`): the address is confirmed (its first proof);
  * - `verify-again` (`email`) and `forgot` (`email`): a new email where there is something to
  *   send, the same answer where there is not;
- * - `reset` (`email`, `code` or `token`, `password`): a new password; every session ends.
+ * - `reset` (`email`, `code` or `token`, `password`): a new password; every session ends and
+ *   every trusted device (mfa) asks for the second factor again.
  * GET /password (signed in) says whether the user has a password; POST /password `action=set`
  * (fresh session; `currentPassword` where there is one) sets or changes it, ending other sessions.
  * GET /password/verify and /password/reset are the emailed links' pages (pages.ts).
@@ -15,6 +16,7 @@
 import type { AdapterUser } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { readBody, stringField, type Body } from '../../kernel/body.js'
+import { afterAnswer } from '../../kernel/after-answer.js'
 import type { Context } from '../../kernel/context.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
 import { requireFresh } from '../../kernel/fresh.js'
@@ -107,23 +109,31 @@ async function verify(ctx: Context, options: ResolvedPassword, body: Body): Prom
   await proveOwn(ctx, user)
 }
 
+// verify-again and forgot answer before they look the address up: the lookup, the link stored
+// and the email sent (an SMTP round trip) run after the answer, which takes as long whether the
+// address has an account or not (kernel/after-answer.ts).
+
 async function verifyAgain(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
-  const store = passwordStore(ctx)
-  const user = await store.getUserByEmail(email)
-  if (!user || user.emailVerified || !(await store.getPasswordHash(user.id))) return
-  await send(ctx, options, 'verify-email', email, host(ctx), await issueLink(ctx, 'verify', email, options.linkMaxAge))
+  afterAnswer(ctx, 'The confirmation email (POST /password/verify-again)', async () => {
+    const store = passwordStore(ctx)
+    const user = await store.getUserByEmail(email)
+    if (!user || user.emailVerified || !(await store.getPasswordHash(user.id))) return
+    await send(ctx, options, 'verify-email', email, host(ctx), await issueLink(ctx, 'verify', email, options.linkMaxAge))
+  })
 }
 
 async function forgot(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
-  const store = passwordStore(ctx)
-  const user = await store.getUserByEmail(email)
-  // Only an account with a password is reset: one that signs in otherwise sets one while signed in.
-  if (!user || !(await store.getPasswordHash(user.id))) return
-  await send(ctx, options, 'reset-password', email, host(ctx), await issueLink(ctx, 'reset', email, options.linkMaxAge))
+  afterAnswer(ctx, 'The password reset email (POST /password/forgot)', async () => {
+    const store = passwordStore(ctx)
+    const user = await store.getUserByEmail(email)
+    // Only an account with a password is reset: one that signs in otherwise sets one while signed in.
+    if (!user || !(await store.getPasswordHash(user.id))) return
+    await send(ctx, options, 'reset-password', email, host(ctx), await issueLink(ctx, 'reset', email, options.linkMaxAge))
+  })
 }
 
 async function reset(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
@@ -138,6 +148,8 @@ async function reset(ctx: Context, options: ResolvedPassword, body: Body): Promi
   // The reset proved the address, and whoever held the account before must not stay in it.
   await proveOwn(ctx, user)
   await endSessions(ctx, user, undefined)
+  // Nor skip the second factor on a browser they had trusted (a copied device cookie).
+  await ctx.config.secondFactor?.forgetTrustedDevices(ctx, user.id)
   await ctx.config.events.passwordReset?.({ user })
   await send(ctx, options, 'password-changed', email, host(ctx))
 }
@@ -150,11 +162,14 @@ async function setPassword(ctx: Context, options: ResolvedPassword): Promise<Rep
   const store = passwordStore(ctx)
   const stored = await store.getPasswordHash(me.user.id)
   if (stored) {
+    // A guess at the current password is a guess at the sign-in's: counted with them, by the same rules (off with rateLimit: false, as sign-in's).
+    const attempt = await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', [me.user.email ?? `user:${me.user.id}`], ctx.now)
     let current = ''
     try {
       current = normalizePassword(typeof body.currentPassword === 'string' ? body.currentPassword : '')
     } catch {}
     if (!(await verifyPassword(current, stored)).ok) throw new AuthError('CredentialsSignin', 'Expected your current password in "currentPassword"', { status: 401 })
+    await attempt.succeeded()
   }
   const password = await newPassword(ctx, options, body)
   await store.setPasswordHash(me.user.id, await hashPassword(password))
