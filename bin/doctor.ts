@@ -6,6 +6,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { AuthConfig, EmailConfig } from '../src/core/types.js'
+import type { PasswordOptions } from '../src/providers/password.js'
 import { resolveConfig } from '../src/server/kernel/config.js'
 import { features } from '../src/server/features/index.js'
 
@@ -50,6 +51,24 @@ export function checkConfig(config: AuthConfig, env: Record<string, string | und
     if (provider?.type === 'email' && !(provider as EmailConfig).from) {
       error(`The email provider "${provider.id}" has no sender: its emails have no From address.`, `Set \`from: 'App <login@example.com>'\` on it, an address your mail service may send from.`)
     }
+  }
+
+  for (const entry of config.providers ?? []) {
+    const provider = (typeof entry === 'function' ? entry({}) : entry) as { id?: string; kind?: string; options?: PasswordOptions }
+    if (provider?.kind !== 'password') continue
+    if (provider.options?.requireVerifiedEmail === false) {
+      warning(
+        `The password provider "${provider.id}" signs in unconfirmed addresses (requireVerifiedEmail: false): anyone can sign up with someone else's address and hold the account, and what they add to it, until its owner proves the address.`,
+        'Remove `requireVerifiedEmail: false` (addresses are confirmed by their link or code by default).',
+      )
+    }
+    if (provider.options?.breached === false) {
+      warning(`The password provider "${provider.id}" accepts passwords known from breaches (breached: false): they are the first ones guessed.`, 'Remove `breached: false` (only five hex digits of a hash leave the server).')
+    }
+  }
+  const trusted = typeof config.mfa === 'object' ? config.mfa.trustDevices : undefined
+  if (typeof trusted === 'number' && trusted > 90 * 86400) {
+    warning(`A trusted device skips the second factor for ${Math.round(trusted / 86400)} days (mfa.trustDevices): over 90 days, a copied device cookie outlasts most reasons to ask again.`, 'Set mfa.trustDevices to 90 days (7776000) or less; the default is 30 days.')
   }
 
   if (config.rateLimit === false) warning('Rate limits are off: sign-in attempts and emails are unbounded.', 'Remove `rateLimit: false` (limits are on by default).')

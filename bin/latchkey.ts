@@ -10,7 +10,7 @@
  *   npx tsx bin/latchkey.ts doctor --config PATH
  */
 import { randomBytes } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
+import { lstat, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_EMBEDDED_DIR, openDatabase } from '../src/adapters/postgres/index.js'
@@ -106,10 +106,18 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
   return parsed.command === 'secret' ? secretCommand(parsed.options['--env-file'] ?? '.env', parsed.force, io) : migrateCommand(parsed.options, io)
 }
 
-/** Writes `AUTH_SECRET=<44 random base64 characters>` into the env file; the secret itself is never printed. */
+/**
+ * Writes `AUTH_SECRET=<44 random base64 characters>` into the env file; the secret itself is never
+ * printed. The file is written anew and renamed over the old one, so it is 0600 whatever the old
+ * one's mode was; a symbolic link is refused, never written through to its target.
+ */
 async function secretCommand(file: string, force: boolean, io: CliIo): Promise<number> {
   let text = ''
   try {
+    if ((await lstat(file)).isSymbolicLink()) {
+      io.err(`latchkey secret: ${file} is a symbolic link (to ${await readlink(file)}); refusing to write through it. Pass the real file with --env-file, or replace the link with a file.`)
+      return 1
+    }
     text = await readFile(file, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
@@ -120,17 +128,22 @@ async function secretCommand(file: string, force: boolean, io: CliIo): Promise<n
   const line = /^AUTH_SECRET=.*$/m
   if (line.test(text) && !force) {
     io.out(`${file} already sets AUTH_SECRET; left as it is (--force replaces it, which signs everyone out).`)
+    if ((await lstat(file)).mode & 0o077) io.err(`latchkey secret: ${file} can be read by other users of this machine; run chmod 600 ${file}.`)
     return 0
   }
   const entry = `AUTH_SECRET=${randomBytes(33).toString('base64')}`
   const next = line.test(text) ? text.replace(line, entry) : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${entry}\n`
+  // 'wx': a new file only, so a link planted at the temporary name is not followed either.
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`
   try {
-    await writeFile(file, next, { mode: 0o600 })
+    await writeFile(temp, next, { mode: 0o600, flag: 'wx' })
+    await rename(temp, file)
   } catch (error) {
+    await rm(temp, { force: true })
     io.err(`latchkey secret: could not write ${file}: ${(error as Error).message}`)
     return 1
   }
-  io.out(`Wrote a random AUTH_SECRET (44 characters) to ${file}. Keep the file out of version control.`)
+  io.out(`Wrote a random AUTH_SECRET (44 characters) to ${file}, readable by its owner only. Keep the file out of version control.`)
   return 0
 }
 

@@ -1,5 +1,5 @@
 /** bin/latchkey.ts, called in process through its exported `run`. */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -63,6 +63,38 @@ describe('latchkey CLI', () => {
     const forced = await readFile(file, 'utf8')
     expect(forced).not.toBe(written)
     expect(forced.match(/^AUTH_SECRET=/gm)).toHaveLength(1)
+  })
+
+  test('secret --force into a world-readable .env leaves it readable by its owner only', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'latchkey-secret-'))
+    folders.push(dir)
+    const file = join(dir, '.env')
+    await writeFile(file, 'PORT=3000\nAUTH_SECRET=old\n', { mode: 0o644 })
+    await chmod(file, 0o644) // whatever the umask
+    expect(await run(['secret', '--env-file', file, '--force'], capture().io)).toBe(0)
+    expect((await stat(file)).mode & 0o777).toBe(0o600)
+    expect(await readFile(file, 'utf8')).toMatch(/^PORT=3000\nAUTH_SECRET=[A-Za-z0-9+/]{44}\n$/)
+    // Kept as it is without --force, but the owner is told to close it.
+    await chmod(file, 0o644)
+    const kept = capture()
+    expect(await run(['secret', '--env-file', file], kept.io)).toBe(0)
+    expect(kept.err.join('\n')).toMatch(/can be read by other users of this machine; run chmod 600/)
+  })
+
+  test('secret refuses a symlinked .env with the fix, and leaves its target as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'latchkey-secret-'))
+    folders.push(dir)
+    const target = join(dir, 'shared.env')
+    const file = join(dir, '.env')
+    await writeFile(target, 'PORT=3000\n', { mode: 0o644 })
+    await symlink(target, file)
+    for (const args of [['secret', '--env-file', file], ['secret', '--env-file', file, '--force']]) {
+      const { io, err } = capture()
+      expect(await run(args, io)).toBe(1)
+      expect(err.join('\n')).toMatch(/is a symbolic link \(to .*shared\.env\); refusing to write through it\. Pass the real file with --env-file, or replace the link with a file\./)
+    }
+    expect(await readFile(target, 'utf8')).toBe('PORT=3000\n')
+    expect((await lstat(file)).isSymbolicLink()).toBe(true)
   })
 
   test('no command prints usage to stderr and exits 2', async () => {
@@ -146,6 +178,26 @@ describe('latchkey doctor', () => {
     const b = capture()
     expect(await run(['doctor', '--config', http], b.io)).toBe(1)
     expect(b.out.join('\n')).toMatch(/error {3}The origin http:\/\/app\.example\.com is not https/)
+  })
+
+  test('warns about requireVerifiedEmail: false, breached: false and trusted devices over 90 days, each with its fix', async () => {
+    const file = await configModule(`
+      export const config = { secret: '${'b'.repeat(40)}', origin: 'https://app.example.com', adapter: undefined,
+        providers: [{ id: 'password', type: 'credentials', kind: 'password', options: { requireVerifiedEmail: false, breached: false } }],
+        mfa: { trustDevices: 180 * 86400 } }`)
+    const { io, out } = capture()
+    await run(['doctor', '--config', file], io)
+    const text = out.join('\n')
+    expect(text).toMatch(/warning The password provider "password" signs in unconfirmed addresses \(requireVerifiedEmail: false\): anyone can sign up with someone else's address.*\n {8}fix: Remove `requireVerifiedEmail: false`/)
+    expect(text).toMatch(/warning The password provider "password" accepts passwords known from breaches \(breached: false\).*\n {8}fix: Remove `breached: false`/)
+    expect(text).toMatch(/warning A trusted device skips the second factor for 180 days \(mfa\.trustDevices\).*\n {8}fix: Set mfa\.trustDevices to 90 days/)
+    // The defaults, and 90 days exactly, say nothing of these.
+    const fine = await configModule(`
+      export const config = { secret: '${'b'.repeat(40)}', origin: 'https://app.example.com',
+        providers: [{ id: 'password', type: 'credentials', kind: 'password', options: {} }], mfa: { trustDevices: 90 * 86400 } }`)
+    const quiet = capture()
+    await run(['doctor', '--config', fine], quiet.io)
+    expect(quiet.out.join('\n')).not.toMatch(/requireVerifiedEmail|breached|trusted device/)
   })
 
   test('no --config, a module that is no configuration, or a Latchkey handler: a clear error', async () => {

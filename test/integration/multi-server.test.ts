@@ -262,4 +262,57 @@ if (url) {
       expect(errors).toEqual([])
     })
   })
+
+  describe('two server processes with rateLimit: false, one PostgreSQL database', () => {
+    let schema: IsolatedSchema
+    let c: ServerProcess
+    let d: ServerProcess
+    const fetcher = (request: Request) => fetch(request, { redirect: 'manual' })
+    const signIn = (jar: Jar, server: ServerProcess) => jar.csrf().then((csrfToken) => jar.postForm(`${server.origin}/auth/callback/credentials`, { csrfToken, username: 'mia', password: 'mia-pw' }))
+    const verify = async (jar: Jar, server: ServerProcess, fields: Record<string, string>) =>
+      jar.postForm(`${server.origin}/auth/mfa/verify`, { csrfToken: await jar.csrf(), ...fields }, { 'x-auth-return-redirect': '1' })
+    const hasSessionCookie = (res: Response) => res.headers.getSetCookie().some((cookie) => cookie.startsWith('latchkey.session-token=') && !/Max-Age=0/.test(cookie))
+
+    beforeAll(async () => {
+      schema = await createIsolatedSchema(url)
+      const env = { DATABASE_URL: url, LATCHKEY_TEST_SCHEMA: schema.name, AUTH_SECRET: secret, LATCHKEY_ORIGIN: publicOrigin, LATCHKEY_RATE_LIMIT: 'off' }
+      ;[c, d] = await Promise.all([startServer(env), startServer(env)])
+    }, 60_000)
+    afterAll(async () => {
+      await Promise.all([stopServer(c), stopServer(d)])
+      await schema?.drop()
+    })
+
+    test('five wrong second-factor codes alternated across both servers void the pending sign-in; the sixth, right, is refused', async () => {
+      const enrolling = new Jar(fetcher, c.origin)
+      await signIn(enrolling, c)
+      const mfa = async (fields: Record<string, string>) => (await enrolling.postForm(`${c.origin}/auth/mfa`, { csrfToken: await enrolling.csrf(), ...fields })).json()
+      const started = (await mfa({ action: 'enroll' })) as { factor: { id: string }; uri: string }
+      const confirmed = (await mfa({ action: 'confirm', id: started.factor.id, code: totp(secretOf(started.uri), Date.now()) })) as { newRecoveryCodes: string[] }
+      const [first, second] = confirmed.newRecoveryCodes as [string, string]
+      const wrong = { recoveryCode: 'AAAAA-AAAAA' }
+
+      // Four wrong, alternated, then a right one: the count allows five.
+      const allowed = new Jar(fetcher, c.origin)
+      await signIn(allowed, c)
+      for (const server of [c, d, c, d]) expect(((await (await verify(allowed, server, wrong)).json()) as { error?: string }).error).toBe('InvalidCode')
+      const fifth = await verify(allowed, d, { recoveryCode: first })
+      expect(fifth.status).toBe(200)
+      expect(hasSessionCookie(fifth)).toBe(true)
+
+      // Five wrong, alternated: each server saw only two or three, but the store saw five.
+      const attacked = new Jar(fetcher, c.origin)
+      await signIn(attacked, c)
+      for (const server of [c, d, c, d, c]) expect(((await (await verify(attacked, server, wrong)).json()) as { error?: string }).error).toBe('InvalidCode')
+      const sixth = await verify(attacked, d, { recoveryCode: second })
+      expect(((await sixth.json()) as { error?: string }).error).toBe('InvalidCode')
+      expect(hasSessionCookie(sixth)).toBe(false)
+      // The pending sign-in is void, not waiting: the same right code on the first server is refused too.
+      expect(((await (await verify(attacked, c, { recoveryCode: second })).json()) as { error?: string }).error).toBe('InvalidCode')
+    })
+
+    test('neither process logged an error', () => {
+      expect([...c.stderr, ...d.stderr].filter((line) => line.startsWith('error'))).toEqual([])
+    })
+  })
 }

@@ -12,7 +12,8 @@
  * For the soak (bench/soak.ts), all off unless set:
  *   LATCHKEY_PORT         the port to listen on (default: any free one), so a restart comes back at the same address
  *   LATCHKEY_SOAK_USERS   "1": credentials also accept username soak-<n> with password soak-<n>-pw (user id soak-user-<n>)
- *   LATCHKEY_RATE_LIMIT   "per-account": only per-account limits (every simulated user comes from 127.0.0.1)
+ *   LATCHKEY_RATE_LIMIT   "per-account": only per-account limits (every simulated user comes from 127.0.0.1);
+ *                         "off": rateLimit: false (what is still counted must be counted in the store)
  *   LATCHKEY_HEAP_REPORT  "1": a line "heap" on stdin answers {"heap":heapUsed} after a forced GC (run node with --expose-gc)
  */
 import { readFileSync } from 'node:fs'
@@ -71,7 +72,9 @@ const handler = Latchkey({
   mfa: true,
   rateLimit: perAccount
     ? { rules: { email: accountRules(defaultRateLimitRules.email), credentials: accountRules(defaultRateLimitRules.credentials), passkeyOptions: [] } }
-    : undefined,
+    : process.env.LATCHKEY_RATE_LIMIT === 'off'
+      ? false
+      : undefined,
   logger: {
     error: (e) => process.stderr.write(`error ${e.name}: ${e.message}\n`),
     warn: (code) => process.stderr.write(`warn ${code}\n`),

@@ -3,14 +3,19 @@
  * an unknown address side by side, over HTTP, with Chromium's virtual authenticator signing:
  * sign-in options answer both with credentials of real shapes (stand-ins for the unknown one, the
  * same on every ask), after the same store reads; registration options are alike, and a taken
- * address fails only at the verify step, answered as another failure, changing nothing.
+ * address fails only at the verify step, answered as another failure, changing nothing. And on a
+ * loaded machine (a CPU-busy thread beside it), sign-in options take as long for either (issue 41,
+ * item 12).
  */
+import { once } from 'node:events'
+import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromBase64Url } from '../../src/core/encoding.js'
 import type { Adapter } from '../../src/core/types.js'
 import Passkey from '../../src/providers/passkey.js'
+import type { Handler } from '../../src/server/index.js'
 import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { launchBrowser } from '../support/browser.js'
@@ -205,4 +210,84 @@ describe('the same store reads for a known and an unknown address', () => {
       expect(await readsFor(action, 'unknown@example.com')).toEqual(known)
     }
   })
+})
+
+describe('sign-in options take as long for a known address as for an unknown one, on a loaded machine', () => {
+  /** A thread that keeps one core busy until stopped (60 s at most), started once it says so. */
+  async function busyThread(): Promise<{ stop(): Promise<void> }> {
+    const stopFlag = new Int32Array(new SharedArrayBuffer(4))
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads')
+       const flag = new Int32Array(workerData), end = Date.now() + 60000
+       parentPort.postMessage('busy')
+       let x = 0
+       while (Atomics.load(flag, 0) === 0 && Date.now() < end) x = (x * 31 + 7) % 1000003`,
+      { eval: true, workerData: stopFlag.buffer },
+    )
+    await once(worker, 'message')
+    return {
+      async stop() {
+        Atomics.store(stopFlag, 0, 1)
+        await worker.terminate()
+      },
+    }
+  }
+
+  /**
+   * 25 pairs of samples (a sample: 8 requests in a row), a known one and an unknown one back to
+   * back, in alternating order, so both meet the same load; each unknown request asks for a new
+   * address. Answers the median of the 25 ratios known/unknown, and each side's median time.
+   */
+  async function measure(handler: Handler, known: string): Promise<{ ratio: number; known: number; unknown: number }> {
+    let fresh = 0
+    const ask = async (email: string) => {
+      const res = await handler(new Request(`http://localhost/auth/webauthn-options/passkey?action=authenticate&email=${encodeURIComponent(email)}`))
+      expect(res.status).toBe(200)
+      return res.text()
+    }
+    const sample = async (isKnown: boolean) => {
+      const start = performance.now()
+      for (let i = 0; i < 8; i++) await ask(isKnown ? known : `nobody-${++fresh}-${Date.now()}@example.com`)
+      return performance.now() - start
+    }
+    for (let i = 0; i < 10; i++) await Promise.all([sample(true), sample(false)]) // warm up
+    const pairs: Array<{ known: number; unknown: number }> = []
+    for (let i = 0; i < 25; i++) {
+      const pair = { known: 0, unknown: 0 }
+      for (const isKnown of i % 2 ? [true, false] : [false, true]) pair[isKnown ? 'known' : 'unknown'] = await sample(isKnown)
+      pairs.push(pair)
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[12]!
+    return { ratio: median(pairs.map((p) => p.known / p.unknown)), known: median(pairs.map((p) => p.known)), unknown: median(pairs.map((p) => p.unknown)) }
+  }
+
+  /** An app whose one user, known@example.com, has a passkey; `slowKnown` adds work for that user's list only. */
+  async function appWithKnownUser(slowKnown = 0) {
+    const store = MemoryAdapter()
+    const adapter: Adapter = {
+      ...store,
+      async listAuthenticatorsByUserId(userId) {
+        const keys = await store.listAuthenticatorsByUserId(userId)
+        for (const until = performance.now() + (keys.length ? slowKnown : 0); performance.now() < until; );
+        return keys
+      },
+    }
+    const user = await store.createUser({ id: crypto.randomUUID(), email: 'known@example.com', emailVerified: new Date(), name: null, image: null })
+    await store.createAuthenticator({ credentialID: 'a'.repeat(43), credentialPublicKey: 'AAAA', userId: user.id, providerAccountId: 'a'.repeat(43), counter: 0, credentialDeviceType: 'multiDevice', credentialBackedUp: true, transports: 'internal' })
+    return passkeyApp({ rateLimit: false }, adapter).handler
+  }
+
+  test('with a CPU-busy thread beside it: the median of 25 paired timings within 30%; the same measurement sees 3 ms of extra work on one side', async () => {
+    const busy = await busyThread()
+    try {
+      const alike = await measure(await appWithKnownUser(), 'known@example.com')
+      expect(alike.ratio, JSON.stringify(alike)).toBeLessThan(1.3)
+      expect(alike.ratio, JSON.stringify(alike)).toBeGreaterThan(1 / 1.3)
+      // The measurement can tell: 3 ms more for the known user's list (each of 8 requests a sample) is seen.
+      const uneven = await measure(await appWithKnownUser(3), 'known@example.com')
+      expect(uneven.ratio, JSON.stringify(uneven)).toBeGreaterThan(1.3)
+    } finally {
+      await busy.stop()
+    }
+  }, 60_000)
 })

@@ -16,12 +16,37 @@ import { noteRequester } from './requester.js'
 
 const defaultMaxAge = 24 * 60 * 60
 
+/**
+ * What no address takes here: spaces, control characters and RFC 5322's specials, `:` among them.
+ * Every other one-time record's key has a `:` (`password-reset:…`, `mfa-tries:…`, `dbsc:…`) or no
+ * `@` (`webauthn-upgrade`), so no address can name another purpose's record.
+ */
+const notInAddress = /[\s\x00-\x1f\x7f,;:<>"()[\]\\]/
+
+/** Whether `value` is an address as latchkey keys records by: one `@` with something either side, no special character. */
+export function isAddress(value: string): boolean {
+  const at = value.indexOf('@')
+  return value.length <= 254 && at > 0 && at === value.lastIndexOf('@') && at < value.length - 1 && !notInAddress.test(value)
+}
+
 /** Lower-cases and trims the address, and refuses anything not shaped like one. */
 export function normalizeEmail(input: string): string {
   const value = input.trim().toLowerCase()
-  const at = value.lastIndexOf('@')
-  if (value.length > 254 || at < 1 || at === value.length - 1 || /[\s,;<>"()]/.test(value) || value.split('@').length !== 2) {
-    throw new AuthError('EmailSignin', 'Expected an email address like name@example.com')
+  if (!isAddress(value)) throw new AuthError('EmailSignin', 'Expected an email address like name@example.com')
+  return value
+}
+
+/** The provider's `normalizeIdentifier`, its answer checked as an address (it keys the stored records); else `normalizeEmail`. */
+function normalizeWith(provider: EmailConfig, raw: string): string {
+  if (!provider.normalizeIdentifier) return normalizeEmail(raw)
+  let value: unknown
+  try {
+    value = provider.normalizeIdentifier(raw)
+  } catch (cause) {
+    throw new AuthError('EmailSignin', 'Expected an email address like name@example.com (normalizeIdentifier refused this one)', { cause })
+  }
+  if (typeof value !== 'string' || !isAddress(value)) {
+    throw new AuthError('EmailSignin', 'Expected an email address like name@example.com (normalizeIdentifier must answer one: no spaces, and none of , ; : < > " ( ) [ ] \\)')
   }
   return value
 }
@@ -33,7 +58,7 @@ export function hashToken(token: string, secret: string): Promise<string> {
 /** The address a sign-in link would go to: the provider's `normalizeIdentifier`, else `normalizeEmail`. */
 export function emailIdentifier(provider: EmailConfig, rawEmail: string | undefined): string {
   if (!rawEmail) throw new AuthError('EmailSignin', 'Expected an email address in the "email" field')
-  return (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail)
+  return normalizeWith(provider, rawEmail)
 }
 
 /** POST /signin/:email: stores the hashed token and sends the link to `identifier` (from `emailIdentifier`). */
@@ -72,7 +97,7 @@ export function readEmailLink(provider: EmailConfig, token: unknown, rawEmail: u
     throw new AuthError('Verification', 'Expected "token" and "email" in the sign-in link')
   }
   try {
-    return { identifier: (provider.normalizeIdentifier ?? normalizeEmail)(rawEmail), token }
+    return { identifier: normalizeWith(provider, rawEmail), token }
   } catch {
     throw new AuthError('Verification', 'The sign-in link carries an invalid email address')
   }

@@ -6,8 +6,8 @@ import type { ResolvedConfig } from '../../kernel/types.js'
 
 export type ResolvedMfa = Required<Omit<MfaOptions, 'requireFor'>> & Pick<MfaOptions, 'requireFor'>
 
-/** The adapter methods second factors need: factors, recovery codes, and the pending sign-in's one-time record. */
-export const mfaMethods = [...factorMethods, 'getUser', 'createVerificationToken', 'useVerificationToken'] as const
+/** The adapter methods second factors need: factors, recovery codes, the pending sign-in's one-time record and its tries. */
+export const mfaMethods = [...factorMethods, 'getUser', 'createVerificationToken', 'useVerificationToken', 'createVerificationCode', 'useVerificationCode'] as const
 
 export function resolveMfa(option: MfaOptions | boolean | undefined, resolved: ResolvedConfig, host: string | undefined): ResolvedMfa | null {
   if (!option) return null

@@ -2,7 +2,7 @@
  * A sign-in waiting for its second factor. The first factor made no session: it left a short
  * sealed cookie naming the user, the first factor and where the sign-in goes, with a nonce the
  * store holds once (a one-time record), so the pending sign-in completes once and only in the
- * browser that holds the cookie. Its wrong codes are counted against the nonce.
+ * browser that holds the cookie. Its tries are counted in the store (tries.ts).
  */
 import type { AdapterAccount } from '../../../core/types.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
@@ -10,6 +10,7 @@ import { randomToken, sha256Hex } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
+import { startTries } from './tries.js'
 
 export interface Pending {
   /** The user the first factor signed in. */
@@ -35,6 +36,7 @@ export async function startPending(ctx: Context, pending: Omit<Pending, 'nonce'>
   const nonce = randomToken(16)
   const until = ctx.now + maxAge * 1000
   await storeOneTimeRecord(ctx, { identifier: identifier(nonce), token: await sha256Hex(nonce), expires: new Date(until) }, 'second factors')
+  if (!pending.setup) await startTries(ctx, pending.userId, nonce, new Date(until))
   const value = await seal({ ...pending, nonce }, ctx.config.secrets, ctx.names.mfaPending, { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) })
   setCookie(ctx, ctx.names.mfaPending, value, { expires: new Date(until) })
 }

@@ -14,7 +14,6 @@ import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { redirect, type Reply } from '../../kernel/respond.js'
 import { startSession } from '../../sign-in/complete.js'
 import { enforceRateLimit } from '../rate-limit/config.js'
-import { memoryRateLimitStore } from '../rate-limit/memory.js'
 import { readPending, spendPending, type Pending } from './pending.js'
 import { invalidCode, proveSecondFactor, type SecondFactorMethod } from './prove.js'
 import { AuthError } from '../../../core/errors.js'
@@ -23,10 +22,7 @@ import type { ResolvedMfa } from './options.js'
 import { keyOptions } from './passkey.js'
 import { trustDevice } from './trusted-device.js'
 import { factorStore } from './store.js'
-
-const maxTries = 5
-/** Where tries are counted when the app turned rate limits off: this process. */
-const localTries = memoryRateLimitStore()
+import { countTry as countInStore } from './tries.js'
 
 export async function verifySecondFactor(ctx: Context, mfa: ResolvedMfa): Promise<Reply> {
   const body = await readBody(ctx.request, ctx.config.maxBodySize)
@@ -60,11 +56,9 @@ export async function finishPending(ctx: Context, pending: Pending, method: Seco
   })
 }
 
-/** Counts this try against the pending sign-in; past `maxTries` the sign-in is void. */
+/** Counts this try against the pending sign-in, in the store; past `maxTries` the sign-in is void. */
 async function countTry(ctx: Context, pending: Pending): Promise<void> {
-  const store = ctx.config.rateLimit?.store ?? localTries
-  const { count } = await store.hit(`mfa-pending:${pending.nonce}`, 3600, ctx.now)
-  if (count <= maxTries) return
+  if (await countInStore(ctx, pending.userId)) return
   await spendPending(ctx, pending)
   throw invalidCode()
 }

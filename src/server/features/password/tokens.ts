@@ -15,7 +15,10 @@ import { passwordStore } from './store.js'
 
 export type Purpose = 'verify' | 'reset'
 
+/** Keyed by purpose and address: no address has a `:` (email/link.ts), so no other record can take this key. */
 const identifier = (purpose: Purpose, email: string) => `password-${purpose}:${email}`
+/** The link's stored HMAC names its purpose too: a token made for anything else never matches. */
+const hashLinkToken = (purpose: Purpose, token: string, secret: string) => hashToken(`password-${purpose}|${token}`, secret)
 /** Codes as the email codes are: the same options, under this feature's identifiers. */
 const codes = { id: 'password', code: { length: 6 } } as EmailConfig
 
@@ -34,7 +37,7 @@ export function emailOf(body: Body): string {
 export async function issueLink(ctx: Context, purpose: Purpose, email: string, maxAge: number): Promise<{ url: string; code?: string; minutes: number }> {
   const token = randomToken(32)
   const expires = new Date(ctx.now + maxAge * 1000)
-  await storeOneTimeRecord(ctx, { identifier: identifier(purpose, email), token: await hashToken(token, ctx.config.secrets[0]), expires }, 'password emails', { replace: true })
+  await storeOneTimeRecord(ctx, { identifier: identifier(purpose, email), token: await hashLinkToken(purpose, token, ctx.config.secrets[0]), expires }, 'password emails', { replace: true })
   const made = await storeCode(ctx, codes, identifier(purpose, email))
   const url = new URL(`${ctx.baseUrl}/password/${purpose}`)
   url.searchParams.set('email', email)
@@ -48,7 +51,7 @@ export async function useLinkOrCode(ctx: Context, purpose: Purpose, email: strin
   if (!token) return useCode(ctx, codes, identifier(purpose, email), body.code)
   const store = passwordStore(ctx)
   for (const secret of ctx.config.secrets) {
-    const record = await store.useVerificationToken({ identifier: identifier(purpose, email), token: await hashToken(token, secret) })
+    const record = await store.useVerificationToken({ identifier: identifier(purpose, email), token: await hashLinkToken(purpose, token, secret) })
     if (!record) continue
     if (record.expires.getTime() <= ctx.now) throw new AuthError('CodeExpired', 'This link has expired; ask for a new email', { status: 400 })
     return

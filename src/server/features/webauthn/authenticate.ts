@@ -36,8 +36,9 @@ export async function authenticationOptions(ctx: Context, provider: WebAuthnConf
 }
 
 /**
- * The address's user's credentials, else its stand-ins. Known or not, the same work is done: one
- * user read, one authenticator read and the HMAC.
+ * The address's user's credentials, else its stand-ins. Known or not, the same work is done, in
+ * the same order: one user read beside the HMAC, one authenticator read (under an id no user has
+ * for an unknown address), and the list mapped as the answer lists it.
  */
 async function credentialsFor(
   ctx: Context,
@@ -46,15 +47,14 @@ async function credentialsFor(
 ): Promise<{ allow: Descriptor[]; userId?: string }> {
   const [user, decoys] = await Promise.all([adapter.getUserByEmail(email), decoyCredentials(ctx.config.secrets[0], email)])
   let keys: AdapterAuthenticator[] = []
-  if (user) keys = await adapter.listAuthenticatorsByUserId(user.id)
-  else {
-    // Under an id no user has; a store whose ids are not text may refuse it, which finds nothing either.
-    try {
-      await adapter.listAuthenticatorsByUserId(crypto.randomUUID())
-    } catch {}
+  try {
+    keys = await adapter.listAuthenticatorsByUserId(user?.id ?? crypto.randomUUID())
+  } catch (error) {
+    // A store whose ids are not text may refuse the made-up one, which finds nothing either.
+    if (user) throw error
   }
-  if (!user || !keys.length) return { allow: decoys }
-  return { allow: keys.map((a) => ({ id: a.credentialID, transports: transportsOf(a) })), userId: user.id }
+  const real = keys.map((a) => ({ id: a.credentialID, transports: transportsOf(a) }))
+  return user && real.length ? { allow: real, userId: user.id } : { allow: decoys }
 }
 
 /** POST /callback/:provider, action=authenticate: verifies the assertion, stores the counter, signs in. */
