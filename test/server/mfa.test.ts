@@ -339,6 +339,32 @@ for (const strategy of ['database', 'jwt'] as const) {
       expect(byRecovery.newRecoveryCodes).toHaveLength(10)
       expect(byRecovery.recoveryCodes).toBe(10)
     })
+
+    it('guesses at a second factor from a copied fresh session are limited: the 21st remove or renewal is a 429, the right code too, until the window passes', async () => {
+      const made = server()
+      const { jar: owner, started, secret } = await enrolled(made)
+      const thief = new Jar(made.handler)
+      thief.cookies.set('latchkey.session-token', owner.cookies.get('latchkey.session-token')!)
+      // The second steps of sign-ins and these share the per-user limit (20 in 15 minutes).
+      for (let i = 0; i < 20; i++) {
+        const action = i % 2 ? 'remove' : 'recovery-codes'
+        const wrong = await mfa(thief, { action, id: started.factor.id, code: String(100000 + i) })
+        expect(await wrong.json()).toMatchObject({ error: 'InvalidCode' })
+      }
+      for (const action of ['remove', 'recovery-codes']) {
+        const limited = await mfa(thief, { action, id: started.factor.id, code: totp(secret, made.clock.now) })
+        expect(limited.status).toBe(429)
+        expect(await limited.json()).toMatchObject({ error: 'RateLimited' })
+      }
+      const list = (await (await owner.get('/auth/mfa')).json()) as { factors: unknown[]; recoveryCodes: number }
+      expect(list.factors).toHaveLength(1)
+      expect(list.recoveryCodes).toBe(10)
+      // The session stays fresh on the test's clock; a new window takes the right code again.
+      made.clock.now += 16 * 60_000
+      await password(new Jar(made.handler)) // keeps the clock's steps apart from the last used code
+      const renewed = await mfa(owner, { action: 'recovery-codes', code: totp(secret, made.clock.now) })
+      expect(renewed.status).toBe(200)
+    })
   })
 }
 

@@ -15,9 +15,10 @@
  */
 import type { AdapterFactor, AdapterUser } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
-import { stringField } from '../../kernel/body.js'
+import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { requireFresh } from '../../kernel/fresh.js'
+import { enforceRateLimit } from '../rate-limit/config.js'
 import { readAction, requireOwner, signedIn } from '../../kernel/manage.js'
 import { json, redirect, type Reply } from '../../kernel/respond.js'
 import type { ResolvedMfa } from './options.js'
@@ -92,7 +93,7 @@ export async function postMfa(ctx: Context, sub: string | undefined, mfa: Resolv
   if (action === 'remove') {
     const factor = await ownFactor(ctx, user, stringField(body, 'id'))
     // Removing a confirmed factor takes the factor's own proof: a stolen fresh session is not enough.
-    if (factor.confirmedAt) await proveSecondFactor(ctx, user.id, body)
+    if (factor.confirmedAt) await proveOwnFactor(ctx, user.id, body)
     await store.deleteFactor(factor.id)
     // Recovery codes stand in for factors: with none left, they go too.
     if (!(await confirmedFactors(ctx, user.id)).length) await store.replaceRecoveryCodes(user.id, [])
@@ -101,9 +102,19 @@ export async function postMfa(ctx: Context, sub: string | undefined, mfa: Resolv
   }
   if (!(await confirmedFactors(ctx, user.id)).length) throw new AuthError('InvalidRequest', 'Recovery codes go with a second factor: enrol an authenticator app first')
   // A new set voids the owner's: as for a removal, a stolen fresh session is not enough.
-  await proveSecondFactor(ctx, user.id, body)
+  await proveOwnFactor(ctx, user.id, body)
   const recoveryCodes = await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes))
   return json(ctx, { ...(await listing(ctx, mfa, user.id)), newRecoveryCodes: recoveryCodes })
+}
+
+/**
+ * A second factor proven to manage the others: each try is a guess at the user's codes, counted
+ * with the sign-in's second steps under the per-user `mfa` limit, so a stolen fresh session
+ * cannot guess on without end.
+ */
+async function proveOwnFactor(ctx: Context, userId: string, body: Body): Promise<void> {
+  await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'mfa', userId, ctx.now)
+  await proveSecondFactor(ctx, userId, body)
 }
 
 /**
