@@ -145,6 +145,8 @@ export interface SecondFactorGate {
   check(ctx: Context, first: FirstFactor): Promise<void>
   /** The built-in sign-in page's second step (no script needed), for a browser that holds a pending sign-in; undefined otherwise. */
   pageForm(ctx: Context, hidden: string): Promise<string | undefined>
+  /** The first proof of the user's address (sign-in/first-proof.ts): the second factors set up before it go. */
+  onAddressProven(ctx: Context, user: AdapterUser): Promise<void>
 }
 
 /** A session another library made, as the session read (session.ts) takes it over. */
@@ -213,6 +215,8 @@ export interface SignInMethod {
    * address calls it to remove what it made before (sign-in/first-proof.ts).
    */
   onAddressProven?(ctx: Context, user: AdapterUser): Promise<{ removed: number }>
+  /** A sign-in with this provider can prove an address (an email link, a password confirmation, a provider trusted to link by email). */
+  provesAddress?(provider: ResolvedProvider): boolean
   /**
    * Runs after every sign-in that started a session, whatever its provider (sign-in/complete.ts):
    * `linked` when it only added a way to a held session. Passkeys leave an upgrade marker here.

@@ -158,7 +158,7 @@ async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput)
     throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
   }
   // Either way the address is proven: by the link, or by a provider the app trusts with it.
-  const user = await proveAddress(ctx, owner)
+  const user = await proveAddress(ctx, owner, input.account)
   await link(ctx, user, input)
   return { user, isNewUser: false }
 }
@@ -210,5 +210,5 @@ async function renewTokens(ctx: Context, account: AdapterAccount): Promise<void>
 
 /** `emailVerified` becomes the date of the first email sign-in, and never changes after. */
 function markVerified(ctx: Context, user: AdapterUser, input: SignInInput): Promise<AdapterUser> | AdapterUser {
-  return input.emailVerified ? proveAddress(ctx, user) : user
+  return input.emailVerified ? proveAddress(ctx, user, input.account) : user
 }

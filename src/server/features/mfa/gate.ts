@@ -13,7 +13,7 @@ import type { ResolvedMfa } from './options.js'
 import { escapeHtml } from '../../routes/page-html.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { readPending, startPending } from './pending.js'
-import { confirmedFactors, factorStore } from './store.js'
+import { confirmedFactors, factorStore, removeFactorsMadeBefore } from './store.js'
 import { isTrustedDevice } from './trusted-device.js'
 import { forHowLong } from '../../../core/for-how-long.js'
 
@@ -57,5 +57,6 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
         `<details><summary>${words.html('useRecoveryCode')}</summary><form method="post" action="${action}">${hidden}<label>${words.html('recoveryCode')} <input name="recoveryCode" autocomplete="off" required></label>${trust}${next}</form></details>`
       )
     },
+    onAddressProven: (ctx, user) => removeFactorsMadeBefore(ctx, user.id),
   }
 }

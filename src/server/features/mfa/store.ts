@@ -16,3 +16,14 @@ export async function appFactors(ctx: Context, userId: string): Promise<AdapterF
 export async function confirmedFactors(ctx: Context, userId: string): Promise<AdapterFactor[]> {
   return (await appFactors(ctx, userId)).filter((f) => f.confirmedAt)
 }
+
+/**
+ * The first proof of the user's address (sign-in/first-proof.ts): whoever held the account before
+ * it was proven may have set up an app, recovery codes and trusted devices (all factors in the
+ * store); none of them is the owner's, so all go, and no sign-in of the owner asks for them.
+ */
+export async function removeFactorsMadeBefore(ctx: Context, userId: string): Promise<void> {
+  const store = factorStore(ctx)
+  for (const factor of await store.listFactorsByUserId(userId)) await store.deleteFactor(factor.id)
+  if (await store.countRecoveryCodes(userId)) await store.replaceRecoveryCodes(userId, [])
+}
