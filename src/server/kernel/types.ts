@@ -134,6 +134,8 @@ export interface FirstFactor {
   amr: string[]
   /** The user already holds a session here (a sign-in again, or a link): the second factor was asked then. */
   holdsSession: boolean
+  /** The account this sign-in adds to the user, linked only once it completes: a pending sign-in carries it. */
+  link?: AdapterAccount
 }
 
 /** What the completion step asks of second factors. */

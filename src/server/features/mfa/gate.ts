@@ -38,7 +38,8 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
       if (!setup && !first.holdsSession && mfa.trustDevices && (await isTrustedDevice(ctx, userId, mfa.trustDevices))) return
       const account = first.account && { provider: first.account.provider, type: first.account.type, providerAccountId: first.account.providerAccountId }
       const callbackUrl = await resolveCallbackUrl(ctx, ctx.callbackCandidate)
-      await startPending(ctx, { userId, provider: first.provider, account, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
+      const link = first.link && { ...first.link, userId: undefined }
+      await startPending(ctx, { userId, provider: first.provider, account, link, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
       if (setup) {
         throw new AuthError('SecondFactorSetupRequired', 'This account must add a second factor before signing in: enrol an authenticator app at /mfa (enroll, then confirm)', { status: 401 })
       }
