@@ -68,15 +68,20 @@ async function removeUnproven(ctx: Context, user: AdapterUser, proving: Proving 
   for (const hook of hooks) if (hook) removed += (await hook(ctx, user)).removed
   await ctx.config.secondFactor?.onAddressProven(ctx, user)
   await unlinkAccounts(ctx, user, proving)
-  if (ctx.config.session.strategy === 'database') {
-    await useAdapter(ctx.config, ['deleteSessionsByUserId'], 'proving an email address').deleteSessionsByUserId(user.id)
-  }
+  // An adapter written for Auth.js may lack the method; passkeys and passwords, which need it, say so at start-up.
+  const adapter = ctx.config.adapter
+  if (ctx.config.session.strategy === 'database' && adapter?.deleteSessionsByUserId) await adapter.deleteSessionsByUserId(user.id)
   if (removed) notices.set(ctx, 'passkeys-removed')
 }
 
-/** Every account linked before the proof (the kinds' hooks above removed their own) but the one proving. */
+/**
+ * Every account linked before the proof (the kinds' hooks above removed their own) but the one
+ * proving. An adapter written for Auth.js cannot list a user's accounts: there they stay (a limit,
+ * docs/security.md).
+ */
 async function unlinkAccounts(ctx: Context, user: AdapterUser, proving: Proving | undefined): Promise<void> {
-  const adapter = useAdapter(ctx.config, ['listAccountsByUserId', 'unlinkAccount'], 'proving an email address')
+  const adapter = ctx.config.adapter
+  if (!adapter?.listAccountsByUserId || !adapter.unlinkAccount) return
   for (const a of await adapter.listAccountsByUserId(user.id)) {
     if (a.provider === proving?.provider && a.providerAccountId === proving.providerAccountId) continue
     await adapter.unlinkAccount({ provider: a.provider, providerAccountId: a.providerAccountId })
