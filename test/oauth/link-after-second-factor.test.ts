@@ -12,6 +12,10 @@ import { startIdp, type Idp } from '../support/idp.js'
 import { testSecret } from '../support/server.js'
 import { secretOf, totp } from '../support/totp.js'
 import { alice, Browser, signIn, startApp, type App } from './harness.js'
+import { resolveConfig } from '../../src/server/kernel/config.js'
+import { createContext } from '../../src/server/kernel/context.js'
+import { features } from '../../src/server/features/index.js'
+import { readPending, startPending } from '../../src/server/features/mfa/pending.js'
 
 const asJson = { 'x-auth-return-redirect': '1' }
 /** The Demo IdP's id for alice: the account's providerAccountId. */
@@ -94,5 +98,23 @@ describe('allowDangerousEmailAccountLinking with a second factor due', () => {
     expect(await adapter.getUserByAccount(aliceAtIdp)).toMatchObject({ id: userId })
     expect((await adapter.getAccount('alice', 'idp'))!.access_token).toEqual(expect.any(String))
     expect(await session(again)).toMatchObject({ user: { email: alice.email }, amr: ['fed', 'otp', 'mfa'] })
+  })
+})
+
+describe('the pending cookie that carries an account', () => {
+  it('carries the tokens while the cookie stays under 3,800 bytes, else the account alone (a browser drops a cookie over 4 KB)', async () => {
+    const config = resolveConfig({ secret: testSecret, adapter: MemoryAdapter(), mfa: true, providers: [] }, features)
+    const account = { provider: 'idp', type: 'oidc' as const, providerAccountId: 'alice' }
+    const carried = async (access_token: string) => {
+      const ctx = createContext(new Request('http://localhost:3000/auth/callback/idp'), config)
+      await startPending(ctx, { userId: 'u1', account, link: { ...account, access_token }, isNewUser: false, amr: ['fed'], callbackUrl: '/' }, 300)
+      const cookie = ctx.setCookies.find((c) => c.startsWith(`${ctx.names.mfaPending}=`))!
+      const value = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'))
+      expect(value.length).toBeLessThan(3800)
+      const read = createContext(new Request('http://localhost:3000/auth/mfa/verify', { headers: { cookie: `${ctx.names.mfaPending}=${value}` } }), config)
+      return (await readPending(read))!.link
+    }
+    expect(await carried('short-token')).toEqual({ ...account, access_token: 'short-token' })
+    expect(await carried('x'.repeat(4000))).toEqual(account)
   })
 })

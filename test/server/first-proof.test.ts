@@ -31,6 +31,13 @@ describe('requireVerifiedEmail: false, JWT sessions: a sign-up for the victim’
   const outbox: SendVerificationRequestParams[] = []
   const mail: PasswordEmail[] = []
   const adapter = MemoryAdapter()
+  /** The store reads a session read makes for a marked JWT. */
+  let userReads = 0
+  const getUser = adapter.getUser
+  adapter.getUser = (id) => {
+    userReads++
+    return getUser(id)
+  }
 
   beforeAll(async () => {
     app = await startApp()
@@ -82,7 +89,9 @@ describe('requireVerifiedEmail: false, JWT sessions: a sign-up for the victim’
     // A copy of the attacker's JWT, to read after the proof.
     const held = new Browser()
     for (const [name, { value }] of attacker.jar.get('localhost')!) held.set(app.url, name, value)
+    userReads = 0
     expect((await session(held)).user.email).toBe(victim)
+    const readsBefore = userReads
 
     // The victim signs in by email code: the first proof of the address.
     const owner = new Browser()
@@ -109,7 +118,12 @@ describe('requireVerifiedEmail: false, JWT sessions: a sign-up for the victim’
     // The attacker's password is gone too; the owner is still signed in.
     expect(await (await post(new Browser(), '/callback/password', { email: victim, password: 'attacker passphrase' })).json()).toMatchObject({ error: 'CredentialsSignin' })
     expect((await adapter.listAccountsByUserId(squatted.id)).map((a) => a.provider)).toEqual(['email'])
+    // The owner's session, made after the proof, is not marked: its reads ask the store nothing.
+    userReads = 0
     expect((await session(owner)).user.id).toBe(squatted.id)
+    expect(userReads).toBe(0)
+    // Before the proof, the attacker's marked session cost one user read each.
+    expect(readsBefore).toBe(1)
   })
 })
 
