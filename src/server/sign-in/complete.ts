@@ -144,7 +144,8 @@ async function resolveStoredUser(ctx: Context, input: SignInInput, held: Session
       email,
       name: input.user.name ?? null,
       image: input.user.image ?? null,
-      emailVerified: input.emailVerified ? new Date(ctx.now) : null,
+      // A provider trusted to link by email vouches for the address here as in linkByEmail: its account is not one a later proof removes.
+      emailVerified: input.emailVerified || input.allowDangerousEmailAccountLinking ? new Date(ctx.now) : null,
     })
   } catch (error) {
     // A parallel sign-in created this email's user first (the store keeps one user per email):
