@@ -129,7 +129,9 @@ describe('requireVerifiedEmail: false, JWT sessions: a sign-up for the victim’
 
 describe('the defaults with passkeys and mfa: a passkey and an authenticator app set up for an unused address', () => {
   function server() {
-    return testServer({ mfa: { issuer: 'Latchkey Test' }, extraProviders: [Passkey()] })
+    const removed: string[] = []
+    const made = testServer({ mfa: { issuer: 'Latchkey Test' }, extraProviders: [Passkey()], events: { mfaRemoved: ({ user, factor }) => void removed.push(`${user.email} ${factor.label}`) } })
+    return { ...made, removed }
   }
   type Made = ReturnType<typeof server>
   const mfa = async (jar: Jar, fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
@@ -175,6 +177,8 @@ describe('the defaults with passkeys and mfa: a passkey and an authenticator app
 
     expect(await made.adapter.listFactorsByUserId(squatted.userId)).toEqual([])
     expect(await made.adapter.countRecoveryCodes(squatted.userId)).toBe(0)
+    // The app is told, as when a factor is removed at /mfa.
+    expect(made.removed).toEqual([`${victim} Attacker`])
     expect(await (await owner.get('/auth/mfa')).json()).toMatchObject({ factors: [], recoveryCodes: 0, trustedDevices: [] })
 
     // The attacker's trusted browser, with the passkey gone, signs in no more; its code and recovery codes finish nothing.

@@ -58,6 +58,6 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
         `<details><summary>${words.html('useRecoveryCode')}</summary><form method="post" action="${action}">${hidden}<label>${words.html('recoveryCode')} <input name="recoveryCode" autocomplete="off" required></label>${trust}${next}</form></details>`
       )
     },
-    onAddressProven: (ctx, user) => removeFactorsMadeBefore(ctx, user.id),
+    onAddressProven: removeFactorsMadeBefore,
   }
 }
