@@ -62,6 +62,24 @@ describe('account linking', () => {
     expect(await adapter.getAccount('b-1', 'beta')).toMatchObject({ userId: first.result.user.id })
   })
 
+  it('a provider trusted to link by email vouches for the address it creates a user with: a later proof removes nothing of it', async () => {
+    const { adapter, signIn } = setup()
+    const first = await signIn('alpha', 'a-1', 'kim@example.com', { dangerous: true })
+    expect((await adapter.getUser(first.result.user.id!))!.emailVerified).toBeInstanceOf(Date)
+    await signIn('beta', 'b-1', 'kim@example.com', { dangerous: true })
+    expect(await adapter.getUserByAccount({ provider: 'alpha', providerAccountId: 'a-1' })).toMatchObject({ id: first.result.user.id })
+    expect(await adapter.getUserByAccount({ provider: 'beta', providerAccountId: 'b-1' })).toMatchObject({ id: first.result.user.id })
+  })
+
+  it('an account from a provider that does not vouch for the address is unlinked when a trusted one first proves it', async () => {
+    const { adapter, signIn } = setup()
+    const first = await signIn('alpha', 'a-1', 'kim@example.com')
+    expect((await adapter.getUser(first.result.user.id!))!.emailVerified).toBeNull()
+    await signIn('beta', 'b-1', 'kim@example.com', { dangerous: true })
+    expect(await adapter.getUserByAccount({ provider: 'alpha', providerAccountId: 'a-1' })).toBeNull()
+    expect(await adapter.getUserByAccount({ provider: 'beta', providerAccountId: 'b-1' })).toMatchObject({ id: first.result.user.id })
+  })
+
   it('a signed-in user signing in with a second provider gets it linked', async () => {
     const { adapter, signIn } = setup()
     const first = await signIn('alpha', 'a-1', 'kim@example.com')

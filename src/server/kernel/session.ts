@@ -254,7 +254,7 @@ export async function createSession(
     })
   }
   if (!token) throw new Error('The jwt callback returned no token at sign-in')
-  await writeJwt(ctx, markUnproven(user, details.account, token), expires)
+  await writeJwt(ctx, markUnproven(ctx.config, user, token), expires)
 }
 
 /**

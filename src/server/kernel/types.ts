@@ -134,6 +134,8 @@ export interface FirstFactor {
   amr: string[]
   /** The user already holds a session here (a sign-in again, or a link): the second factor was asked then. */
   holdsSession: boolean
+  /** The account this sign-in adds to the user, linked only once it completes: a pending sign-in carries it. */
+  link?: AdapterAccount
 }
 
 /** What the completion step asks of second factors. */
@@ -147,6 +149,8 @@ export interface SecondFactorGate {
   pageForm(ctx: Context, hidden: string): Promise<string | undefined>
   /** Every browser trusted to skip the step for the user asks again (a password reset: features/password). */
   forgetTrustedDevices(ctx: Context, userId: string): Promise<void>
+  /** The first proof of the user's address (sign-in/first-proof.ts): the second factors set up before it go. */
+  onAddressProven(ctx: Context, user: AdapterUser): Promise<void>
 }
 
 /** A session another library made, as the session read (session.ts) takes it over. */
@@ -215,6 +219,8 @@ export interface SignInMethod {
    * address calls it to remove what it made before (sign-in/first-proof.ts).
    */
   onAddressProven?(ctx: Context, user: AdapterUser): Promise<{ removed: number }>
+  /** A sign-in with this provider can prove an address (an email link, a password confirmation, a provider trusted to link by email). */
+  provesAddress?(provider: ResolvedProvider): boolean
   /**
    * Runs after every sign-in that started a session, whatever its provider (sign-in/complete.ts):
    * `linked` when it only added a way to a held session. Passkeys leave an upgrade marker here.

@@ -1,20 +1,37 @@
 /**
- * A JWT session cannot be deleted, so one made with a passkey before its user's address was proven
- * carries a claim; a read after the proof (first-proof.ts) ends it, at one `getUser` per read until then.
+ * A JWT session cannot be deleted, so one made while its user's address was unproven carries a
+ * claim; a read after the proof (first-proof.ts) ends it, at one `getUser` per read until then.
+ * A session of a proven user, or one where nothing can prove an address, is not marked and costs
+ * no read.
  */
-import type { AdapterAccount, AdapterUser, JWT, User } from '../../core/types.js'
+import type { AdapterUser, JWT, User } from '../../core/types.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
+import { methodOf } from './feature.js'
+import type { ResolvedConfig } from './types.js'
 
 const unprovenClaim = 'latchkeyUnproven'
 
 /**
- * Marks a new JWT session made with a passkey for a user whose address is unproven: the only
- * sessions someone else's registration can hold (such a user links no other account).
+ * Marks a new JWT session of a stored user whose address is unproven: whoever made it may not be
+ * the address's owner (a passkey, a password sign-up, an OAuth account linked before the proof),
+ * and it must not outlive the owner's proof.
  */
-export function markUnproven(user: AdapterUser | User, account: AdapterAccount | null, token: JWT): JWT {
-  const unproven = account?.type === 'webauthn' && !(user as AdapterUser).emailVerified
+export function markUnproven(config: ResolvedConfig, user: AdapterUser | User, token: JWT): JWT {
+  const unproven = !!config.adapter && !(user as AdapterUser).emailVerified && provesAddresses(config)
   return unproven ? { ...token, [unprovenClaim]: true } : token
+}
+
+const proving = new WeakMap<ResolvedConfig, boolean>()
+
+/** Whether a sign-in here can prove an address (an email provider, passwords, a provider trusted to link by email). */
+function provesAddresses(config: ResolvedConfig): boolean {
+  let known = proving.get(config)
+  if (known === undefined) {
+    known = [...config.providers.values()].some((p) => methodOf(config, p)?.provesAddress?.(p) === true)
+    proving.set(config, known)
+  }
+  return known
 }
 
 /** Keeps the mark across a rewrite of the token, whatever the `jwt` callback returned. */

@@ -41,8 +41,11 @@ export interface SignInResult {
 }
 
 
-/** The stored user; `linkedOver`: the sign-in instant of the held session the sign-in only linked a way to. */
-type Resolved = { user: AdapterUser; isNewUser: boolean; linkedOver?: number }
+/**
+ * The stored user; `linkedOver`: the sign-in instant of the held session the sign-in only linked a
+ * way to; `link`: the account to link to an existing user once the sign-in completes.
+ */
+type Resolved = { user: AdapterUser; isNewUser: boolean; linkedOver?: number; link?: AdapterAccount }
 
 /** Resolves the user, runs the `signIn` callback, and starts the session. */
 export async function completeSignIn(ctx: Context, input: SignInInput): Promise<SignInResult> {
@@ -60,7 +63,10 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
   if (held?.record && held.record.userId === result.user.id) carried.deviceBinding = held.record.deviceBinding
   const amr = amrOf(input)
   const holdsSession = !!held?.session && (held.user?.id ?? held.session.user.id ?? held.token?.sub) === result.user.id
-  await ctx.config.secondFactor?.check(ctx, { user: result.user, provider, account, isNewUser: result.isNewUser, signedInAt: carried.signedInAt, amr, holdsSession })
+  // An account joins an existing user only once the sign-in is complete: a pending one carries it (features/mfa).
+  const toLink = 'link' in result ? result.link : undefined
+  await ctx.config.secondFactor?.check(ctx, { user: result.user, provider, account, isNewUser: result.isNewUser, signedInAt: carried.signedInAt, amr, holdsSession, link: toLink })
+  if (toLink) await link(ctx, result.user as AdapterUser, toLink, input.profile)
   await startSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried, amr })
   return result
 }
@@ -124,8 +130,7 @@ async function resolveStoredUser(ctx: Context, input: SignInInput, held: Session
     // adding a passkey, so a copied old cookie cannot add the thief's own account.
     requireFresh(ctx, held.signedInAt)
     await refuseLinkWhileUnproven(ctx, current)
-    await link(ctx, current, input)
-    return { user: await markVerified(ctx, current, input), isNewUser: false, linkedOver: held.signedInAt }
+    return { user: await markVerified(ctx, current, input), isNewUser: false, linkedOver: held.signedInAt, link: { ...input.account, userId: current.id } }
   }
 
   const byEmail = email ? await adapter.getUserByEmail(email) : null
@@ -139,7 +144,8 @@ async function resolveStoredUser(ctx: Context, input: SignInInput, held: Session
       email,
       name: input.user.name ?? null,
       image: input.user.image ?? null,
-      emailVerified: input.emailVerified ? new Date(ctx.now) : null,
+      // A provider trusted to link by email vouches for the address here as in linkByEmail: its account is not one a later proof removes.
+      emailVerified: input.emailVerified || input.allowDangerousEmailAccountLinking ? new Date(ctx.now) : null,
     })
   } catch (error) {
     // A parallel sign-in created this email's user first (the store keeps one user per email):
@@ -148,7 +154,7 @@ async function resolveStoredUser(ctx: Context, input: SignInInput, held: Session
     if (!winner) throw error
     return linkByEmail(ctx, winner, input)
   }
-  await link(ctx, user, input)
+  await link(ctx, user, { ...input.account, userId: user.id }, input.profile)
   return { user, isNewUser: true }
 }
 
@@ -158,9 +164,8 @@ async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput)
     throw new AuthError('OAuthAccountNotLinked', 'Another account already uses this email address; sign in with it first, then link this one', { status: 403 })
   }
   // Either way the address is proven: by the link, or by a provider the app trusts with it.
-  const user = await proveAddress(ctx, owner)
-  await link(ctx, user, input)
-  return { user, isNewUser: false }
+  const user = await proveAddress(ctx, owner, input.account)
+  return { user, isNewUser: false, link: { ...input.account!, userId: user.id } }
 }
 
 /** Creates a user through the adapter, with `events.createUser`. */
@@ -177,11 +182,21 @@ export async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 
   return created
 }
 
-async function link(ctx: Context, user: AdapterUser, input: SignInInput): Promise<void> {
+async function link(ctx: Context, user: AdapterUser, account: AdapterAccount, profile?: Profile): Promise<void> {
   const adapter = useAdapter(ctx.config, ['linkAccount'], 'account linking')
-  const account = { ...input.account!, userId: user.id }
   await adapter.linkAccount(account)
-  await ctx.config.events.linkAccount?.({ user, account, profile: input.profile })
+  await ctx.config.events.linkAccount?.({ user, account, profile })
+}
+
+/**
+ * The account a sign-in that waited for its second factor brought, linked now that it is proven
+ * (features/mfa/verify.ts); refused if another user took the account meanwhile.
+ */
+export async function linkAfterSecondFactor(ctx: Context, user: AdapterUser, account: AdapterAccount): Promise<void> {
+  const owner = await useAdapter(ctx.config, ['getUserByAccount'], 'account linking').getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+  if (owner?.id === user.id) return
+  if (owner) throw new AuthError('OAuthAccountNotLinked', 'This account is already linked to another user', { status: 403 })
+  await link(ctx, user, account)
 }
 
 /**
@@ -210,5 +225,5 @@ async function renewTokens(ctx: Context, account: AdapterAccount): Promise<void>
 
 /** `emailVerified` becomes the date of the first email sign-in, and never changes after. */
 function markVerified(ctx: Context, user: AdapterUser, input: SignInInput): Promise<AdapterUser> | AdapterUser {
-  return input.emailVerified ? proveAddress(ctx, user) : user
+  return input.emailVerified ? proveAddress(ctx, user, input.account) : user
 }

@@ -1,13 +1,16 @@
 /**
  * The first proof of a user's address. Signed out, anyone can register a passkey for an address
- * nobody has used yet, without proving they own it; that user starts with `emailVerified: null`.
- * Whoever first proves the address (an email link, or an OAuth sign-in linked by email) is its
- * owner, and must not inherit what was made before the proof: every passkey of the user (its
- * authenticator and `webauthn` account) and every session end here, then `emailVerified` is set.
- * The owner is told: `events.passkeysRemoved`, and `notice=passkeys-removed` on the redirect.
- * JWT sessions cannot be deleted: see unproven-session.ts.
+ * nobody has used yet, sign up with a password (and, with `requireVerifiedEmail: false`, sign in
+ * with it), or sign in through a provider that does not check addresses; that user starts with
+ * `emailVerified: null`. Whoever first proves the address (an email link or code, a password
+ * confirmation, an OAuth sign-in linked by email) is its owner, and must not inherit what was
+ * made before the proof: what each kind made (passkeys, a password: their `onAddressProven`), the
+ * second factors (the gate's `onAddressProven`: apps, recovery codes, trusted devices), every
+ * linked account but the one this proof came through, and every session end here, then
+ * `emailVerified` is set. The owner is told: `events.passkeysRemoved`, and
+ * `notice=passkeys-removed` on the redirect. JWT sessions cannot be deleted: see unproven-session.ts.
  */
-import type { AdapterUser } from '../../core/types.js'
+import type { AdapterAccount, AdapterUser } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import { useAdapter } from '../kernel/adapter-methods.js'
 import type { Context } from '../kernel/context.js'
@@ -18,11 +21,17 @@ export type SignInNotice = 'passkeys-removed'
 
 const notices = new WeakMap<Context, SignInNotice>()
 
-/** Marks the user's address as proven now; the first time, removes what was made before. */
-export async function proveAddress(ctx: Context, user: AdapterUser): Promise<AdapterUser> {
+/** The account a proof came through: it stays linked. */
+type Proving = Pick<AdapterAccount, 'provider' | 'providerAccountId'>
+
+/**
+ * Marks the user's address as proven now; the first time, removes what was made before, but the
+ * account `proving` (the email account or the OAuth account whose provider vouched for the address).
+ */
+export async function proveAddress(ctx: Context, user: AdapterUser, proving?: Proving | null): Promise<AdapterUser> {
   if (user.emailVerified) return user
   const adapter = useAdapter(ctx.config, ['updateUser'], 'proving an email address')
-  if (passkeysOffered(ctx)) await removeUnproven(ctx, user)
+  await removeUnproven(ctx, user, proving ?? undefined)
   return adapter.updateUser({ id: user.id, emailVerified: new Date(ctx.now) })
 }
 
@@ -47,18 +56,34 @@ export function withSignInNotice(ctx: Context, target: string): string {
   return url.href
 }
 
-/** A way to sign in makes users without anyone vouching for the address (passkeys); without one there is nothing to remove. */
+/** A way to sign in makes users without anyone vouching for the address (passkeys, passwords): until the proof such a user links no other account. */
 export function passkeysOffered(ctx: Context): boolean {
   for (const p of ctx.config.providers.values()) if (methodOf(ctx.config, p)?.onAddressProven) return true
   return false
 }
 
-async function removeUnproven(ctx: Context, user: AdapterUser): Promise<void> {
+async function removeUnproven(ctx: Context, user: AdapterUser, proving: Proving | undefined): Promise<void> {
   let removed = 0
   const hooks = new Set([...ctx.config.providers.values()].map((p) => methodOf(ctx.config, p)?.onAddressProven))
   for (const hook of hooks) if (hook) removed += (await hook(ctx, user)).removed
-  if (ctx.config.session.strategy === 'database') {
-    await useAdapter(ctx.config, ['deleteSessionsByUserId'], 'proving an address where passkeys can be registered').deleteSessionsByUserId(user.id)
-  }
+  await ctx.config.secondFactor?.onAddressProven(ctx, user)
+  await unlinkAccounts(ctx, user, proving)
+  // An adapter written for Auth.js may lack the method; passkeys and passwords, which need it, say so at start-up.
+  const adapter = ctx.config.adapter
+  if (ctx.config.session.strategy === 'database' && adapter?.deleteSessionsByUserId) await adapter.deleteSessionsByUserId(user.id)
   if (removed) notices.set(ctx, 'passkeys-removed')
+}
+
+/**
+ * Every account linked before the proof (the kinds' hooks above removed their own) but the one
+ * proving. An adapter written for Auth.js cannot list a user's accounts: there they stay (a limit,
+ * docs/security.md).
+ */
+async function unlinkAccounts(ctx: Context, user: AdapterUser, proving: Proving | undefined): Promise<void> {
+  const adapter = ctx.config.adapter
+  if (!adapter?.listAccountsByUserId || !adapter.unlinkAccount) return
+  for (const a of await adapter.listAccountsByUserId(user.id)) {
+    if (a.provider === proving?.provider && a.providerAccountId === proving.providerAccountId) continue
+    await adapter.unlinkAccount({ provider: a.provider, providerAccountId: a.providerAccountId })
+  }
 }

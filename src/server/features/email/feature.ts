@@ -61,6 +61,7 @@ export const email: Feature = {
       `<form method="post" action="${escapeHtml(app.signinUrl)}">${hidden}<label>${words.html('email')} <input type="email" name="email" required autocomplete="email"></label><button>${words.html('signInWith', { name: app.name })}</button></form>`,
     // A proven address can always get a link (an unproven one may not be the user's: first-proof.ts).
     keepsWayIn: (_, __, user) => !!user.emailVerified,
+    provesAddress: () => true,
   },
 }
 

@@ -13,7 +13,7 @@ import type { ResolvedMfa } from './options.js'
 import { escapeHtml } from '../../routes/page-html.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { readPending, startPending } from './pending.js'
-import { confirmedFactors, factorStore } from './store.js'
+import { confirmedFactors, factorStore, removeFactorsMadeBefore } from './store.js'
 import { forgetAllDevices, isTrustedDevice } from './trusted-device.js'
 import { forHowLong } from '../../../core/for-how-long.js'
 
@@ -38,7 +38,8 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
       if (!setup && !first.holdsSession && mfa.trustDevices && (await isTrustedDevice(ctx, userId, mfa.trustDevices))) return
       const account = first.account && { provider: first.account.provider, type: first.account.type, providerAccountId: first.account.providerAccountId }
       const callbackUrl = await resolveCallbackUrl(ctx, ctx.callbackCandidate)
-      await startPending(ctx, { userId, provider: first.provider, account, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
+      const link = first.link && { ...first.link, userId: undefined }
+      await startPending(ctx, { userId, provider: first.provider, account, link, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
       if (setup) {
         throw new AuthError('SecondFactorSetupRequired', 'This account must add a second factor before signing in: enrol an authenticator app at /mfa (enroll, then confirm)', { status: 401 })
       }
@@ -58,5 +59,6 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
         `<details><summary>${words.html('useRecoveryCode')}</summary><form method="post" action="${action}">${hidden}<label>${words.html('recoveryCode')} <input name="recoveryCode" autocomplete="off" required></label>${trust}${next}</form></details>`
       )
     },
+    onAddressProven: removeFactorsMadeBefore,
   }
 }

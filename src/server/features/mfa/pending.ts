@@ -18,6 +18,8 @@ export interface Pending {
   /** The first factor's provider, and its account without tokens (for the jwt callback). */
   provider?: string
   account: Pick<AdapterAccount, 'provider' | 'type' | 'providerAccountId'> | null
+  /** The account to link to the user once the second factor is proven (sign-in/complete.ts), with its tokens where they fit the cookie. */
+  link?: Pick<AdapterAccount, 'provider' | 'type' | 'providerAccountId'> & Partial<AdapterAccount>
   isNewUser: boolean
   /** The sign-in instant to keep (a sign-in that linked over a held session). */
   signedInAt?: number
@@ -31,13 +33,22 @@ export interface Pending {
 
 const identifier = (nonce: string) => `mfa-pending:${nonce}`
 
+/** Well under the 4096 bytes a browser keeps of a cookie. */
+const maxCookieValue = 3800
+
 /** Sets the pending cookie and stores its nonce, for `maxAge` seconds. */
 export async function startPending(ctx: Context, pending: Omit<Pending, 'nonce'>, maxAge: number): Promise<void> {
   const nonce = randomToken(16)
   const until = ctx.now + maxAge * 1000
   await storeOneTimeRecord(ctx, { identifier: identifier(nonce), token: await sha256Hex(nonce), expires: new Date(until) }, 'second factors')
   if (!pending.setup) await startTries(ctx, pending.userId, nonce, new Date(until))
-  const value = await seal({ ...pending, nonce }, ctx.config.secrets, ctx.names.mfaPending, { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) })
+  const times = { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) }
+  let value = await seal({ ...pending, nonce }, ctx.config.secrets, ctx.names.mfaPending, times)
+  if (value.length > maxCookieValue && pending.link) {
+    // A browser drops a cookie over 4 KB without a word: the account goes without its tokens, which its next sign-in brings.
+    const { provider, type, providerAccountId } = pending.link
+    value = await seal({ ...pending, link: { provider, type, providerAccountId }, nonce }, ctx.config.secrets, ctx.names.mfaPending, times)
+  }
   setCookie(ctx, ctx.names.mfaPending, value, { expires: new Date(until) })
 }
 

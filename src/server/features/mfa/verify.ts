@@ -12,7 +12,7 @@ import type { Context } from '../../kernel/context.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { redirect, type Reply } from '../../kernel/respond.js'
-import { startSession } from '../../sign-in/complete.js'
+import { linkAfterSecondFactor, startSession } from '../../sign-in/complete.js'
 import { enforceRateLimit } from '../rate-limit/config.js'
 import { readPending, spendPending, type Pending } from './pending.js'
 import { invalidCode, proveSecondFactor, type SecondFactorMethod } from './prove.js'
@@ -47,6 +47,7 @@ export async function finishPending(ctx: Context, pending: Pending, method: Seco
   const user = await factorStore(ctx).getUser(pending.userId)
   if (!user) throw invalidCode()
   const account = pending.account ? ({ ...pending.account, userId: user.id } as AdapterAccount) : null
+  if (pending.link) await linkAfterSecondFactor(ctx, user, { ...pending.link, userId: user.id } as AdapterAccount)
   await startSession(ctx, user, {
     account,
     isNewUser: pending.isNewUser,

@@ -29,5 +29,7 @@ export const oauth: Feature = {
       const p = provider as OAuthConfig<any>
       return p.redirectProxyUrl ? [...knownAuthorizationUrls(p), p.redirectProxyUrl] : knownAuthorizationUrls(p)
     },
+    // Only a provider trusted to link by email proves an address (sign-in/complete.ts, linkByEmail).
+    provesAddress: (provider) => (provider as OAuthConfig<any>).allowDangerousEmailAccountLinking === true,
   },
 }

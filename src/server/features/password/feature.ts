@@ -65,6 +65,8 @@ export const password: Feature = {
     // Its users' passwords are latchkey's: a sign-in with one shows it is there.
     keepsWayIn: (_, provider, __, signInProvider) => signInProvider === provider.id,
     onAddressProven: removeUnprovenPassword,
+    // Its link or code confirms the address (routes.ts, verify and reset).
+    provesAddress: () => true,
   },
 }
 
