@@ -1,0 +1,56 @@
+/**
+ * The layers of src/, kept by a tool (npm test runs `npm run layers`): what may import what.
+ * docs/architecture.md describes them; a rule broken here fails the test run with its name.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import circle, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-stands-alone',
+      comment: 'src/core is the contract: it imports nothing outside itself but the shape of the shipped catalogues.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/(core|locales)/' },
+    },
+    {
+      name: 'locales-are-leaves',
+      comment: 'The catalogues are words: they import nothing but each other.',
+      severity: 'error',
+      from: { path: '^src/locales/' },
+      to: { path: '^src/', pathNot: '^src/locales/' },
+    },
+    {
+      name: 'kernel-imports-core-only',
+      comment: 'The server kernel builds on the contract alone: no feature, route, adapter or node code.',
+      severity: 'error',
+      from: { path: '^src/server/kernel/' },
+      to: { path: '^src/', pathNot: '^src/(server/kernel|core|locales)/' },
+    },
+    {
+      name: 'server-is-web-only',
+      comment: 'Node request shapes live in src/node (latchkey/node), never in src/server.',
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { path: '^src/node/' },
+    },
+    {
+      name: 'client-imports-no-server',
+      comment: 'The browser SDK, its elements and the worker never import server, adapter or node code.',
+      severity: 'error',
+      from: { path: '^src/(client|components|bindings|jsx|locales)/' },
+      to: { path: '^src/(server|adapters|node|adapter-test)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '(^|/)node_modules/' },
+  },
+}
