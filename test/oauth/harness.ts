@@ -62,6 +62,16 @@ export class Browser {
     this.jar.get(host)!.set(name, { value, path })
   }
 
+  /** A form post to `auth` + `path` with this browser's CSRF token, asking JSON (`{ url }`) for an answer, not a redirect. */
+  async postForm(auth: string, path: string, fields: Record<string, string>): Promise<Response> {
+    const { csrfToken } = (await (await this.request(`${auth}/csrf`)).json()) as { csrfToken: string }
+    return this.request(`${auth}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
+      body: new URLSearchParams({ csrfToken, ...fields }),
+    })
+  }
+
   delete(url: string, name: string): void {
     this.jar.get(new URL(url).hostname)?.delete(name)
   }

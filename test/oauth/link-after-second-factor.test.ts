@@ -17,7 +17,6 @@ import { createContext } from '../../src/server/kernel/context.js'
 import { features } from '../../src/server/features/index.js'
 import { readPending, startPending } from '../../src/server/features/mfa/pending.js'
 
-const asJson = { 'x-auth-return-redirect': '1' }
 /** The Demo IdP's id for alice: the account's providerAccountId. */
 const aliceAtIdp = { provider: 'idp', providerAccountId: 'alice' }
 
@@ -50,14 +49,7 @@ describe('allowDangerousEmailAccountLinking with a second factor due', () => {
     await idp?.close()
   })
 
-  async function post(browser: Browser, path: string, fields: Record<string, string>) {
-    const { csrfToken } = (await (await browser.request(`${app.auth}/csrf`)).json()) as { csrfToken: string }
-    return browser.request(`${app.auth}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...asJson },
-      body: new URLSearchParams({ csrfToken, ...fields }),
-    })
-  }
+  const post = (browser: Browser, path: string, fields: Record<string, string>) => browser.postForm(app.auth, path, fields)
   const session = async (browser: Browser) => (await browser.request(`${app.auth}/session`)).json()
 
   it('the IdP account is linked only after the right code; an abandoned or expired step links nothing', async () => {

@@ -62,15 +62,7 @@ describe('requireVerifiedEmail: false, JWT sessions: a sign-up for the victim’
     await idp?.close()
   })
 
-  /** A form post as `browser`, with its CSRF token. */
-  async function post(browser: Browser, path: string, fields: Record<string, string>) {
-    const { csrfToken } = (await (await browser.request(`${app.auth}/csrf`)).json()) as { csrfToken: string }
-    return browser.request(`${app.auth}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...asJson },
-      body: new URLSearchParams({ csrfToken, ...fields }),
-    })
-  }
+  const post = (browser: Browser, path: string, fields: Record<string, string>) => browser.postForm(app.auth, path, fields)
   const session = async (browser: Browser) => (await browser.request(`${app.auth}/session`)).json()
 
   it('the victim proves the address by email code: the linked account, the password and the JWT session are the attacker’s no more', async () => {
