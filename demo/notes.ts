@@ -3,7 +3,8 @@
  * `/api/...` routes would be. Kept in memory: they go with a restart.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { requireSession, type LatchkeyHandler } from '../src/server/index.js'
+import { requireSession } from '../src/node/index.js'
+import type { LatchkeyHandler } from '../src/server/index.js'
 
 const maxNotes = 20
 const maxLength = 280

@@ -4,6 +4,7 @@
  * expire) and reads the IdP's userinfo with it, as an app calls GitHub's or Google's API.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { toRequest } from '../src/node/index.js'
 import { AccessTokenError, type LatchkeyHandler } from '../src/server/index.js'
 
 /** What each failure means to the user, by `AccessTokenError` code. */
@@ -23,7 +24,7 @@ export function createProviderApi(auth: LatchkeyHandler, issuer: () => string) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let token: string
     try {
-      token = await auth.getAccessToken(req, { provider: 'demo-idp' })
+      token = await auth.getAccessToken(toRequest(req), { provider: 'demo-idp' })
     } catch (e) {
       if (!(e instanceof AccessTokenError)) throw e
       const [status, message] = meaning[e.code]

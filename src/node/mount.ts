@@ -5,7 +5,7 @@
  * latchkey reads its path from it. X-Forwarded-* is never read here.
  */
 import type { IncomingMessage } from 'node:http'
-import type { NodeRequestLike } from '../server/app/node-like.js'
+import type { NodeRequestLike } from './node-like.js'
 import type { MountTarget } from '../server/latchkey.js'
 
 export interface Mount {

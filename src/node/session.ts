@@ -1,43 +1,48 @@
 /**
  * The session in a node:http (Connect, Express) app, typed with node's own request and response.
- * The same code as `latchkey/server`'s forms, which need no @types/node.
+ * Each reads it through `auth.getSession` with a Web Request built from node's request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Session } from '../core/types.js'
 import type { GetSession } from '../server/app/get-session.js'
-import { requireFreshSession as freshGuard } from '../server/app/require-fresh-session.js'
-import { answerJson, requireSession as sessionGuard } from '../server/app/require-session.js'
+import { headersRequest } from './incoming.js'
 
 /** The request after `requireSession`: `req.session` is the signed-in user's session. */
 export type RequestWithSession<S extends Session = Session> = IncomingMessage & { session: S }
 
-type Next = (error?: unknown) => void
-type Auth<S extends Session> = { getSession: GetSession<S> }
-
-/** Middleware that also reads the session back, typed: `guard.session(req)`. */
-export type SessionMiddleware<S extends Session> = ((req: IncomingMessage, res: ServerResponse, next?: Next) => Promise<void>) & {
-  session(req: object): S
-}
+export type Auth<S extends Session> = { getSession: GetSession<S> }
 
 /**
  * What GET /session answers for this request. Given `res`, a due session is extended and a gone
- * one cleared there, with the `Latchkey-Session` header the service worker reads.
+ * one cleared there, with the `Latchkey-Session` header the service worker reads. A request
+ * latchkey cannot read (untrusted Host, malformed URL) has no session.
  */
-export function getSession<S extends Session>(auth: Auth<S>, req: IncomingMessage, res?: ServerResponse): Promise<S | null> {
-  return auth.getSession(req, res)
+export async function getSession<S extends Session>(auth: Auth<S>, req: IncomingMessage, res?: ServerResponse): Promise<S | null> {
+  let request: Request
+  try {
+    request = headersRequest(req)
+  } catch {
+    return null
+  }
+  if (!res) return auth.getSession(request)
+  const headers = new Headers()
+  const session = await auth.getSession(request, headers)
+  deliver(headers, res)
+  return session
 }
 
-/** Sets `req.session` and calls `next()`, or answers `401 { error: 'Unauthorized' }` (see latchkey/server's notes). */
-export function requireSession<S extends Session>(auth: Auth<S>): SessionMiddleware<S> {
-  return sessionGuard(auth)
-}
-
-/** As `requireSession`, and a sign-in older than `maxAgeSeconds` (default `session.freshAge`) gets `403 { error: 'SessionNotFresh' }`. */
-export function requireFreshSession<S extends Session>(
-  auth: Auth<S> & { isFresh(session: Session, maxAgeSeconds?: number): boolean },
-  maxAgeSeconds?: number,
-): SessionMiddleware<S> {
-  return freshGuard(auth, maxAgeSeconds)
+/** The cookies and headers the read set, onto node's response, after any cookies already there. */
+function deliver(headers: Headers, res: ServerResponse): void {
+  if (res.headersSent) return
+  const cookies = headers.getSetCookie()
+  if (cookies.length) {
+    const before = res.getHeader('set-cookie')
+    const list = before === undefined ? [] : Array.isArray(before) ? before : [String(before)]
+    res.setHeader('set-cookie', [...list, ...cookies])
+  }
+  headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value)
+  })
 }
 
 /**
@@ -51,11 +56,21 @@ export function withSession<S extends Session>(
   return async (req, res) => {
     let session: S | null
     try {
-      session = await auth.getSession(req, res)
+      session = await getSession(auth, req, res)
     } catch {
       return answerJson(res, 500, '{"error":"ServerError"}')
     }
     if (!session) return answerJson(res, 401, '{"error":"Unauthorized"}')
     await handler(req, res, session)
   }
+}
+
+/** A small JSON answer, never cached. */
+export function answerJson(res: ServerResponse, status: number, body: string): void {
+  if (res.headersSent) return void res.end()
+  res.statusCode = status
+  res.setHeader('content-type', 'application/json; charset=utf-8')
+  res.setHeader('cache-control', 'no-store')
+  res.setHeader('x-content-type-options', 'nosniff')
+  res.end(body)
 }

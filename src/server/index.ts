@@ -3,13 +3,10 @@
  * no `node:` module and its types need no @types/node; the node:http binding is `latchkey/node`.
  */
 export { Latchkey, type Handler, type LatchkeyHandler } from './latchkey.js'
-export type { GetSession, SessionOf, SessionResponse } from './app/get-session.js'
+export type { GetSession, SessionOf } from './app/get-session.js'
 export type { GetAccessToken } from './app/get-access-token.js'
 export { AccessTokenError, type AccessTokenErrorCode } from './features/oauth/access-token.js'
 export { withSession } from './app/with-session.js'
-export type { NodeRequestLike, NodeResponseLike } from './app/node-like.js'
-// Deprecated here: latchkey/node has them.
-export { requireSession, requireFreshSession, toNodeHandler, toRequest, type RequestWithSession } from './app/deprecated.js'
 export { AuthError, MissingAdapterMethods, type ErrorType } from '../core/errors.js'
 export type * from '../core/types.js'
 export type { Language, PageMessages, Plural } from '../locales/index.js'

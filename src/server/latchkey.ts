@@ -47,7 +47,7 @@ function routeTable(list: readonly Feature[]): Record<string, Action> {
 
 export type Handler = (request: Request) => Promise<Response>
 
-/** The node binding's way in (node.ts): no `Request` unless a route asks, and a `Reply` rather than a `Response`. */
+/** The node binding's way in (src/node/handler.ts): no `Request` unless a route asks, and a `Reply` rather than a `Response`. */
 export const handleIncoming = Symbol('latchkey.handleIncoming')
 export type IncomingHandler = (incoming: Incoming) => Promise<Reply>
 

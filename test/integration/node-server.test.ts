@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { toNodeHandler } from '../../src/server/index.js'
+import { toNodeHandler } from '../../src/node/index.js'
 import { Jar } from '../support/jar.js'
 import { lastLink, testServer } from '../support/server.js'
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AuthConfig } from '../../src/core/types.js'
-import { getSession, toNodeHandler } from '../../src/node/index.js'
+import { getSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { Jar } from '../support/jar.js'
@@ -113,5 +113,20 @@ describe('Express 5 mounts that reach no route', () => {
   it("Express 5 refuses the Express 4 pattern '/auth/*' when the route is declared", () => {
     const app = express()
     expect(() => app.all('/auth/*', toNodeHandler(Latchkey(config())))).toThrow(/Missing parameter name/)
+  })
+})
+
+describe('the session read leaves the body to the app', () => {
+  it('requireSession before express.json(): the route reads the JSON body the guard left unread', async () => {
+    const auth = Latchkey(config())
+    const app = express()
+    app.use('/auth', toNodeHandler(auth))
+    const signedIn = requireSession(auth)
+    app.post('/api/notes', signedIn, express.json(), (req, res) => res.json({ email: signedIn.session(req).user.email, note: req.body.note }))
+    const jar = new Jar((r) => fetch(r), await listen(app))
+    expect((await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'cy', password: 'right' })).status).toBe(302)
+    const res = await jar.postJson('/api/notes', { note: 'x'.repeat(100_000) })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ email: 'cy@example.com', note: 'x'.repeat(100_000) })
   })
 })

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Passkey from '../../src/providers/passkey.js'
-import { requireFreshSession, toNodeHandler } from '../../src/server/index.js'
+import { requireFreshSession, toNodeHandler } from '../../src/node/index.js'
 import { Jar } from '../support/jar.js'
 import { testServer } from '../support/server.js'
 

@@ -17,9 +17,7 @@ import Email from '../../src/providers/email.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { requireSession } from '../../src/server/app/require-session.js'
-import { requireFreshSession } from '../../src/server/app/require-fresh-session.js'
-import { toNodeHandler } from '../../src/node/index.js'
+import { requireFreshSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 
 export interface SessionRequest {
   /** Server clock, ms. */

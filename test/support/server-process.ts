@@ -23,7 +23,8 @@ import { createInterface } from 'node:readline'
 import { openDatabase } from '../../src/adapters/postgres/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
-import { Latchkey, toNodeHandler } from '../../src/server/index.js'
+import { toNodeHandler } from '../../src/node/index.js'
+import { Latchkey } from '../../src/server/index.js'
 import { defaultRateLimitRules } from '../../src/server/features/rate-limit/index.js'
 
 const url = process.env.DATABASE_URL

@@ -2,9 +2,9 @@
  * Type test for the app's side: the session type follows the `session` callback's return through
  * `getSession`, `requireSession` and `withSession`. Compiled by `tsc --noEmit` in `npm test`.
  */
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Latchkey, withSession, type Session, type SessionOf } from '../../src/server/index.js'
-import { requireSession, type RequestWithSession } from '../../src/node/index.js'
+import { getSession, requireSession, type RequestWithSession } from '../../src/node/index.js'
 
 const typed = Latchkey({
   secret: 'x'.repeat(32),
@@ -40,9 +40,14 @@ export async function plainSession(request: Request): Promise<Session | null> {
   return session
 }
 
-// A node request and a Web Headers or node response are all accepted.
-export async function bindings(req: IncomingMessage, headers: Headers): Promise<void> {
+// auth.getSession takes a Web Request and Headers; a node request goes through latchkey/node's getSession, with the same type.
+export async function bindings(request: Request, req: IncomingMessage, res: ServerResponse, headers: Headers): Promise<void> {
+  await typed.getSession(request, headers)
+  // @ts-expect-error a node request is no Web Request: getSession(auth, req, res) from latchkey/node reads it
   await typed.getSession(req, headers)
-  // @ts-expect-error a string is neither a request nor a response
-  await typed.getSession(req, 'set-cookie')
+  // @ts-expect-error a string is not a response
+  await typed.getSession(request, 'set-cookie')
+  const session = await getSession(typed, req, res)
+  const team: number | undefined = session?.teamId
+  void team
 }

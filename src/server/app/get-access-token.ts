@@ -4,28 +4,25 @@ import { AccessTokenError, getAccessToken } from '../features/oauth/access-token
 import type { ResolvedConfig } from '../kernel/config.js'
 import { readSession } from '../kernel/session.js'
 import { contextOf } from './get-session.js'
-import type { NodeRequestLike } from './node-like.js'
 
 export interface GetAccessToken {
   /** The user's access token for `provider`, refreshed first when it expires within the skew. Throws `AccessTokenError`. */
   (account: { userId: string; provider: string }): Promise<string>
   /** The same for the request's signed-in user; throws `AccessTokenError` 'NoLinkedAccount' when nobody is signed in. */
   (request: Request, options: { provider: string }): Promise<string>
-  /** @deprecated A node request: build a `Request` with `toRequest` from `latchkey/node`. This form goes in the next minor version. */
-  (request: NodeRequestLike, options: { provider: string }): Promise<string>
 }
 
 export function createGetAccessToken(resolved: ResolvedConfig, config: AuthConfig): GetAccessToken {
   const skew = config.accessTokens?.skew ?? 60
   if (!(typeof skew === 'number' && skew >= 0)) throw new TypeError(`latchkey: expected accessTokens.skew >= 0 seconds, got ${String(skew)}`)
   const options = { skew }
-  return (async (first: { userId: string; provider: string } | Request | NodeRequestLike, second?: { provider: string }) => {
+  return (async (first: { userId: string; provider: string } | Request, second?: { provider: string }) => {
     if (second === undefined) {
       const { userId, provider } = first as { userId: string; provider: string }
       if (typeof userId !== 'string' || !userId) throw new TypeError('latchkey: getAccessToken expected { userId, provider } or (request, { provider })')
       return getAccessToken(resolved, options, userId, provider)
     }
-    const ctx = contextOf(first as Request | NodeRequestLike, resolved)
+    const ctx = contextOf(first as Request, resolved)
     const read = ctx ? await readSession(ctx, false) : null
     const userId = read?.session ? (read.user?.id ?? read.token?.sub) : undefined
     if (!userId) throw new AccessTokenError('NoLinkedAccount', 'Nobody is signed in on this request')

@@ -17,30 +17,12 @@ import he from '../../locales/he/pages.js'
 import ja from '../../locales/ja/pages.js'
 import ptBR from '../../locales/pt-BR/pages.js'
 import zhHans from '../../locales/zh-Hans/pages.js'
-import type { Context } from './types.js'
+import type { Context, PageKey, PageLanguages, PageWords } from './types.js'
 
 const catalogues: Record<Language, PageMessages> = { en, es, fr, de, 'pt-BR': ptBR, ja, 'zh-Hans': zhHans, ar, he }
 
-export type PageKey = keyof PageMessages
-
-/** One language's words for the pages. */
-export interface PageWords {
-  readonly lang: string
-  readonly dir: 'ltr' | 'rtl'
-  /** The message as plain text, its `{names}` filled in from `values` (a title: page() escapes it). */
-  text(key: PageKey, values?: Record<string, string | number>): string
-  /**
-   * The message as HTML: its text and `values` escaped; `markup` fills in names with HTML as
-   * given (the caller escapes what it puts there).
-   */
-  html(key: PageKey, values?: Record<string, string | number>, markup?: Record<string, string>): string
-}
-
-/** The configured languages, best default first, and their words. */
-export interface PageLanguages {
-  tags: string[]
-  words: Map<string, PageWords>
-}
+// Declared in types.ts, which the resolved configuration's type needs; re-exported here where they belong.
+export type { PageKey, PageLanguages, PageWords } from './types.js'
 
 export function escapeHtml(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)

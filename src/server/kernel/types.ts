@@ -8,7 +8,28 @@ import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfi
 import type { ResolvedRateLimit } from '../../core/rate-limit.js'
 import type { CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
-import type { PageLanguages, PageWords } from './page-language.js'
+import type { PageMessages } from '../../locales/index.js'
+
+export type PageKey = keyof PageMessages
+
+/** One language's words for the pages (page-language.ts). */
+export interface PageWords {
+  readonly lang: string
+  readonly dir: 'ltr' | 'rtl'
+  /** The message as plain text, its `{names}` filled in from `values` (a title: page() escapes it). */
+  text(key: PageKey, values?: Record<string, string | number>): string
+  /**
+   * The message as HTML: its text and `values` escaped; `markup` fills in names with HTML as
+   * given (the caller escapes what it puts there).
+   */
+  html(key: PageKey, values?: Record<string, string | number>, markup?: Record<string, string>): string
+}
+
+/** The configured languages, best default first, and their words. */
+export interface PageLanguages {
+  tags: string[]
+  words: Map<string, PageWords>
+}
 
 /** A method of the adapter contract. */
 export type AdapterMethod = keyof Adapter

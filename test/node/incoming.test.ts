@@ -1,7 +1,7 @@
 import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { NodeIncoming } from '../../src/server/node-incoming.js'
+import { NodeIncoming } from '../../src/node/incoming.js'
 
 function incoming(url: string, host: string | undefined, method = 'GET'): NodeIncoming {
   const req = new IncomingMessage(new Socket())

@@ -1,8 +1,8 @@
 /** `requireFreshSession(auth, maxAgeSeconds)`: `requireSession` for actions that need a recent sign-in. */
-import type { Session } from '../../core/types.js'
-import type { GetSession } from './get-session.js'
-import { answerJson, requireSession } from './require-session.js'
-import type { NodeRequestLike, NodeResponseLike } from './node-like.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Session } from '../core/types.js'
+import { requireSession, type SessionMiddleware } from './require-session.js'
+import { answerJson, type Auth } from './session.js'
 
 /**
  * As `requireSession`, and a session whose sign-in is older than `maxAgeSeconds` (default
@@ -11,11 +11,11 @@ import type { NodeRequestLike, NodeResponseLike } from './node-like.js'
  * callback that builds a new object must keep it (spread the session it is given).
  */
 export function requireFreshSession<S extends Session>(
-  auth: { getSession: GetSession<S>; isFresh(session: Session, maxAgeSeconds?: number): boolean },
+  auth: Auth<S> & { isFresh(session: Session, maxAgeSeconds?: number): boolean },
   maxAgeSeconds?: number,
-) {
+): SessionMiddleware<S> {
   const signedIn = requireSession(auth)
-  const middleware = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void): Promise<void> =>
+  const middleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> =>
     signedIn(req, res, (error?: unknown) => {
       if (error) return next ? next(error) : undefined
       if (auth.isFresh(signedIn.session(req), maxAgeSeconds)) return next?.()

@@ -1,12 +1,12 @@
 /**
- * Node's IncomingMessage as latchkey reads it (`Incoming`), with the Web Request built only when a
- * route asks. Typed structurally and free of `node:` imports, so the deprecated node forms that
- * latchkey/server still accepts do not tie it to Node.
+ * Node's IncomingMessage as latchkey reads it (the server's Web-shaped `Incoming`), with the Web
+ * Request built only when a route asks. Typed structurally, so a request seen through a mount
+ * (mount.ts) fits too.
  */
 import { AuthError } from '../core/errors.js'
-import type { Incoming } from './kernel/context.js'
-import { rememberClientAddress } from './features/rate-limit/client-address.js'
-import type { NodeRequestLike } from './app/node-like.js'
+import type { Incoming } from '../server/kernel/context.js'
+import { rememberClientAddress } from '../server/features/rate-limit/client-address.js'
+import type { NodeRequestLike } from './node-like.js'
 
 export function requestUrl(req: NodeRequestLike): URL {
   const host = req.headers.host ?? 'localhost'
@@ -134,4 +134,14 @@ function trimHttp(text: string): string {
 
 function isHttpSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13
+}
+
+/**
+ * The request's method, URL and headers as a Web Request, with no body: what a session read
+ * needs. Node's stream is left unread for the app's own body parser. Throws where `new Request` would.
+ */
+export function headersRequest(req: NodeRequestLike): Request {
+  const request = new Request(requestUrl(req), { method: req.method, headers: webHeaders(req) })
+  rememberClientAddress(request, req.socket.remoteAddress)
+  return request
 }
