@@ -40,6 +40,13 @@ module.exports = {
       to: { path: '^src/node/' },
     },
     {
+      name: 'server-imports-no-node-http',
+      comment: "src/server is Web-only in its types too: node's request and response come from src/node.",
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2|net)$' },
+    },
+    {
       name: 'client-imports-no-server',
       comment: 'The browser SDK, its elements and the worker never import server, adapter or node code.',
       severity: 'error',
