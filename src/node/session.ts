@@ -5,12 +5,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Session } from '../core/types.js'
 import type { GetSession } from '../server/app/get-session.js'
-import { headersRequest } from './incoming.js'
+import { readIncomingSession, type ReadSession } from '../server/latchkey.js'
+import { headersRequest, NodeIncoming } from './incoming.js'
 
 /** The request after `requireSession`: `req.session` is the signed-in user's session. */
 export type RequestWithSession<S extends Session = Session> = IncomingMessage & { session: S }
 
-export type Auth<S extends Session> = { getSession: GetSession<S> }
+export type Auth<S extends Session> = { getSession: GetSession<S>; [readIncomingSession]?: ReadSession<S> }
 
 /**
  * What GET /session answers for this request. Given `res`, a due session is extended and a gone
@@ -18,15 +19,18 @@ export type Auth<S extends Session> = { getSession: GetSession<S> }
  * latchkey cannot read (untrusted Host, malformed URL) has no session.
  */
 export async function getSession<S extends Session>(auth: Auth<S>, req: IncomingMessage, res?: ServerResponse): Promise<S | null> {
-  let request: Request
+  // Latchkey's own handler reads node's request as it is; any other `auth` gets a Web Request.
+  const direct = auth[readIncomingSession]
+  let request: Request | NodeIncoming
   try {
-    request = headersRequest(req)
+    request = direct ? new NodeIncoming(req) : headersRequest(req)
   } catch {
     return null
   }
-  if (!res) return auth.getSession(request)
+  const read = (direct ?? auth.getSession) as ReadSession<S>
+  if (!res) return read(request)
   const headers = new Headers()
-  const session = await auth.getSession(request, headers)
+  const session = await read(request, headers)
   deliver(headers, res)
   return session
 }

@@ -1,6 +1,6 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
 import type { AuthConfig, Session } from '../core/types.js'
-import { createGetSession, type GetSession } from './app/get-session.js'
+import { createGetSession, type GetSession, type ReadSession } from './app/get-session.js'
 import { createGetAccessToken, type GetAccessToken } from './app/get-access-token.js'
 import { settled } from './kernel/after-answer.js'
 import { isFresh, signedInAtOf } from './kernel/fresh.js'
@@ -51,6 +51,10 @@ export type Handler = (request: Request) => Promise<Response>
 export const handleIncoming = Symbol('latchkey.handleIncoming')
 export type IncomingHandler = (incoming: Incoming) => Promise<Reply>
 
+/** `latchkey/node`'s `getSession` (src/node/session.ts): the session read over node's request, with no Web `Request` built. */
+export const readIncomingSession = Symbol('latchkey.readIncomingSession')
+export type { ReadSession }
+
 /** What the node binding checks a framework's mount path against (src/node/mount.ts): basePath, and where to say it is wrong. */
 export const mountTarget = Symbol('latchkey.mountTarget')
 export type MountTarget = { basePath: string; report(message: string): void }
@@ -81,6 +85,7 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
 export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
   const resolved = resolveConfig(config as AuthConfig, features)
   const actions = routeTable(features)
+  const readSession = createGetSession<S>(resolved)
   const handle: IncomingHandler = (incoming) => answer(incoming, resolved, actions, asIs)
   const handler: Handler = (request) => {
     let incoming: Incoming
@@ -94,7 +99,8 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
   return Object.assign(handler, {
     [handleIncoming]: handle,
     [mountTarget]: { basePath: resolved.basePath, report: (message: string) => resolved.logger.error(configurationError(message)) } satisfies MountTarget,
-    getSession: createGetSession<S>(resolved),
+    getSession: readSession,
+    [readIncomingSession]: readSession,
     getAccessToken: createGetAccessToken(resolved, config as AuthConfig),
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
     settled: () => settled(resolved),

@@ -7,10 +7,13 @@ import { sessionAnswer } from '../routes/session.js'
 import { timingHeader } from '../../core/session-rule.js'
 import { challengeHeaderName } from '../features/dbsc/registration.js'
 
-/** A Web `Request` only: `latchkey/node`'s `getSession(auth, req, res)` reads a node request through it. */
+/** A Web `Request` only: `latchkey/node`'s `getSession(auth, req, res)` reads a node request through `ReadSession`. */
 export interface GetSession<S extends Session = Session> {
   (request: Request, response?: Headers): Promise<S | null>
 }
+
+/** The same read over the kernel's `Incoming` too, which node's request implements without building a Web one. */
+export type ReadSession<S extends Session = Session> = (request: Request | Incoming, response?: Headers) => Promise<S | null>
 
 /** The session type of an `auth` object: `SessionOf<typeof auth>`. */
 export type SessionOf<A> = A extends { getSession: GetSession<infer S> } ? S : never
@@ -23,8 +26,8 @@ export type SessionOf<A> = A extends { getSession: GetSession<infer S> } ? S : n
  * session is answered as it stands, so call it with the response on routes the app uses often.
  * A request latchkey cannot read (untrusted Host, malformed URL) has no session.
  */
-export function createGetSession<S extends Session>(config: ResolvedConfig): GetSession<S> {
-  return async (request: Request, response?: Headers) => {
+export function createGetSession<S extends Session>(config: ResolvedConfig): ReadSession<S> {
+  return async (request, response) => {
     const ctx = contextOf(request, config)
     if (!ctx) return null
     const { session } = await sessionAnswer(ctx, response !== undefined)
@@ -33,17 +36,20 @@ export function createGetSession<S extends Session>(config: ResolvedConfig): Get
   }
 }
 
-/** The context of a request to the app, or null when latchkey cannot read it. */
-export function contextOf(request: Request, config: ResolvedConfig): Context | null {
+/** The context of a request to the app (a Web Request, or read through `Incoming`), or null when latchkey cannot read it. */
+export function contextOf(request: Request | Incoming, config: ResolvedConfig): Context | null {
   let incoming: Incoming
   try {
-    incoming = new WebIncoming(request)
+    incoming = isIncoming(request) ? request : new WebIncoming(request)
   } catch {
     return null
   }
   const origin = publicOrigin(config.originRule, incoming)
   return origin === null ? null : contextFor(incoming, config, origin)
 }
+
+/** An `Incoming` has `header()`, which no Web Request has (whatever realm made it). */
+const isIncoming = (request: Request | Incoming): request is Incoming => typeof (request as Incoming).header === 'function'
 
 const timingName = timingHeader.toLowerCase()
 
