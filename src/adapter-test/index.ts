@@ -64,7 +64,7 @@ export const adapterMethods = [
 ] as const satisfies ReadonlyArray<keyof Adapter>
 
 /** Additions an adapter may leave out (the server then does without); the suite tests each one an adapter has. */
-export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', 'replaceSessionToken', 'updateAuthenticatorName', ...factorMethods, ...passwordMethods] as const satisfies ReadonlyArray<keyof Adapter>
+export const optionalAdapterMethods = ['deleteVerificationTokens', 'createVerificationCode', 'useVerificationCode', 'deleteVerificationCodes', 'replaceSessionToken', 'updateAuthenticatorName', ...factorMethods, ...passwordMethods] as const satisfies ReadonlyArray<keyof Adapter>
 
 export function runAdapterTests(options: AdapterTestOptions): void {
   describe(`adapter contract: ${options.name}`, () => {

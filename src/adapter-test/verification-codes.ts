@@ -1,8 +1,9 @@
 /**
  * One-time email codes (latchkey's optional addition): one code per identifier, a new one
  * replacing the old, each attempt counted atomically, a right code used once, and never more
- * right answers than `maxAttempts` allows, even under concurrency. Adapters without the two
- * methods pass these unchecked (the server then refuses codes at start-up).
+ * right answers than `maxAttempts` allows, even under concurrency; expired codes purged in
+ * bounded batches. Adapters without the methods pass these unchecked (the server then refuses
+ * codes at start-up, or purges none).
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { Adapter } from '../core/types.js'
@@ -87,6 +88,37 @@ export function verificationCodeTests(suite: Suite): void {
       await expect(adapter.createVerificationCode({ identifier: '', code: 'x', expires: later(1) })).rejects.toMatchObject({ code: 'InvalidInput' })
       await expect(adapter.useVerificationCode({ identifier: 'a@b.c', codes: [], maxAttempts: 5 })).rejects.toMatchObject({ code: 'InvalidInput' })
       await expect(adapter.useVerificationCode({ identifier: 'a@b.c', codes: ['x'], maxAttempts: 0 })).rejects.toMatchObject({ code: 'InvalidInput' })
+    })
+
+    // Optional: adapters without deleteVerificationCodes pass these unchecked (expired codes then stay).
+    const purges = () => keeps() && typeof adapter.deleteVerificationCodes === 'function'
+    /** Whether the code is still stored (a right answer uses it, expired or not). */
+    const stored = async (record: { identifier: string; code: string }) =>
+      (await adapter.useVerificationCode({ identifier: record.identifier, codes: [record.code], maxAttempts: 5 })).result === 'used'
+
+    test('deleteVerificationCodes({ expiredBefore, limit }) deletes at most limit expired codes and no live one', async () => {
+      if (!purges()) return
+      // Dates long past, so that other tests' codes (all live) are not among them.
+      const at = (minutes: number) => new Date(Date.UTC(1990, 0, 1) + minutes * 60_000)
+      const expired = [1, 2, 3].map((m) => ({ ...newCode(), expires: at(m) }))
+      const live = { ...newCode(), expires: at(5) }
+      for (const record of [...expired, live]) await adapter.createVerificationCode(record)
+      expect(await adapter.deleteVerificationCodes({ expiredBefore: at(5), limit: 2 })).toBe(2)
+      expect(await adapter.deleteVerificationCodes({ expiredBefore: at(5), limit: 100 })).toBe(1)
+      expect(await adapter.deleteVerificationCodes({ expiredBefore: at(5) })).toBe(0)
+      for (const record of expired) expect(await stored(record)).toBe(false)
+      expect(await stored(live)).toBe(true)
+    })
+
+    test('deleteVerificationCodes refuses a filter that would delete every code, and a bad limit', async () => {
+      if (!purges()) return
+      const record = newCode()
+      await adapter.createVerificationCode(record)
+      const refused = (filter: unknown) => Promise.resolve().then(() => adapter.deleteVerificationCodes(filter as never))
+      await expect(refused({})).rejects.toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/expiredBefore/) })
+      await expect(refused({ limit: 5 })).rejects.toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/expiredBefore/) })
+      await expect(refused({ expiredBefore: later(2), limit: 0 })).rejects.toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/limit/) })
+      expect(await stored(record)).toBe(true)
     })
   })
 }

@@ -20,6 +20,7 @@ import {
   requireDateOrNull,
   requireString,
   requireStringOrNull,
+  requireExpiredFilter,
   requireTokenFilter,
 } from './validate.js'
 
@@ -296,6 +297,18 @@ export function MemoryAdapter(): MemoryAdapter {
       const stored = codes.get(identifier)
       if (stored) stored.attempts++
       return judgeAttempt(stored && { ...stored, expires: new Date(stored.expires) }, candidates, maxAttempts, () => codes.get(identifier) === stored && codes.delete(identifier))
+    },
+
+    async deleteVerificationCodes(filter) {
+      const { expiredBefore, limit = Infinity } = requireExpiredFilter('deleteVerificationCodes', filter)
+      let deleted = 0
+      for (const [identifier, stored] of codes) {
+        if (deleted >= limit) break
+        if (stored.expires.getTime() >= expiredBefore.getTime()) continue
+        codes.delete(identifier)
+        deleted++
+      }
+      return deleted
     },
 
     // ------------------------------------------------------------ authenticators

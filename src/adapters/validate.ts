@@ -57,14 +57,25 @@ export function requireTokenFilter(method: string, filter: unknown): TokenFilter
   if (identifier === undefined && expiredBefore === undefined) {
     throw new AdapterError('InvalidInput', `${method}: expected identifier or expiredBefore; refusing to delete every token`)
   }
-  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1)) {
-    throw new AdapterError('InvalidInput', `${method}: expected limit to be a whole number >= 1, got ${typeof limit === 'number' ? limit : describeValue(limit)}`)
-  }
   return {
     identifier: identifier === undefined ? undefined : requireString(method, 'identifier', identifier),
     expiredBefore: expiredBefore === undefined ? undefined : requireDate(method, 'expiredBefore', expiredBefore),
-    limit: limit as number | undefined,
+    limit: requireLimit(method, limit),
   }
+}
+
+/** deleteVerificationCodes' filter: a date (never "everything"), and a whole limit >= 1. */
+export function requireExpiredFilter(method: string, filter: unknown): { expiredBefore: Date; limit?: number } {
+  const { expiredBefore, limit } = (filter ?? {}) as Record<string, unknown>
+  if (expiredBefore === undefined) throw new AdapterError('InvalidInput', `${method}: expected expiredBefore; refusing to delete every code`)
+  return { expiredBefore: requireDate(method, 'expiredBefore', expiredBefore), limit: requireLimit(method, limit) }
+}
+
+function requireLimit(method: string, limit: unknown): number | undefined {
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1)) {
+    throw new AdapterError('InvalidInput', `${method}: expected limit to be a whole number >= 1, got ${typeof limit === 'number' ? limit : describeValue(limit)}`)
+  }
+  return limit as number | undefined
 }
 
 /** A session's `amr`: an array of words (no spaces: the SQL adapter keeps them space-separated). */

@@ -596,6 +596,11 @@ export interface Adapter {
    * `maxAttempts` were made, or `none` when there is no code.
    */
   useVerificationCode?(attempt: { identifier: string; codes: string[]; maxAttempts: number }): Awaitable<VerificationCodeAttempt>
+  /**
+   * latchkey's addition: deletes the codes that expired before `expiredBefore`, at most `limit` of
+   * them, and answers how many it deleted. Without it, expired codes stay until their identifier asks again.
+   */
+  deleteVerificationCodes?(filter: { expiredBefore: Date; limit?: number }): Awaitable<number>
   /** latchkey's addition: stores a new factor (throws AdapterError DuplicateFactor on an id in use, UnknownUser for a user that does not exist) and returns it. */
   createFactor?(factor: AdapterFactor): Awaitable<AdapterFactor>
   /** latchkey's addition: the user's factors, oldest first; [] for an unknown user. */

@@ -3,6 +3,8 @@
  * signed-in user asks GET /dbsc/challenge over and over. It meets a 429, leaves one outstanding
  * challenge per session and purpose, and once lifetimes pass, any later write purges expired
  * records of every kind (DBSC and WebAuthn challenges, email tokens), a bounded batch at a time.
+ * Expired one-time codes too (issue 42, item 3): asking email codes for address after address
+ * once left a row each, forever.
  * On the memory adapter, PGlite, and a PostgreSQL server where DATABASE_URL is set.
  */
 import { randomUUID } from 'node:crypto'
@@ -67,6 +69,7 @@ describe.each(Object.keys(stores))('on %s', (storeName) => {
     store ??= await stores[storeName]()
     // Each test starts from an empty token table (a no-op where the adapter cannot delete).
     await store.deleteVerificationTokens?.({ expiredBefore: new Date(Date.UTC(9999, 0, 1)) })
+    await store.deleteVerificationCodes?.({ expiredBefore: new Date(Date.UTC(9999, 0, 1)) })
   })
 
   /** A device-bound test server over the store, recording every one-time record it writes. */
@@ -172,5 +175,30 @@ describe.each(Object.keys(stores))('on %s', (storeName) => {
     expect((await new Jar(handler).get('/auth/webauthn-options/passkey?action=authenticate')).status).toBe(200)
     expect(await left(backlog)).toBe(50)
     expect(await left(written)).toBe(1)
+  })
+
+  /** Whether `identifier`'s code is still stored: one attempt at it finds it ('wrong') or finds none. */
+  const codeLeft = async (identifier: string) => (await store.useVerificationCode!({ identifier, codes: ['-'], maxAttempts: 1000 })).result !== 'none'
+
+  it.each(Object.keys(writes))('once their 10 minutes have passed, %s purges the expired email codes too', async (kind) => {
+    const { handler, clock, written } = server()
+    const asked: string[] = []
+    for (let i = 0; i < 3; i++) {
+      expect((await requestLink(new Jar(handler))).status).toBe(302)
+      asked.push(written.at(-1)!.identifier)
+    }
+    expect(await Promise.all(asked.map(codeLeft))).toEqual([true, true, true])
+
+    clock.now += 10 * minute + 1000
+    await writes[kind]!(new Jar(handler))
+    expect(await Promise.all(asked.map(codeLeft))).toEqual([false, false, false])
+  })
+
+  it('a write purges at most 100 expired codes: a bounded batch, not the whole backlog', async () => {
+    const { handler } = server()
+    const backlog = Array.from({ length: 150 }, (_, i) => ({ identifier: `old-${i}@example.com`, code: randomUUID(), expires: new Date(Date.UTC(2025, 0, 1, 0, i)) }))
+    for (const record of backlog) await store.createVerificationCode!(record)
+    expect((await new Jar(handler).get('/auth/webauthn-options/passkey?action=authenticate')).status).toBe(200)
+    expect((await Promise.all(backlog.map((r) => codeLeft(r.identifier)))).filter(Boolean)).toHaveLength(50)
   })
 })

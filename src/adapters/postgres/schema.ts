@@ -136,7 +136,7 @@ export const migrations: Migration[] = [
   {
     version: 8,
     name: 'verification token expiry index',
-    // Each token write purges a bounded batch of expired tokens (src/server/kernel/one-time-records.ts).
+    // Each one-time write purges a bounded batch of expired tokens (src/server/kernel/one-time-secrets.ts).
     statements: [`CREATE INDEX verification_tokens_expires_idx ON verification_tokens (expires)`],
   },
   {
@@ -202,6 +202,12 @@ export const migrations: Migration[] = [
     name: 'passkey names',
     // The authenticator model (its AAGUID, which names it in the passkey list) and the name the user gave it.
     statements: [`ALTER TABLE authenticators ADD COLUMN aaguid text`, `ALTER TABLE authenticators ADD COLUMN name text`],
+  },
+  {
+    version: 14,
+    name: 'verification code expiry index',
+    // Each one-time write purges a bounded batch of expired codes too (src/server/kernel/one-time-secrets.ts).
+    statements: [`CREATE INDEX verification_codes_expires_idx ON verification_codes (expires)`],
   },
 ]
 

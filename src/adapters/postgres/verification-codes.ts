@@ -4,6 +4,7 @@
  * answer uses the code by a DELETE that only the row it counted can match.
  */
 import type { CompleteAdapter } from '../types.js'
+import { requireExpiredFilter } from '../validate.js'
 import { judgeAttempt, requireAttempt, requireCode } from '../verification-codes.js'
 import type { Rows } from './queryable.js'
 
@@ -13,7 +14,7 @@ interface CodeRow {
   attempts: number
 }
 
-export function verificationCodeMethods(rows: Rows): Pick<CompleteAdapter, 'createVerificationCode' | 'useVerificationCode'> {
+export function verificationCodeMethods(rows: Rows): Pick<CompleteAdapter, 'createVerificationCode' | 'useVerificationCode' | 'deleteVerificationCodes'> {
   return {
     async createVerificationCode(record) {
       const { identifier, code, expires } = requireCode('createVerificationCode', record)
@@ -35,6 +36,22 @@ export function verificationCodeMethods(rows: Rows): Pick<CompleteAdapter, 'crea
         const used = await rows(`DELETE FROM verification_codes WHERE identifier = $1::text AND code = $2::text RETURNING 1`, [identifier, counted!.code])
         return used.length === 1
       })
+    },
+
+    async deleteVerificationCodes(filter) {
+      const { expiredBefore, limit } = requireExpiredFilter('deleteVerificationCodes', filter)
+      const params: unknown[] = [expiredBefore]
+      const picked = limit === undefined ? '' : `ORDER BY expires LIMIT $${params.push(limit)}::bigint`
+      // Expiry is checked again on the row deleted: a code issued afresh meanwhile (the same identifier, upserted) stays.
+      const [row] = await rows<{ deleted: number | string }>(
+        `WITH gone AS (
+           DELETE FROM verification_codes WHERE expires < $1::timestamptz AND identifier IN (
+             SELECT identifier FROM verification_codes WHERE expires < $1::timestamptz ${picked}
+           ) RETURNING 1
+         ) SELECT count(*) AS deleted FROM gone`,
+        params,
+      )
+      return Number(row?.deleted ?? 0)
     },
   }
 }

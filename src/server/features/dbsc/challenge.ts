@@ -7,7 +7,7 @@
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
 import { hmacHex, randomToken, sha256Hex } from '../../kernel/crypto.js'
-import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
+import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 
 export type ChallengePurpose = 'register' | 'refresh'
 

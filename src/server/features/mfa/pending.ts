@@ -8,7 +8,7 @@ import type { AdapterAccount } from '../../../core/types.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
 import { randomToken, sha256Hex } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
-import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
+import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import { startTries } from './tries.js'
 
@@ -41,7 +41,7 @@ export async function startPending(ctx: Context, pending: Omit<Pending, 'nonce'>
   const nonce = randomToken(16)
   const until = ctx.now + maxAge * 1000
   await storeOneTimeRecord(ctx, { identifier: identifier(nonce), token: await sha256Hex(nonce), expires: new Date(until) }, 'second factors')
-  if (!pending.setup) await startTries(ctx, pending.userId, nonce, new Date(until))
+  if (!pending.setup) await startTries(ctx, pending.userId, new Date(until))
   const times = { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) }
   let value = await seal({ ...pending, nonce }, ctx.config.secrets, ctx.names.mfaPending, times)
   if (value.length > maxCookieValue && pending.link) {

@@ -1,27 +1,24 @@
 /**
- * The second step's tries, counted in the store (the adapter's one-time code engine, whose
+ * The second step's tries, counted in the store (the kernel's one-time-secret service, whose
  * attempts are counted by one atomic write), so servers sharing the store share the count, with
- * or without rate limits. One row per user, started afresh by each pending sign-in: the store
- * stays bounded by its users, and each first-factor success buys `maxTries` tries at most.
+ * or without rate limits. One row per user, `mfa-tries:<user id>`, started afresh by each pending
+ * sign-in: the store stays bounded by its users, and each first-factor success buys `maxTries`
+ * tries at most.
  */
 import type { Context } from '../../kernel/context.js'
-import { useAdapter } from '../../kernel/adapter-methods.js'
-import { sha256Hex } from '../../kernel/crypto.js'
+import { countTry as countInStore, startCount, type CodeKind } from '../../kernel/one-time-secrets.js'
 
 export const maxTries = 5
 
-const identifier = (userId: string) => `mfa-tries:${userId}`
+/** A code nobody is told (32 hex digits, never typed): the row only keeps the count. Its lifetime is the pending sign-in's. */
+const tries: CodeKind = { purpose: 'mfa-tries', length: 32, alphabet: '0123456789abcdef', maxAge: 10 * 60, maxAttempts: maxTries, needFor: 'second factors' }
 
 /** Starts the count for a new pending sign-in of `userId`, until `expires`. */
-export async function startTries(ctx: Context, userId: string, nonce: string, expires: Date): Promise<void> {
-  const adapter = useAdapter(ctx.config, ['createVerificationCode'], 'second factors')
-  await adapter.createVerificationCode({ identifier: identifier(userId), code: await sha256Hex(`mfa-tries|${nonce}`), expires })
+export async function startTries(ctx: Context, userId: string, expires: Date): Promise<void> {
+  await startCount(ctx, tries, userId, expires)
 }
 
 /** Counts one try; false once the tries are spent (or the store holds no count: fail closed). */
-export async function countTry(ctx: Context, userId: string): Promise<boolean> {
-  const adapter = useAdapter(ctx.config, ['useVerificationCode'], 'second factors')
-  // A candidate no stored count can equal: each call counts one attempt and uses nothing.
-  const found = await adapter.useVerificationCode({ identifier: identifier(userId), codes: ['-'], maxAttempts: maxTries })
-  return found.result === 'wrong'
+export function countTry(ctx: Context, userId: string): Promise<boolean> {
+  return countInStore(ctx, tries, userId)
 }

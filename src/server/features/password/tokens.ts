@@ -1,15 +1,13 @@
 /**
  * The one-time link and code of a password email: to confirm an address or to reset a password.
- * The link's token is stored as an HMAC (email/link.ts's rule), the code as email/code.ts keeps
- * codes (6 digits, 10 minutes, burned after 5 wrong entries); a new email replaces both.
+ * The link's token is stored as an HMAC (email/link.ts's rule), the code as a kind of the kernel's
+ * one-time-secret service (6 digits, 10 minutes, burned after 5 wrong entries); a new email replaces both.
  */
-import type { EmailConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { randomToken } from '../../kernel/crypto.js'
-import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
-import { storeCode, useCode } from '../email/code.js'
+import { digits, issueCode, spendCode, storeOneTimeRecord, type CodeKind } from '../../kernel/one-time-secrets.js'
 import { hashToken, normalizeEmail } from '../email/link.js'
 import { passwordStore } from './store.js'
 
@@ -19,8 +17,11 @@ export type Purpose = 'verify' | 'reset'
 const identifier = (purpose: Purpose, email: string) => `password-${purpose}:${email}`
 /** The link's stored HMAC names its purpose too: a token made for anything else never matches. */
 const hashLinkToken = (purpose: Purpose, token: string, secret: string) => hashToken(`password-${purpose}|${token}`, secret)
-/** Codes as the email codes are: the same options, under this feature's identifiers. */
-const codes = { id: 'password', code: { length: 6 } } as EmailConfig
+/** Each purpose its own kind, so its codes are keyed `password-<purpose>:<address>` as its links are. */
+const codeKinds: Record<Purpose, CodeKind> = {
+  verify: { purpose: 'password-verify', length: 6, alphabet: digits, maxAge: 10 * 60, maxAttempts: 5, needFor: 'email codes', sentIn: 'the email' },
+  reset: { purpose: 'password-reset', length: 6, alphabet: digits, maxAge: 10 * 60, maxAttempts: 5, needFor: 'email codes', sentIn: 'the email' },
+}
 
 /** The address in `body.email`, normalized; InvalidRequest where there is none. */
 export function emailOf(body: Body): string {
@@ -38,17 +39,17 @@ export async function issueLink(ctx: Context, purpose: Purpose, email: string, m
   const token = randomToken(32)
   const expires = new Date(ctx.now + maxAge * 1000)
   await storeOneTimeRecord(ctx, { identifier: identifier(purpose, email), token: await hashLinkToken(purpose, token, ctx.config.secrets[0]), expires }, 'password emails', { replace: true })
-  const made = await storeCode(ctx, codes, identifier(purpose, email))
+  const made = await issueCode(ctx, codeKinds[purpose], email)
   const url = new URL(`${ctx.baseUrl}/password/${purpose}`)
   url.searchParams.set('email', email)
   url.searchParams.set('token', token)
-  return { url: url.href, code: made?.code, minutes: Math.round(maxAge / 60) }
+  return { url: url.href, code: made.code, minutes: Math.round(maxAge / 60) }
 }
 
 /** Spends the link's `token` or the `code` in the body for `email`; throws InvalidCode, CodeExpired or TooManyAttempts. */
 export async function useLinkOrCode(ctx: Context, purpose: Purpose, email: string, body: Body): Promise<void> {
   const token = stringField(body, 'token')
-  if (!token) return useCode(ctx, codes, identifier(purpose, email), body.code)
+  if (!token) return spendCode(ctx, codeKinds[purpose], email, body.code)
   const store = passwordStore(ctx)
   for (const secret of ctx.config.secrets) {
     const record = await store.useVerificationToken({ identifier: identifier(purpose, email), token: await hashLinkToken(purpose, token, secret) })

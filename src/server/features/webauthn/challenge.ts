@@ -12,7 +12,7 @@
  * and consumed with `useVerificationToken` (identifier `webauthn:<provider id>`, token the HMAC of the
  * challenge under the secret). The record lives in the shared database, never in one process's
  * memory, so a challenge is accepted once across every server. Unused records expire with the
- * cookie and are purged by later writes (one-time-records.ts).
+ * cookie and are purged by later writes (one-time-secrets.ts).
  */
 import type { WebAuthnConfig } from '../../../core/types.js'
 import { fromBase64Url } from '../../../core/encoding.js'
@@ -20,7 +20,7 @@ import { useAdapter } from '../../kernel/adapter-methods.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
 import { hmacHex } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
-import { storeOneTimeRecord } from '../../kernel/one-time-records.js'
+import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import { WebAuthnRefusal } from './errors.js'
 
 /** `second-factor`: an assertion that completes a sign-in's second step (features/mfa/passkey.ts), never a sign-in by itself. */
