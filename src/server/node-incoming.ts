@@ -5,7 +5,7 @@
  */
 import { AuthError } from '../core/errors.js'
 import type { Incoming } from './kernel/context.js'
-import { rememberClientAddress } from './features/rate-limit/client-address.js'
+import { rememberClientAddress } from './kernel/rate-limit/client-address.js'
 import type { NodeRequestLike } from './app/node-like.js'
 
 export function requestUrl(req: NodeRequestLike): URL {

@@ -9,7 +9,7 @@ import type { RateLimitOptions, ResolvedRateLimit } from '../../../core/rate-lim
 import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
 import { defaultClientAddress, type GetClientAddress } from './client-address.js'
 import { memoryRateLimitStore } from './memory.js'
-import { postgresRateLimitStore } from './postgres.js'
+import { postgresRateLimitStore } from '../../../adapters/postgres/rate-limit-store.js'
 import { countsFailures, resolveRateLimitRules, type RateLimitAction, type RateLimitRules } from './rules.js'
 import type { RateLimitStore } from './store.js'
 import type { Queryable } from '../../../adapters/postgres/queryable.js'
