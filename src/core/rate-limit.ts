@@ -1,6 +1,7 @@
 /**
- * The rate-limit options of `AuthConfig.rateLimit`, as types: what a configuration says. The
- * limits themselves run in src/server/features/rate-limit.
+ * The rate-limit options of `AuthConfig.rateLimit`, as types: what a configuration says, and the
+ * argument check every store shares. The limits themselves run in src/server/kernel/rate-limit;
+ * the PostgreSQL and Redis stores are beside the adapters (src/adapters).
  */
 
 export type RateLimitAction = 'email' | 'emailCode' | 'credentials' | 'passkeyOptions' | 'dbscChallenge' | 'mfa'
@@ -58,4 +59,11 @@ export interface ResolvedRateLimit {
   store: RateLimitStore
   rules: RateLimitRules
   getClientAddress: GetClientAddress
+}
+
+/** Throws a TypeError unless the arguments of `hit` are usable; shared by every store. */
+export function checkHitArguments(key: string, windowSeconds: number, now: number): void {
+  if (typeof key !== 'string' || key.length === 0) throw new TypeError(`rate limit: expected a non-empty key, got ${JSON.stringify(key)}`)
+  if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) throw new TypeError(`rate limit: expected windowSeconds > 0, got ${windowSeconds}`)
+  if (!Number.isFinite(now)) throw new TypeError(`rate limit: expected now in milliseconds, got ${now}`)
 }

@@ -1,7 +1,7 @@
 /** The node:http binding: `http.createServer(toNodeHandler(Latchkey(config)))`. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleIncoming, mountTarget, type Handler, type IncomingHandler, type MountTarget } from '../server/latchkey.js'
-import { rememberClientAddress } from '../server/features/rate-limit/client-address.js'
+import { rememberClientAddress } from '../server/kernel/rate-limit/client-address.js'
 import { bodyOf, NodeIncoming, requestUrl, webHeaders } from './incoming.js'
 import { jsonHeaders, type Reply } from '../server/kernel/respond.js'
 import { readMount } from './mount.js'

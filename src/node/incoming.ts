@@ -5,7 +5,7 @@
  */
 import { AuthError } from '../core/errors.js'
 import type { Incoming } from '../server/kernel/context.js'
-import { rememberClientAddress } from '../server/features/rate-limit/client-address.js'
+import { rememberClientAddress } from '../server/kernel/rate-limit/client-address.js'
 import type { NodeRequestLike } from './node-like.js'
 
 export function requestUrl(req: NodeRequestLike): URL {

@@ -13,16 +13,8 @@ export type { Language, PageMessages, Plural } from '../locales/index.js'
 export { isDate } from '../core/types.js'
 export {
   memoryRateLimitStore,
-  postgresRateLimitStore,
-  redisRateLimitStore,
   type MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
-  type PostgresRateLimitStore,
-  type PostgresRateLimitStoreOptions,
-  type RedisLike,
-  type RedisMultiLike,
-  type RedisRateLimitStore,
-  type RedisRateLimitStoreOptions,
   type RateLimitAction,
   type RateLimitHit,
   type RateLimitOptions,
@@ -30,4 +22,6 @@ export {
   type RateLimitRules,
   type RateLimitStore,
   type GetClientAddress,
-} from './features/rate-limit/index.js'
+} from './kernel/rate-limit/index.js'
+export { postgresRateLimitStore, type PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from '../adapters/postgres/rate-limit-store.js'
+export { redisRateLimitStore, type RedisLike, type RedisMultiLike, type RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../adapters/redis-rate-limit.js'

@@ -12,7 +12,7 @@ import {
   RateLimitError,
   resolveRateLimitRules,
   type RateLimitStore,
-} from '../../src/server/features/rate-limit/index.js'
+} from '../../src/server/kernel/rate-limit/index.js'
 
 const t0 = Date.parse('2026-01-01T00:00:00Z')
 const rules = defaultRateLimitRules

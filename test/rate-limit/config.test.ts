@@ -5,10 +5,10 @@ import {
   defaultRateLimitRules,
   enforceRateLimit,
   memoryRateLimitStore,
-  postgresRateLimitStore,
   RateLimitError,
   resolveRateLimit,
-} from '../../src/server/features/rate-limit/index.js'
+} from '../../src/server/kernel/rate-limit/index.js'
+import { postgresRateLimitStore } from '../../src/adapters/postgres/rate-limit-store.js'
 
 const t0 = Date.parse('2026-01-01T00:00:00Z')
 

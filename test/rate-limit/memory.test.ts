@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { memoryRateLimitStore } from '../../src/server/features/rate-limit/index.js'
+import { memoryRateLimitStore } from '../../src/server/kernel/rate-limit/index.js'
 import { runStoreContract } from './store-contract.js'
 
 const store = memoryRateLimitStore()

@@ -6,7 +6,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fromPg, fromPGlite, migrate } from '../../src/adapters/postgres/index.js'
-import { postgresRateLimitStore, type PostgresRateLimitStore } from '../../src/server/features/rate-limit/index.js'
+import { postgresRateLimitStore, type PostgresRateLimitStore } from '../../src/adapters/postgres/rate-limit-store.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { needsService } from '../support/needs-service.js'
 import { runStoreContract } from './store-contract.js'

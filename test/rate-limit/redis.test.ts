@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { redisRateLimitStore, type RedisRateLimitStore } from '../../src/server/features/rate-limit/index.js'
+import { redisRateLimitStore, type RedisRateLimitStore } from '../../src/adapters/redis-rate-limit.js'
 import { needsService } from '../support/needs-service.js'
 import { runStoreContract } from './store-contract.js'
 

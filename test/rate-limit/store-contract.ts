@@ -1,7 +1,7 @@
 /** What every rate-limit store must do, run against each store with its own clock rules. */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import type { RateLimitStore } from '../../src/server/features/rate-limit/index.js'
+import type { RateLimitStore } from '../../src/server/kernel/rate-limit/index.js'
 
 export interface StoreUnderTest {
   store: RateLimitStore

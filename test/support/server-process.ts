@@ -25,7 +25,7 @@ import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { toNodeHandler } from '../../src/node/index.js'
 import { Latchkey } from '../../src/server/index.js'
-import { defaultRateLimitRules } from '../../src/server/features/rate-limit/index.js'
+import { defaultRateLimitRules } from '../../src/server/kernel/rate-limit/index.js'
 
 const url = process.env.DATABASE_URL
 const schema = process.env.LATCHKEY_TEST_SCHEMA

@@ -7,12 +7,14 @@
  * The methods live by record kind: users.ts, accounts.ts, sessions.ts, verification-tokens.ts,
  * authenticators.ts, factors.ts, passwords.ts. Call `migrate` first (openEmbedded and openDatabase do).
  */
+import type { RateLimitStore } from '../../core/rate-limit.js'
 import type { CompleteAdapter } from '../types.js'
 import { accountMethods } from './accounts.js'
 import { authenticatorMethods } from './authenticators.js'
 import { toQueryable } from './drivers/index.js'
 import { factorMethods } from './factors.js'
 import { passwordMethods } from './passwords.js'
+import { postgresRateLimitStore } from './rate-limit-store.js'
 import { withQueryListener, type QueryListener } from './query-hooks.js'
 import type { Queryable } from './queryable.js'
 import { sessionMethods } from './sessions.js'
@@ -28,6 +30,8 @@ export interface PostgresAdapterOptions {
 export interface PostgresAdapter extends CompleteAdapter {
   /** The Queryable the adapter sends its statements through. */
   readonly db: Queryable
+  /** The rate-limit store in this database, which `Latchkey` takes by default: servers sharing it share their counts. */
+  rateLimitStore(): RateLimitStore
 }
 
 export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAdapterOptions = {}): PostgresAdapter {
@@ -40,6 +44,7 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
 
   return {
     db,
+    rateLimitStore: () => postgresRateLimitStore(db),
     ...userMethods(rows),
     ...accountMethods(rows),
     ...sessionMethods(rows),

@@ -90,7 +90,7 @@ export const migrations: Migration[] = [
     version: 2,
     name: 'rate limits',
     statements: [
-      // One row per counted key (see src/server/features/rate-limit/postgres.ts); reset_at in epoch milliseconds.
+      // One row per counted key (see src/adapters/postgres/rate-limit-store.ts); reset_at in epoch milliseconds.
       `CREATE TABLE rate_limits (
         key text PRIMARY KEY,
         hits bigint NOT NULL,

@@ -8,8 +8,7 @@ import { email } from './email/feature.js'
 import { mfa } from './mfa/feature.js'
 import { password } from './password/feature.js'
 import { oauth } from './oauth/feature.js'
-import { rateLimit } from './rate-limit/feature.js'
 import { sessions } from './sessions/feature.js'
 import { webauthn } from './webauthn/feature.js'
 
-export const features: readonly Feature[] = [rateLimit, oauth, email, credentials, webauthn, dbsc, sessions, accounts, mfa, password, authjsMigration]
+export const features: readonly Feature[] = [oauth, email, credentials, webauthn, dbsc, sessions, accounts, mfa, password, authjsMigration]

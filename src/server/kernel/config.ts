@@ -18,6 +18,7 @@ import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
 import { resolveOriginRule } from './public-origin.js'
 import { resolvePageLanguages } from './page-language.js'
+import { resolveRateLimit } from './rate-limit/config.js'
 
 export type { ResolvedConfig, ResolvedProvider, SessionBinding } from './types.js'
 
@@ -71,7 +72,8 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     missingMethods: [],
     methods: new Map(features.flatMap((f) => (f.method ? f.method.types.map((t) => [t, f.method!] as const) : []))),
     sessionTokens: new TokenCache(),
-    rateLimit: null,
+    // Infrastructure, not a feature: every instance counts, whichever features it has.
+    rateLimit: resolveRateLimit(config.rateLimit, config.adapter),
   }
   for (const feature of features) feature.configure?.(config, resolved)
   if (features.length) {

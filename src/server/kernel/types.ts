@@ -131,7 +131,7 @@ export interface ResolvedConfig {
   missingMethods: string[]
   /** The sign-in method of each provider type, from the instance's features. */
   methods: Map<string, SignInMethod>
-  /** Null when turned off (or with no rate-limit feature). */
+  /** Null when turned off (`rateLimit: false`). */
   rateLimit: ResolvedRateLimit | null
   /** How a bound session's read checks its device, from the feature that binds (dbsc); none when off. */
   binding?: SessionBinding

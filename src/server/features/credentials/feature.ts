@@ -2,7 +2,7 @@
 import type { CredentialsConfig } from '../../../core/types.js'
 import type { Feature } from '../../kernel/feature.js'
 import { redirect } from '../../kernel/respond.js'
-import { escapeHtml } from '../../routes/page-html.js'
+import { escapeHtml } from '../../kernel/page-html.js'
 import { postedCallback } from '../../sign-in/posted-callback.js'
 import { signInWithCredentials } from './sign-in.js'
 

@@ -8,7 +8,7 @@ import { AuthError } from '../../../core/errors.js'
 import type { Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { readCredentials } from './fields.js'
-import { enforceRateLimit } from '../rate-limit/config.js'
+import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { completeSignIn } from '../../sign-in/complete.js'
 
 export async function signInWithCredentials(ctx: Context, provider: CredentialsConfig<any>, body: Body): Promise<void> {

@@ -10,7 +10,7 @@ import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
 import { hmacHex, timingSafeEqual } from '../../kernel/crypto.js'
 import type { PageWords } from '../../kernel/page-language.js'
-import { escapeHtml, page } from '../../routes/page-html.js'
+import { escapeHtml, page } from '../../kernel/page-html.js'
 
 /** How long the page may be left open before its button is used. */
 const proofLifetimeMs = 60 * 60_000

@@ -5,6 +5,7 @@
 import type { EmailConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
+import { isAddress, normalizeEmail } from '../../kernel/address.js'
 import type { Context } from '../../kernel/context.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
@@ -15,26 +16,6 @@ import { storeCode } from './code.js'
 import { noteRequester } from './requester.js'
 
 const defaultMaxAge = 24 * 60 * 60
-
-/**
- * What no address takes here: spaces, control characters and RFC 5322's specials, `:` among them.
- * Every other one-time record's key has a `:` (`password-reset:…`, `mfa-tries:…`, `dbsc:…`) or no
- * `@` (`webauthn-upgrade`), so no address can name another purpose's record.
- */
-const notInAddress = /[\s\x00-\x1f\x7f,;:<>"()[\]\\]/
-
-/** Whether `value` is an address as latchkey keys records by: one `@` with something either side, no special character. */
-export function isAddress(value: string): boolean {
-  const at = value.indexOf('@')
-  return value.length <= 254 && at > 0 && at === value.lastIndexOf('@') && at < value.length - 1 && !notInAddress.test(value)
-}
-
-/** Lower-cases and trims the address, and refuses anything not shaped like one. */
-export function normalizeEmail(input: string): string {
-  const value = input.trim().toLowerCase()
-  if (!isAddress(value)) throw new AuthError('EmailSignin', 'Expected an email address like name@example.com')
-  return value
-}
 
 /** The provider's `normalizeIdentifier`, its answer checked as an address (it keys the stored records); else `normalizeEmail`. */
 function normalizeWith(provider: EmailConfig, raw: string): string {

@@ -9,7 +9,7 @@ import type { WebAuthnConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
-import { enforceRateLimit } from '../rate-limit/config.js'
+import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 
 /** The app's WebAuthn provider whose keys serve as second factors: the first one configured. */
 export function keyProvider(ctx: Context): WebAuthnConfig | undefined {

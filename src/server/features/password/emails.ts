@@ -5,7 +5,7 @@
  */
 import type { PasswordEmail } from '../../../providers/password.js'
 import type { PageKey, PageWords } from '../../kernel/page-language.js'
-import { escapeHtml } from '../../routes/page-html.js'
+import { escapeHtml } from '../../kernel/page-html.js'
 
 type Kind = PasswordEmail['kind']
 

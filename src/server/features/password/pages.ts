@@ -7,7 +7,7 @@ import { ensureCsrfToken } from '../../kernel/csrf.js'
 import type { Context } from '../../kernel/context.js'
 import { html, type Reply } from '../../kernel/respond.js'
 import { pageWords } from '../../kernel/page-language.js'
-import { escapeHtml, page } from '../../routes/page-html.js'
+import { escapeHtml, page } from '../../kernel/page-html.js'
 import type { ResolvedPassword } from './options.js'
 
 export async function linkPage(ctx: Context, purpose: 'verify' | 'reset', options: ResolvedPassword): Promise<Reply> {

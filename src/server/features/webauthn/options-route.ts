@@ -5,7 +5,7 @@
  * (`enableConditionalUI`). Sets the challenge cookie. Without `action`, it is `authenticate`.
  */
 import type { Context } from '../../kernel/context.js'
-import { enforceRateLimit } from '../rate-limit/config.js'
+import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { json, type Reply } from '../../kernel/respond.js'
 import { authenticationOptions } from './authenticate.js'
 import { WebAuthnRefusal, withReason } from './errors.js'

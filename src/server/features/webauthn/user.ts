@@ -3,7 +3,7 @@ import type { AdapterUser, WebAuthnConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
-import { normalizeEmail } from '../email/link.js'
+import { normalizeEmail } from '../../kernel/address.js'
 import { signedIn } from '../../kernel/manage.js'
 import { WebAuthnRefusal } from './errors.js'
 

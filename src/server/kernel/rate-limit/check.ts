@@ -1,6 +1,6 @@
 /** `checkRateLimit`: counts a request against its action's rules and refuses it past a limit. */
 import { AuthError } from '../../../core/errors.js'
-import { sha256Hex } from '../../kernel/crypto.js'
+import { sha256Hex } from '../crypto.js'
 import { accountNames, actionLabels, type RateLimitAction, type RateLimitRule, type RateLimitRules } from './rules.js'
 import type { RateLimitStore } from './store.js'
 

@@ -1,7 +1,7 @@
 /**
  * `AuthConfig.rateLimit` resolved once, and the one call a route makes. The default store follows
- * the adapter: an SQL adapter's own database when there is one, so several servers on one
- * database share their counts (issue 4); else process memory, which is per server.
+ * the adapter: the store an adapter offers (`rateLimitStore()`: the SQL adapter's own database, so
+ * several servers on one database share their counts); else process memory, which is per server.
  */
 import { configurationError } from '../../../core/errors.js'
 import type { Adapter } from '../../../core/types.js'
@@ -9,10 +9,8 @@ import type { RateLimitOptions, ResolvedRateLimit } from '../../../core/rate-lim
 import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
 import { defaultClientAddress, type GetClientAddress } from './client-address.js'
 import { memoryRateLimitStore } from './memory.js'
-import { postgresRateLimitStore } from './postgres.js'
 import { countsFailures, resolveRateLimitRules, type RateLimitAction, type RateLimitRules } from './rules.js'
 import type { RateLimitStore } from './store.js'
-import type { Queryable } from '../../../adapters/postgres/queryable.js'
 
 export type { RateLimitOptions }
 
@@ -30,9 +28,9 @@ export function resolveRateLimit(options: RateLimitOptions | false | undefined, 
   if (given.store && typeof given.store.refund !== 'function' && countsFailures(rules)) {
     throw configurationError('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store (see memoryRateLimitStore for one)')
   }
-  const db = (adapter as { db?: Queryable } | undefined)?.db
+  const offered = (adapter as { rateLimitStore?: () => RateLimitStore } | undefined)?.rateLimitStore
   return {
-    store: given.store ?? (db && typeof db.query === 'function' ? postgresRateLimitStore(db) : memoryRateLimitStore()),
+    store: given.store ?? (typeof offered === 'function' ? offered.call(adapter) : memoryRateLimitStore()),
     rules,
     getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false),
   }

@@ -8,7 +8,7 @@
  * than hits) is put back to 0. The window's clock is Redis's own, one clock for every server;
  * `now` only turns the remaining time into `resetAt`.
  */
-import { checkHitArguments, type RateLimitStore } from './store.js'
+import { checkHitArguments, type RateLimitStore } from '../core/rate-limit.js'
 
 type ExecResult = Array<[Error | null, unknown]> | null
 

@@ -4,9 +4,9 @@
  * row lock it takes makes concurrent hits from any number of servers count exactly. Expired rows
  * are reused by the next hit of their key and swept now and then by `prune`.
  */
-import { toQueryable } from '../../../adapters/postgres/drivers/index.js'
-import { errorCode } from '../../../adapters/postgres/sql-errors.js'
-import { checkHitArguments, type RateLimitStore } from './store.js'
+import { checkHitArguments, type RateLimitStore } from '../../core/rate-limit.js'
+import { toQueryable } from './drivers/index.js'
+import { errorCode } from './sql-errors.js'
 
 export interface PostgresRateLimitStoreOptions {
   /** Every this many hits, one hit also deletes expired rows (not awaited). Default 1000; 0 never. */
