@@ -1,7 +1,7 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
 import type { AuthConfig, Session } from '../core/types.js'
 import { createGetSession, type GetSession, type ReadSession } from './app/get-session.js'
-import { createGetAccessToken, type GetAccessToken } from './app/get-access-token.js'
+import { createGetAccessToken, type GetAccessToken } from './features/oauth/get-access-token.js'
 import { settled } from './kernel/after-answer.js'
 import { isFresh, signedInAtOf } from './kernel/fresh.js'
 import { AuthError, clientErrorType, configurationError } from '../core/errors.js'

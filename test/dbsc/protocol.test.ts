@@ -141,6 +141,20 @@ describe('the short cookie and refresh', () => {
     expect((await jar.session()).user.email).toBe('ada@example.com')
   })
 
+  it("auth.getSession on the app's own route: a lapsed bound session reads as none, and the app's response carries the challenge", async () => {
+    const { handler, clock } = bound()
+    const jar = new Jar(handler)
+    const { session_identifier: id } = await boundSession(jar, await newDevice())
+    const appRequest = () => new Request('http://localhost:3000/app', { headers: { cookie: [...jar.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') } })
+    const fresh = new Headers()
+    expect((await handler.getSession(appRequest(), fresh))?.user?.email).toBe('ada@example.com')
+    expect(fresh.get('secure-session-challenge')).toBeNull()
+    clock.now += 601_000
+    const lapsed = new Headers()
+    expect(await handler.getSession(appRequest(), lapsed)).toBeNull()
+    expect(challengeOf(new Response(null, { headers: lapsed })).id).toBe(id)
+  })
+
   it('refuses a proof from another key, for another session, replayed, or for a revoked session, and changes nothing', async () => {
     const { handler, clock } = bound()
     const jar = new Jar(handler)

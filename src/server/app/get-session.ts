@@ -5,7 +5,6 @@ import { contextFor, WebIncoming, type Context, type Incoming } from '../kernel/
 import { publicOrigin } from '../kernel/public-origin.js'
 import { sessionAnswer } from '../routes/session.js'
 import { timingHeader } from '../../core/session-rule.js'
-import { challengeHeaderName } from '../features/dbsc/registration.js'
 
 /** A Web `Request` only: `latchkey/node`'s `getSession(auth, req, res)` reads a node request through `ReadSession`. */
 export interface GetSession<S extends Session = Session> {
@@ -56,8 +55,10 @@ const timingName = timingHeader.toLowerCase()
 /** The cookies and timing header the read set, onto the app's response. */
 function deliver(ctx: Context, response: Headers): void {
   const timing = ctx.headers[timingName]
-  const challenge = ctx.headers[challengeHeaderName]
+  // A bound session's device challenge (features/dbsc), under the name the binding gives.
+  const challengeName = ctx.config.binding?.challengeHeader
+  const challenge = challengeName === undefined ? undefined : ctx.headers[challengeName]
   for (const cookie of ctx.setCookies) response.append('set-cookie', cookie)
   if (timing !== undefined) response.set(timingHeader, timing)
-  if (challenge !== undefined) response.set(challengeHeaderName, challenge)
+  if (challengeName !== undefined && challenge !== undefined) response.set(challengeName, challenge)
 }

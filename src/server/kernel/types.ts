@@ -137,6 +137,8 @@ export interface ResolvedConfig {
   binding?: SessionBinding
   /** What the completion step asks of second factors, from the feature that keeps them (mfa); none when off. */
   secondFactor?: SecondFactorGate
+  /** Proofs by a user's registered keys, from the feature that keeps them (webauthn); none without a WebAuthn provider. */
+  keyProofs?: KeyProofs
   /** Sessions another library made, read until a date (features/authjs-migration); none when off. */
   adoptedSessions?: AdoptedSessions
   /** Decrypted JWT sessions, keyed by cookie value. */
@@ -174,6 +176,22 @@ export interface SecondFactorGate {
   onAddressProven(ctx: Context, user: AdapterUser): Promise<void>
 }
 
+/** What a key proof's challenge is for: `second-factor`, a sign-in's second step, which no sign-in accepts. */
+export type KeyProofPurpose = 'second-factor'
+
+/**
+ * Proofs by a user's registered keys (passkeys, security keys), for a feature that asks for one
+ * without running the ceremony itself (mfa's second factor). The ceremony code loads on first use.
+ */
+export interface KeyProofs {
+  /** The credential ids of the user's keys; `needFor` names the use where the adapter lacks a method. */
+  keys(ctx: Context, userId: string, needFor: string): Promise<string[]>
+  /** Request options for the user's keys over a challenge made for `purpose` (its cookie set); null when the user has no key. */
+  options(ctx: Context, userId: string, ask: { purpose: KeyProofPurpose; userVerification: 'required' | 'preferred' | 'discouraged'; needFor: string }): Promise<object | null>
+  /** True when `assertion` is a valid answer by one of `userId`'s keys to a challenge made here for `purpose`; any refusal is false. */
+  verify(ctx: Context, userId: string, purpose: KeyProofPurpose, assertion: unknown): Promise<boolean>
+}
+
 /** A session another library made, as the session read (session.ts) takes it over. */
 export type AdoptedSession =
   /** JWT strategy: the claims to carry, `exp` (seconds) the expiry the new token keeps. */
@@ -199,6 +217,10 @@ export interface SessionBinding {
   proven(ctx: Context, bindingId: string): Promise<boolean>
   /** Offers the browser to bind a new session. */
   offer(ctx: Context, sessionCookie: string): Promise<void>
+  /** Asks the device of the bound session `bindingId` to prove it holds the key: a challenge in `challengeHeader`. */
+  askForProof(ctx: Context, sessionCookie: string, bindingId: string): Promise<void>
+  /** The response header (lower-case, in `ctx.headers`) that carries that challenge. */
+  challengeHeader: string
 }
 
 export type Route = (ctx: Context, providerId: string | undefined) => Promise<Reply>

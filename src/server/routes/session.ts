@@ -5,11 +5,11 @@ import { announceSession, type Context } from '../kernel/context.js'
 import { verifyCsrf } from '../kernel/csrf.js'
 import { json, type Reply } from '../kernel/respond.js'
 import { readSession, updateSession } from '../kernel/session.js'
-import { askForProof, challengeHeaderName } from '../features/dbsc/registration.js'
 
 export async function getSession(ctx: Context): Promise<Reply> {
   const { session, expiresAt } = await sessionAnswer(ctx)
-  if (ctx.headers[challengeHeaderName] !== undefined) {
+  const challenge = ctx.config.binding?.challengeHeader
+  if (challenge !== undefined && ctx.headers[challenge] !== undefined) {
     // Not signed out: the device must prove it holds the session key (POST /dbsc/refresh).
     return json(ctx, { error: 'SessionRefreshRequired', message: 'This session is bound to a device: refresh it with a proof' }, 403)
   }
@@ -26,7 +26,7 @@ export async function getSession(ctx: Context): Promise<Reply> {
  */
 export async function sessionAnswer(ctx: Context, extend = true): Promise<{ session: Session | null; expiresAt?: number }> {
   const read = await readSession(ctx, extend)
-  if (read.refresh !== undefined) await askForProof(ctx, ctx.cookies.get(ctx.names.sessionToken)!, read.refresh)
+  if (read.refresh !== undefined) await ctx.config.binding?.askForProof(ctx, ctx.cookies.get(ctx.names.sessionToken)!, read.refresh)
   // Checked first: awaiting an absent handler would still cost a microtask on every read.
   const onSession = ctx.config.events.session
   if (read.session && onSession) await onSession({ session: read.session })

@@ -10,9 +10,7 @@ import type { AdapterFactor } from '../../../core/types.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
 import { randomToken, sha256Hex } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
-import { useAdapter } from '../../kernel/adapter-methods.js'
-import { deviceLabel } from '../sessions/device-label.js'
-import { keyProvider } from './passkey.js'
+import { deviceLabel } from '../../kernel/device-label.js'
 import { factorStore } from './store.js'
 
 interface DeviceCookie {
@@ -34,10 +32,8 @@ export interface TrustedDeviceInfo {
 /** What the user's second factors are now: their ids, hashed; a trusted device made under others is void. */
 async function fingerprint(ctx: Context, userId: string, factors: AdapterFactor[]): Promise<string> {
   const ids = factors.filter((f) => f.type === 'totp' && f.confirmedAt).map((f) => `totp:${f.id}`)
-  if (keyProvider(ctx)) {
-    const adapter = useAdapter(ctx.config, ['listAuthenticatorsByUserId'], 'trusted devices')
-    for (const key of await adapter.listAuthenticatorsByUserId(userId)) ids.push(`key:${key.credentialID}`)
-  }
+  const keys = ctx.config.keyProofs
+  if (keys) for (const id of await keys.keys(ctx, userId, 'trusted devices')) ids.push(`key:${id}`)
   return (await sha256Hex(ids.sort().join('\n'))).slice(0, 32)
 }
 

@@ -1,23 +1,22 @@
 /**
  * The one-time link and code of a password email: to confirm an address or to reset a password.
- * The link's token is stored as an HMAC (email/link.ts's rule), the code as a kind of the kernel's
- * one-time-secret service (6 digits, 10 minutes, burned after 5 wrong entries); a new email replaces both.
+ * The link's token is stored as an HMAC under the secret (as email links are), the code as a kind
+ * of the kernel's one-time-secret service (6 digits, 10 minutes, burned after 5 wrong entries); a new email replaces both.
  */
 import { AuthError } from '../../../core/errors.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
-import { randomToken } from '../../kernel/crypto.js'
+import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { digits, issueCode, spendCode, storeOneTimeRecord, type CodeKind } from '../../kernel/one-time-secrets.js'
 import { normalizeEmail } from '../../kernel/address.js'
-import { hashToken } from '../email/link.js'
 import { passwordStore } from './store.js'
 
 export type Purpose = 'verify' | 'reset'
 
-/** Keyed by purpose and address: no address has a `:` (email/link.ts), so no other record can take this key. */
+/** Keyed by purpose and address: no address has a `:` (kernel/address.ts), so no other record can take this key. */
 const identifier = (purpose: Purpose, email: string) => `password-${purpose}:${email}`
 /** The link's stored HMAC names its purpose too: a token made for anything else never matches. */
-const hashLinkToken = (purpose: Purpose, token: string, secret: string) => hashToken(`password-${purpose}|${token}`, secret)
+const hashLinkToken = (purpose: Purpose, token: string, secret: string) => hmacHex(secret, `password-${purpose}|${token}`)
 /** Each purpose its own kind, so its codes are keyed `password-<purpose>:<address>` as its links are. */
 const codeKinds: Record<Purpose, CodeKind> = {
   verify: { purpose: 'password-verify', length: 6, alphabet: digits, maxAge: 10 * 60, maxAttempts: 5, needFor: 'email codes', sentIn: 'the email' },

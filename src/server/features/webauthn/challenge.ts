@@ -21,10 +21,11 @@ import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
 import { hmacHex } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
+import type { KeyProofPurpose } from '../../kernel/types.js'
 import { WebAuthnRefusal } from './errors.js'
 
-/** `second-factor`: an assertion that completes a sign-in's second step (features/mfa/passkey.ts), never a sign-in by itself. */
-export type CeremonyAction = 'register' | 'authenticate' | 'second-factor'
+/** A key proof's purpose (key-proofs.ts), e.g. `second-factor`: an assertion for another step, never a sign-in by itself. */
+export type CeremonyAction = 'register' | 'authenticate' | KeyProofPurpose
 
 export interface ChallengeState {
   provider: string

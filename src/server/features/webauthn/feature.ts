@@ -13,6 +13,7 @@ import { getPasskeys, postPasskeys } from './passkeys-route.js'
 import { toPasskeyInfo } from './records.js'
 import { removePasskeyRecords } from './remove.js'
 import { checkHints } from './hints.js'
+import { keyProofs } from './key-proofs.js'
 import { checkRelatedOrigins, getRelatedOrigins } from './related-origins.js'
 import { markUpgrade } from './upgrade.js'
 
@@ -31,6 +32,8 @@ export const webauthn: Feature = {
       if (p.type !== 'webauthn') continue
       checkRelatedOrigins(p)
       checkHints(p)
+      // The first WebAuthn provider's keys prove a user for other features (mfa's second factor).
+      resolved.keyProofs ??= keyProofs(p)
     }
   },
   routes: {

@@ -1,9 +1,9 @@
 /** `auth.getAccessToken`: a provider access token for a user, or for the signed-in user of a request. */
-import type { AuthConfig } from '../../core/types.js'
-import { AccessTokenError, getAccessToken } from '../features/oauth/access-token.js'
-import type { ResolvedConfig } from '../kernel/config.js'
-import { readSession } from '../kernel/session.js'
-import { contextOf } from './get-session.js'
+import type { AuthConfig } from '../../../core/types.js'
+import { AccessTokenError, getAccessToken } from './access-token.js'
+import type { ResolvedConfig } from '../../kernel/config.js'
+import { readSession } from '../../kernel/session.js'
+import { contextOf } from '../../app/get-session.js'
 
 export interface GetAccessToken {
   /** The user's access token for `provider`, refreshed first when it expires within the skew. Throws `AccessTokenError`. */

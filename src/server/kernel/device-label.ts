@@ -1,4 +1,4 @@
-/** "Chrome on Linux": a short name for the browser that made a session, from its User-Agent. */
+/** "Chrome on Linux": a short name for the browser that made a session or a trusted device, from its User-Agent (features sessions and mfa). */
 
 const browsers: Array<[RegExp, string]> = [
   [/\bEdg(e|A|iOS)?\//, 'Edge'],
