@@ -33,6 +33,22 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(server/kernel|core|locales)/' },
     },
     {
+      name: 'features-stay-apart',
+      comment:
+        "A feature (src/server/features/X) imports nothing from another feature's folder, dynamic imports included: what two features share lives in the kernel, what one asks of another comes through the contract (kernel/types.ts).",
+      severity: 'error',
+      from: { path: '^src/server/features/([^/]+)/' },
+      to: { path: '^src/server/features/[^/]+/', pathNot: '^src/server/features/$1/' },
+    },
+    {
+      name: 'shared-server-names-no-feature',
+      comment:
+        'The shared routes, the completion step and the app helpers name no feature: only the instance (latchkey.ts), the feature list (features/index.ts) and the public entry (index.ts) import feature files.',
+      severity: 'error',
+      from: { path: '^src/server/', pathNot: '^src/server/(features/|latchkey\\.ts$|index\\.ts$)' },
+      to: { path: '^src/server/features/' },
+    },
+    {
       name: 'server-is-web-only',
       comment: 'Node request shapes live in src/node (latchkey/node), never in src/server.',
       severity: 'error',
