@@ -77,6 +77,8 @@ class RequestContext implements Context {
   callbackCandidate: string | undefined = undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
+  /** The request's feature state, by key (state.ts). */
+  readonly state = new Map<object, unknown>()
   constructor(
     /** The request's method and headers, read without building the Request. */
     public incoming: Incoming,
