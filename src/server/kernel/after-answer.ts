@@ -6,14 +6,14 @@
  * runtime that stops at the response (pass it to `waitUntil`) and for tests, which wait on it.
  */
 import { AuthError } from '../../core/errors.js'
+import { instanceKey } from './state.js'
 import type { Context, ResolvedConfig } from './types.js'
 
-const running = new WeakMap<ResolvedConfig, Set<Promise<void>>>()
+const running = instanceKey<Set<Promise<void>>>('work after the answer')
 
 /** Runs `work` off the request's path; `what` names it in the log line of a failure. */
 export function afterAnswer(ctx: Context, what: string, work: () => Promise<void>): void {
-  const tasks = running.get(ctx.config) ?? new Set()
-  running.set(ctx.config, tasks)
+  const tasks = running.ensure(ctx.config, () => new Set())
   // A macrotask: the answer is on its way before any of the work runs, even its first steps.
   const task: Promise<void> = new Promise((start) => setTimeout(start, 0))
     .then(work)
@@ -24,6 +24,6 @@ export function afterAnswer(ctx: Context, what: string, work: () => Promise<void
 
 /** Settles when every task started so far, and any they started in turn, has finished. */
 export async function settled(config: ResolvedConfig): Promise<void> {
-  const tasks = running.get(config)
+  const tasks = running.find(config)
   while (tasks?.size) await Promise.all(tasks)
 }

@@ -72,6 +72,8 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     missingMethods: [],
     methods: new Map(features.flatMap((f) => (f.method ? f.method.types.map((t) => [t, f.method!] as const) : []))),
     sessionTokens: new TokenCache(),
+    // Features' per-instance state, by key (state.ts).
+    state: new Map(),
     // Infrastructure, not a feature: every instance counts, whichever features it has.
     rateLimit: resolveRateLimit(config.rateLimit, config.adapter),
   }

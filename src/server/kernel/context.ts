@@ -77,6 +77,8 @@ class RequestContext implements Context {
   callbackCandidate: string | undefined = undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
+  /** Made on first use (state.ts): most requests (a session read) keep nothing. */
+  private kept: Map<object, unknown> | undefined = undefined
   constructor(
     /** The request's method and headers, read without building the Request. */
     public incoming: Incoming,
@@ -104,6 +106,10 @@ class RequestContext implements Context {
   /** The Web `Request`; under the node binding it is built on first use. */
   get request(): Request {
     return this.incoming.request()
+  }
+  /** The request's feature state, by key (state.ts). */
+  get state(): Map<object, unknown> {
+    return (this.kept ??= new Map())
   }
 }
 

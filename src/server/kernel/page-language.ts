@@ -17,6 +17,7 @@ import he from '../../locales/he/pages.js'
 import ja from '../../locales/ja/pages.js'
 import ptBR from '../../locales/pt-BR/pages.js'
 import zhHans from '../../locales/zh-Hans/pages.js'
+import { requestKey } from './state.js'
 import type { Context, PageKey, PageLanguages, PageWords } from './types.js'
 
 const catalogues: Record<Language, PageMessages> = { en, es, fr, de, 'pt-BR': ptBR, ja, 'zh-Hans': zhHans, ar, he }
@@ -123,15 +124,12 @@ export function acceptedLanguages(header: string | null): string[] {
   return found.sort((a, b) => b.q - a.q).map((f) => f.tag)
 }
 
-const chosen = new WeakMap<Context, PageWords>()
+const chosen = requestKey<PageWords>('page words')
 
 /** The words for this request's pages: the best of its `Accept-Language` we have, else the first configured language. */
 export function pageWords(ctx: Context): PageWords {
-  let words = chosen.get(ctx)
-  if (!words) {
+  return chosen.ensure(ctx, () => {
     const { tags, words: all } = ctx.config.pageLanguages
-    words = all.get(negotiate(acceptedLanguages(ctx.incoming.header('accept-language')), tags) ?? tags[0])!
-    chosen.set(ctx, words)
-  }
-  return words
+    return all.get(negotiate(acceptedLanguages(ctx.incoming.header('accept-language')), tags) ?? tags[0])!
+  })
 }

@@ -280,3 +280,19 @@ export interface Feature {
   method?: SignInMethod
 }
 
+
+/**
+ * Per-instance and per-request state (state.ts): values a feature keeps on the resolved
+ * configuration or on the request's context, under typed keys, rather than in module-level maps.
+ * Declared here as one block, merged into the two interfaces above: read and write it through an
+ * `instanceKey` or `requestKey`, never directly.
+ */
+export type State = Map<object, unknown>
+export interface ResolvedConfig {
+  /** This instance's feature state, by key (state.ts `instanceKey`); gone with the instance. */
+  readonly state: State
+}
+export interface Context {
+  /** This request's feature state, by key (state.ts `requestKey`); gone with the request. */
+  readonly state: State
+}

@@ -8,6 +8,7 @@ import type { AdapterUser, JWT, User } from '../../core/types.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
 import { methodOf } from './feature.js'
+import { instanceKey } from './state.js'
 import type { ResolvedConfig } from './types.js'
 
 const unprovenClaim = 'latchkeyUnproven'
@@ -22,16 +23,11 @@ export function markUnproven(config: ResolvedConfig, user: AdapterUser | User, t
   return unproven ? { ...token, [unprovenClaim]: true } : token
 }
 
-const proving = new WeakMap<ResolvedConfig, boolean>()
+const proving = instanceKey<boolean>('proves addresses')
 
 /** Whether a sign-in here can prove an address (an email provider, passwords, a provider trusted to link by email). */
 function provesAddresses(config: ResolvedConfig): boolean {
-  let known = proving.get(config)
-  if (known === undefined) {
-    known = [...config.providers.values()].some((p) => methodOf(config, p)?.provesAddress?.(p) === true)
-    proving.set(config, known)
-  }
-  return known
+  return proving.ensure(config, () => [...config.providers.values()].some((p) => methodOf(config, p)?.provesAddress?.(p) === true))
 }
 
 /** Keeps the mark across a rewrite of the token, whatever the `jwt` callback returned. */

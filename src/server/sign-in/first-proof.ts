@@ -15,11 +15,12 @@ import { AuthError } from '../../core/errors.js'
 import { useAdapter } from '../kernel/adapter-methods.js'
 import type { Context } from '../kernel/context.js'
 import { methodOf } from '../kernel/feature.js'
+import { requestKey } from '../kernel/state.js'
 
 /** The notice a sign-in leaves for the redirect that ends it. */
 export type SignInNotice = 'passkeys-removed'
 
-const notices = new WeakMap<Context, SignInNotice>()
+const notices = requestKey<SignInNotice>('sign-in notice')
 
 /** The account a proof came through: it stays linked. */
 type Proving = Pick<AdapterAccount, 'provider' | 'providerAccountId'>
@@ -49,7 +50,7 @@ export async function refuseLinkWhileUnproven(ctx: Context, user: AdapterUser): 
 
 /** Where the sign-in sends the browser, with `notice=<notice>` when it left one for the app to show. */
 export function withSignInNotice(ctx: Context, target: string): string {
-  const notice = notices.get(ctx)
+  const notice = notices.find(ctx)
   if (!notice) return target
   const url = new URL(target)
   url.searchParams.set('notice', notice)

@@ -7,16 +7,16 @@
 import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
 import type { Feature } from '../../kernel/feature.js'
-import type { ResolvedConfig } from '../../kernel/types.js'
+import { instanceKey } from '../../kernel/state.js'
 import { secondFactorGate } from './gate.js'
 import { resolveMfa, type ResolvedMfa } from './options.js'
 import { getMfa, postMfa } from './routes.js'
 
-const optionsOf = new WeakMap<ResolvedConfig, ResolvedMfa>()
+const optionsOf = instanceKey<ResolvedMfa>('mfa options')
 
 /** This instance's mfa options; 404 where mfa is off. */
 function on(ctx: Context): ResolvedMfa {
-  const options = optionsOf.get(ctx.config)
+  const options = optionsOf.find(ctx.config)
   if (!options) throw new AuthError('NotSupported', 'Second factors are off: set mfa in the configuration', { status: 404 })
   return options
 }

@@ -2,6 +2,7 @@
 import type { PasswordConfig, PasswordEmail, PasswordOptions } from '../../../providers/password.js'
 import type { Awaitable, EmailConfig } from '../../../core/types.js'
 import { configurationError } from '../../../core/errors.js'
+import { instanceKey } from '../../kernel/state.js'
 import type { ResolvedConfig } from '../../kernel/types.js'
 import { resolvePasswordLengths, type PasswordLengths } from './policy.js'
 import type { BreachCheckOptions } from './breached.js'
@@ -18,7 +19,8 @@ export interface ResolvedPassword extends PasswordLengths {
 /** Passwords, users by address, and the one-time links and codes the emails carry. */
 export const passwordMethods = ['getPasswordHash', 'setPasswordHash', 'getUser', 'getUserByEmail', 'createUser', 'updateUser', 'createVerificationToken', 'useVerificationToken', 'createVerificationCode', 'useVerificationCode'] as const
 
-const byConfig = new WeakMap<ResolvedConfig, Map<string, ResolvedPassword>>()
+/** Each Password provider's options, by provider id. */
+const byId = instanceKey<Map<string, ResolvedPassword>>('password options')
 
 export function resolvePassword(provider: PasswordConfig, resolved: ResolvedConfig): ResolvedPassword {
   const given: PasswordOptions = provider.options ?? {}
@@ -41,15 +43,13 @@ export function resolvePassword(provider: PasswordConfig, resolved: ResolvedConf
     endOtherSessions: given.endOtherSessions ?? true,
     linkMaxAge,
   }
-  const all = byConfig.get(resolved) ?? new Map()
-  all.set(provider.id, options)
-  byConfig.set(resolved, all)
+  byId.ensure(resolved, () => new Map()).set(provider.id, options)
   return options
 }
 
 /** The resolved options of the Password provider `id` of this instance. */
 export function passwordOptions(config: ResolvedConfig, id: string): ResolvedPassword | undefined {
-  return byConfig.get(config)?.get(id)
+  return byId.find(config)?.get(id)
 }
 
 /**

@@ -18,6 +18,7 @@ import { AuthError } from '../../../core/errors.js'
 import { readBody, stringField, type Body } from '../../kernel/body.js'
 import { afterAnswer } from '../../kernel/after-answer.js'
 import type { Context } from '../../kernel/context.js'
+import { requestKey } from '../../kernel/state.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
 import { requireFresh } from '../../kernel/fresh.js'
 import { readAction, requireOwner } from '../../kernel/manage.js'
@@ -38,7 +39,7 @@ import { emailOf, issueLink, useLinkOrCode } from './tokens.js'
 
 const ok = { ok: true }
 /** A proof of the address by this feature itself: the first-proof hook keeps the password it confirms. */
-export const ownProof = new WeakSet<Context>()
+export const ownProof = requestKey<true>('password proved the address')
 
 export async function getPassword(ctx: Context, sub: string | undefined, options: ResolvedPassword): Promise<Reply> {
   if (sub === 'verify' || sub === 'reset') return linkPage(ctx, sub, options)
@@ -182,7 +183,7 @@ async function setPassword(ctx: Context, options: ResolvedPassword): Promise<Rep
 /** Confirms the address by this feature's own link or code: the first proof, keeping the password. */
 async function proveOwn(ctx: Context, user: AdapterUser): Promise<void> {
   if (user.emailVerified) return
-  ownProof.add(ctx)
+  ownProof.set(ctx, true)
   await proveAddress(ctx, user)
 }
 
