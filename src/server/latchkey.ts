@@ -10,7 +10,7 @@ import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incom
 import { publicOrigin } from './kernel/public-origin.js'
 import english from '../locales/en/pages.js'
 import { RateLimitError } from './kernel/rate-limit/check.js'
-import { json, jsonHeaders, redirect, reply, toResponse, type Reply } from './kernel/respond.js'
+import { json, jsonHeaders, redirectWithError, reply, toResponse, type Reply } from './kernel/respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
 import { getErrorPage, getVerifyRequestPage } from './routes/pages.js'
@@ -184,23 +184,17 @@ function fail(ctx: Context, error: unknown, flow: boolean): Reply {
   } else {
     ctx.config.logger.warn(`${type}: ${(error as Error).message}`)
   }
-  // Nothing half-done may stick: drop cookies a failed route meant to set, except clearing ones
-  // and the pending sign-in a second factor completes (its refusal is the step's answer).
-  const waits = type === 'SecondFactorRequired' || type === 'SecondFactorSetupRequired'
-  const pending = waits ? ctx.names.mfaPending + '=' : undefined
-  ctx.setCookies = ctx.setCookies.filter((c) => /Max-Age=0/.test(c) || (pending !== undefined && c.startsWith(pending)))
+  // Nothing half-done may stick: drop cookies a failed route meant to set, except clearing ones.
+  ctx.setCookies = ctx.setCookies.filter((c) => /Max-Age=0/.test(c))
   // A malformed request is the caller's bug, not a sign-in outcome: it is answered, not redirected.
   const malformed = error instanceof AuthError && (error.type === 'InvalidRequest' || error.type === 'PayloadTooLarge')
   if (!flow || malformed) {
     const message = type === 'Configuration' ? english.Configuration : (error as Error).message
     return json(ctx, { error: type, message }, type === 'Configuration' ? 500 : status)
   }
-  // The person goes on at the sign-in page: after a wrong password, and to give the second factor.
-  const onSignInPage = type === 'CredentialsSignin' || waits
-  const page = onSignInPage ? (ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`) : (ctx.config.pages.error ?? `${ctx.baseUrl}/error`)
-  const url = `${page}${page.includes('?') ? '&' : '?'}error=${encodeURIComponent(type)}`
-  if (ctx.returnRedirect) return json(ctx, { url, error: type }, type === 'Configuration' ? 500 : status)
-  return redirect(ctx, url)
+  // The person goes on at the sign-in page after a wrong password.
+  const page = type === 'CredentialsSignin' ? (ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`) : (ctx.config.pages.error ?? `${ctx.baseUrl}/error`)
+  return redirectWithError(ctx, page, type, type === 'Configuration' ? 500 : status)
 }
 
 /** CORS headers for a trusted origin, onto `headers`; answers whether the origin is trusted. */

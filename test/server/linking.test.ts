@@ -27,6 +27,7 @@ function setup(events: string[] = []) {
     const ctx = createContext(new Request('http://localhost/auth/callback/' + provider, { headers: options.cookie ? { cookie: options.cookie } : {} }), config)
     const account: AdapterAccount = { type: 'oauth', provider, providerAccountId: accountId, userId: '', access_token: 'at' }
     const result = await completeSignIn(ctx, { user: { email, name: 'N' }, account, allowDangerousEmailAccountLinking: options.dangerous })
+    if (!result.started) throw new Error(`expected a session, got the step ${result.step.due}`)
     const cookie = ctx.setCookies.find((c) => c.startsWith('latchkey.session-token='))!.split(';')[0]
     return { result, cookie }
   }

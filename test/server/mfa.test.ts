@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { Jar } from '../support/jar.js'
-import { testServer } from '../support/server.js'
+import { lastLink, testServer } from '../support/server.js'
 import { secretOf, totp } from '../support/totp.js'
 
 const asJson = { 'x-auth-return-redirect': '1' }
@@ -453,6 +453,59 @@ describe('second factors: required', () => {
     const made = testServer({ adapter: MemoryAdapter(), mfa: { required: true } })
     const res = await password(new Jar(made.handler), 'ada')
     expect(await res.json()).toMatchObject({ error: 'SecondFactorSetupRequired', url: 'http://localhost:3000/auth/signin?error=SecondFactorSetupRequired' })
+  })
+})
+
+describe('second factors: the step due is an answer, not a failure', () => {
+  const asJson = { 'x-auth-return-redirect': '1' }
+  /** The cookies an answer sets, but the ones it clears. */
+  const setNames = (res: Response) => res.headers.getSetCookie().filter((c) => !/Max-Age=0/.test(c)).map((c) => c.slice(0, c.indexOf('=')))
+
+  it('every way in answers it alike: the pending cookie and no other (not the held session renewed), no session, no error logged, no signIn event', async () => {
+    const signIns: string[] = []
+    // freshSecondFactor: a sign-in again over a held session is asked too, and that session is due for renewal.
+    const made = testServer({ adapter: MemoryAdapter(), mfa: { freshSecondFactor: true }, events: { signIn: ({ user }) => void signIns.push(user.email!) } })
+    const ada = new Jar(made.handler)
+    await ada.postForm('/auth/callback/credentials', { csrfToken: await ada.csrf(), username: 'ada', password: 'lovelace' }, asJson)
+    const grace = new Jar(made.handler)
+    await grace.postForm('/auth/signin/email', { csrfToken: await grace.csrf(), email: 'grace@example.com' }, asJson)
+    await grace.postForm('/auth/callback/email', { csrfToken: await grace.csrf(), email: 'grace@example.com', code: made.outbox.at(-1)!.code! }, asJson)
+    for (const jar of [ada, grace]) {
+      const mfa = async (fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
+      const started = (await (await mfa({ action: 'enroll' })).json()) as { factor: { id: string }; uri: string }
+      await mfa({ action: 'confirm', id: started.factor.id, code: totp(secretOf(started.uri), made.clock.now) })
+    }
+    expect(signIns).toEqual(['ada@example.com', 'grace@example.com'])
+    made.clock.now += 2 * 86400_000
+    const waiting = 'http://localhost:3000/auth/signin?error=SecondFactorRequired'
+
+    // Credentials posted to /signin (the start) and to /callback, the latter over Ada's held session.
+    const fresh = new Jar(made.handler)
+    const started = await fresh.postForm('/auth/signin/credentials', { csrfToken: await fresh.csrf(), username: 'ada', password: 'lovelace' }, asJson)
+    expect(started.status).toBe(401)
+    expect(await started.json()).toEqual({ error: 'SecondFactorRequired', url: waiting })
+    expect(setNames(started)).toEqual(['latchkey.mfa-pending'])
+    const again = await ada.postForm('/auth/callback/credentials', { csrfToken: await ada.csrf(), username: 'ada', password: 'lovelace' }, asJson)
+    expect(await again.json()).toEqual({ error: 'SecondFactorRequired', url: waiting })
+    expect(setNames(again)).toEqual(['latchkey.mfa-pending'])
+
+    // An email code, and an email link opened in the browser that asked for it (a redirect, no script).
+    const typed = new Jar(made.handler)
+    await typed.postForm('/auth/signin/email', { csrfToken: await typed.csrf(), email: 'grace@example.com' }, asJson)
+    const coded = await typed.postForm('/auth/callback/email', { csrfToken: await typed.csrf(), email: 'grace@example.com', code: made.outbox.at(-1)!.code! }, asJson)
+    expect(coded.status).toBe(401)
+    expect(await coded.json()).toEqual({ error: 'SecondFactorRequired', url: waiting })
+    expect(setNames(coded)).toEqual(['latchkey.mfa-pending'])
+    const clicked = new Jar(made.handler)
+    await clicked.postForm('/auth/signin/email', { csrfToken: await clicked.csrf(), email: 'grace@example.com' }, asJson)
+    const link = await clicked.get(lastLink(made.outbox))
+    expect(link.status).toBe(302)
+    expect(link.headers.get('location')).toBe(waiting)
+    expect(setNames(link)).toEqual(['latchkey.mfa-pending'])
+
+    for (const jar of [fresh, typed, clicked]) expect(await jar.session()).toBeNull()
+    expect(made.logs.filter((line) => line.startsWith('error'))).toEqual([])
+    expect(signIns).toEqual(['ada@example.com', 'grace@example.com'])
   })
 })
 

@@ -37,6 +37,16 @@ export function redirect(ctx: Context, url: string): Reply {
   return finish(ctx, null, 302, { location: url, 'cache-control': 'no-store' })
 }
 
+/**
+ * A sign-in flow sending the person to `page` with `?error=type` (to go on there, or to read why
+ * not): a 302, or `{ url, error }` with `status` when the caller sent `X-Auth-Return-Redirect: 1`.
+ */
+export function redirectWithError(ctx: Context, page: string, type: string, status: number): Reply {
+  const url = `${page}${page.includes('?') ? '&' : '?'}error=${encodeURIComponent(type)}`
+  if (ctx.returnRedirect) return json(ctx, { url, error: type }, status)
+  return redirect(ctx, url)
+}
+
 const pageHeaders = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',

@@ -6,6 +6,7 @@
  */
 import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, WebAuthnConfig } from '../../core/types.js'
 import type { ResolvedRateLimit } from '../../core/rate-limit.js'
+import type { ErrorType } from '../../core/errors.js'
 import type { CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
 import type { PageMessages } from '../../locales/index.js'
@@ -161,13 +162,27 @@ export interface FirstFactor {
   link?: AdapterAccount
 }
 
+/**
+ * A step due before the session starts (a second factor): not a failure but the sign-in's answer
+ * for now, returned by the completion step (sign-in/complete.ts) and answered by its caller.
+ */
+export interface DueStep {
+  /** The error type the browser gets for it (as `?error=` on the sign-in page), so the client knows what to ask. */
+  due: ErrorType
+  /** What to do next, for the log and the JSON answer. */
+  message: string
+  status: number
+  /** The names of the cookies the step set: the answer keeps them, and drops the others this request set. */
+  cookies: string[]
+}
+
 /** What the completion step asks of second factors. */
 export interface SecondFactorGate {
   /**
-   * Before any session: throws `SecondFactorRequired`, having left the pending sign-in in the
-   * browser, where the user must prove a second factor; returns where none is needed.
+   * Before any session: the step due (`SecondFactorRequired`), having left the pending sign-in in
+   * the browser, where the user must prove a second factor; undefined where none is needed.
    */
-  check(ctx: Context, first: FirstFactor): Promise<void>
+  check(ctx: Context, first: FirstFactor): Promise<DueStep | undefined>
   /** The built-in sign-in page's second step (no script needed), for a browser that holds a pending sign-in; undefined otherwise. */
   pageForm(ctx: Context, hidden: string): Promise<string | undefined>
   /** Every browser trusted to skip the step for the user asks again (a password reset: features/password). */

@@ -11,6 +11,8 @@ import { createSession, readSession, type Carried, type SessionRead } from '../k
 import { checkConfirm } from './confirm.js'
 import { requireFresh } from '../kernel/fresh.js'
 import { methodOf } from '../kernel/feature.js'
+import { redirectWithError, type Reply } from '../kernel/respond.js'
+import type { DueStep } from '../kernel/types.js'
 
 export interface SignInInput {
   /** The user as the provider describes them (from `profile`, `authorize` or the email address). */
@@ -35,11 +37,8 @@ function amrOf(input: SignInInput): string[] {
   return !type ? ['pwd'] : type === 'email' ? ['email'] : type === 'webauthn' ? ['hwk'] : ['fed']
 }
 
-export interface SignInResult {
-  user: AdapterUser | User
-  isNewUser: boolean
-}
-
+/** A sign-in's end: its session started, or a step is due first (a second factor), for the caller to answer (`answerDue`). */
+export type SignInResult = { started: true; user: AdapterUser | User; isNewUser: boolean } | { started: false; step: DueStep }
 
 /**
  * The stored user; `linkedOver`: the sign-in instant of the held session the sign-in only linked a
@@ -47,7 +46,7 @@ export interface SignInResult {
  */
 type Resolved = { user: AdapterUser; isNewUser: boolean; linkedOver?: number; link?: AdapterAccount }
 
-/** Resolves the user, runs the `signIn` callback, and starts the session. */
+/** Resolves the user, runs the `signIn` callback, and starts the session, unless a step is due first. */
 export async function completeSignIn(ctx: Context, input: SignInInput): Promise<SignInResult> {
   const allowed = ctx.config.callbacks.signIn
     ? await ctx.config.callbacks.signIn({ user: input.user, account: input.account, profile: input.profile, credentials: input.credentials })
@@ -56,7 +55,7 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
   await checkConfirm(ctx, input)
 
   const held = ctx.config.adapter ? await readSession(ctx) : undefined
-  const result: Resolved | SignInResult = held ? await resolveStoredUser(ctx, input, held) : { user: input.user, isNewUser: false }
+  const result: Resolved | { user: User; isNewUser: boolean } = held ? await resolveStoredUser(ctx, input, held) : { user: input.user, isNewUser: false }
   const account = input.account ? { ...input.account, userId: result.user.id as string } : null
   const provider = input.account?.provider ?? input.provider
   const carried: Carried = { signedInAt: 'linkedOver' in result ? result.linkedOver : undefined }
@@ -65,10 +64,25 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
   const holdsSession = !!held?.session && (held.user?.id ?? held.session.user.id ?? held.token?.sub) === result.user.id
   // An account joins an existing user only once the sign-in is complete: a pending one carries it (features/mfa).
   const toLink = 'link' in result ? result.link : undefined
-  await ctx.config.secondFactor?.check(ctx, { user: result.user, provider, account, isNewUser: result.isNewUser, signedInAt: carried.signedInAt, amr, holdsSession, link: toLink })
+  const step = await ctx.config.secondFactor?.check(ctx, { user: result.user, provider, account, isNewUser: result.isNewUser, signedInAt: carried.signedInAt, amr, holdsSession, link: toLink })
+  if (step) return { started: false, step }
   if (toLink) await link(ctx, result.user as AdapterUser, toLink, input.profile)
   await startSession(ctx, result.user, { account, profile: input.profile, isNewUser: result.isNewUser, provider, carried, amr })
-  return result
+  return { started: true, user: result.user, isNewUser: result.isNewUser }
+}
+
+/**
+ * The answer of a sign-in whose step is due, at the sign-in page with `?error=` and the step's
+ * type, as a refusal is answered but keeping the cookies the step set (the pending sign-in) and no
+ * other this request meant to set; undefined once the session started, for the caller's own answer.
+ */
+export function answerDue(ctx: Context, result: SignInResult): Reply | undefined {
+  if (result.started) return
+  const { step } = result
+  ctx.config.logger.warn(`${step.due}: ${step.message}`)
+  const kept = step.cookies.map((name) => name + '=')
+  ctx.setCookies = ctx.setCookies.filter((c) => /Max-Age=0/.test(c) || kept.some((prefix) => c.startsWith(prefix)))
+  return redirectWithError(ctx, ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`, step.due, step.status)
 }
 
 /**

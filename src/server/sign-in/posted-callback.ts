@@ -9,12 +9,12 @@ import { verifyCsrf } from '../kernel/csrf.js'
 import { resolveCallbackUrl } from '../kernel/redirect-url.js'
 import { redirect, type Reply } from '../kernel/respond.js'
 import { noteConfirm } from './confirm.js'
+import { answerDue, type SignInResult } from './complete.js'
 
-export async function postedCallback(ctx: Context, body: Body, what: string, signIn: () => Promise<void>): Promise<Reply> {
+export async function postedCallback(ctx: Context, body: Body, what: string, signIn: () => Promise<SignInResult>): Promise<Reply> {
   if (ctx.request.method !== 'POST') throw new AuthError('UnknownAction', `${what} sign-in takes POST`, { status: 405 })
   await verifyCsrf(ctx, body.csrfToken)
   await noteConfirm(ctx, body, false)
   const target = await resolveCallbackUrl(ctx, typeof body.callbackUrl === 'string' ? body.callbackUrl : undefined)
-  await signIn()
-  return redirect(ctx, target)
+  return answerDue(ctx, await signIn()) ?? redirect(ctx, target)
 }

@@ -4,6 +4,7 @@ import type { Feature } from '../../kernel/feature.js'
 import { redirect } from '../../kernel/respond.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { postedCallback } from '../../sign-in/posted-callback.js'
+import { answerDue } from '../../sign-in/complete.js'
 import { signInWithCredentials } from './sign-in.js'
 
 type Field = { label?: string; type?: string; placeholder?: string }
@@ -14,8 +15,7 @@ export const credentials: Feature = {
     types: ['credentials'],
     leavesSite: false,
     async start(ctx, provider, body, callbackUrl) {
-      await signInWithCredentials(ctx, provider as CredentialsConfig<any>, body)
-      return redirect(ctx, callbackUrl)
+      return answerDue(ctx, await signInWithCredentials(ctx, provider as CredentialsConfig<any>, body)) ?? redirect(ctx, callbackUrl)
     },
     callback: (ctx, provider, body) => postedCallback(ctx, body, 'Credentials', () => signInWithCredentials(ctx, provider as CredentialsConfig<any>, body)),
     pageForm(provider, app, hidden, words) {

@@ -9,9 +9,9 @@ import type { Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { readCredentials } from './fields.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
-import { completeSignIn } from '../../sign-in/complete.js'
+import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
 
-export async function signInWithCredentials(ctx: Context, provider: CredentialsConfig<any>, body: Body): Promise<void> {
+export async function signInWithCredentials(ctx: Context, provider: CredentialsConfig<any>, body: Body): Promise<SignInResult> {
   const { credentials, accounts } = readCredentials(provider, body)
   const attempt = await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', accounts, ctx.now)
   let user
@@ -28,7 +28,7 @@ export async function signInWithCredentials(ctx: Context, provider: CredentialsC
     throw new AuthError('Configuration', `The authorize callback of "${provider.id}" returned a user without an id`, { status: 500 })
   }
   const id = String(user.id)
-  await completeSignIn(ctx, {
+  return completeSignIn(ctx, {
     user: { ...user, id },
     account: null,
     credentials,

@@ -16,6 +16,7 @@ import { pageWords } from '../../kernel/page-language.js'
 import { readSession } from '../../kernel/session.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { withSignInNotice } from '../../sign-in/first-proof.js'
+import { answerDue } from '../../sign-in/complete.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { checkEmailCodes, codeOptions, useCode } from './code.js'
 import { completeEmailSignIn, emailIdentifier, readEmailLink, sendEmailLink, useEmailLink, type EmailLink } from './link.js'
@@ -48,7 +49,8 @@ export const email: Feature = {
         const current = ctx.incoming.method === 'GET' ? await signedInAs(ctx) : undefined
         if (!(await mayUseStraight(ctx, link, current))) return confirmPage(ctx, provider.id, link, callbackUrl, current)
       }
-      await useEmailLink(ctx, config, link)
+      const due = answerDue(ctx, await useEmailLink(ctx, config, link))
+      if (due) return due
       forgetRequester(ctx)
       return redirect(ctx, withSignInNotice(ctx, callbackUrl))
     },
@@ -113,6 +115,5 @@ async function signInWithCode(ctx: Context, provider: EmailConfig, body: Body): 
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'emailCode', identifier, ctx.now)
   await useCode(ctx, provider, identifier, body.code)
   const callbackUrl = await resolveCallbackUrl(ctx, typeof body.callbackUrl === 'string' ? body.callbackUrl : undefined)
-  await completeEmailSignIn(ctx, provider, identifier)
-  return redirect(ctx, withSignInNotice(ctx, callbackUrl))
+  return answerDue(ctx, await completeEmailSignIn(ctx, provider, identifier)) ?? redirect(ctx, withSignInNotice(ctx, callbackUrl))
 }

@@ -10,7 +10,7 @@ import type { Context } from '../../kernel/context.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
-import { completeSignIn } from '../../sign-in/complete.js'
+import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
 import { signInMessage } from '../../../providers/lib/email.js'
 import { storeCode } from './code.js'
 import { noteRequester } from './requester.js'
@@ -85,7 +85,7 @@ export function readEmailLink(provider: EmailConfig, token: unknown, rawEmail: u
 }
 
 /** Uses the link: a matching, unexpired, unused token signs in; anything else is `Verification`. */
-export async function useEmailLink(ctx: Context, provider: EmailConfig, { identifier, token }: EmailLink): Promise<void> {
+export async function useEmailLink(ctx: Context, provider: EmailConfig, { identifier, token }: EmailLink): Promise<SignInResult> {
   const adapter = useAdapter(ctx.config, ['useVerificationToken'], 'email sign-in')
   let record = null
   // Every secret in rotation is tried, so links sent before a rotation still work.
@@ -95,12 +95,12 @@ export async function useEmailLink(ctx: Context, provider: EmailConfig, { identi
   }
   if (!record) throw new AuthError('Verification', 'The sign-in link is invalid or has already been used')
   if (record.expires.getTime() <= ctx.now) throw new AuthError('Verification', 'The sign-in link has expired')
-  await completeEmailSignIn(ctx, provider, identifier)
+  return completeEmailSignIn(ctx, provider, identifier)
 }
 
 /** The one completion step, for a proven address (by its link or its code). */
-export async function completeEmailSignIn(ctx: Context, provider: EmailConfig, identifier: string): Promise<void> {
-  await completeSignIn(ctx, {
+export async function completeEmailSignIn(ctx: Context, provider: EmailConfig, identifier: string): Promise<SignInResult> {
+  return completeSignIn(ctx, {
     user: { email: identifier },
     account: { type: 'email', provider: provider.id, providerAccountId: identifier, userId: '' },
     emailVerified: true,

@@ -3,12 +3,12 @@
  * Yes where the user confirmed an authenticator app, unless the first factor was already two (a
  * passkey with user verification), the browser holds this user's session (it was asked then; with
  * `freshSecondFactor` it is asked again) or the user trusted this browser (trusted-device.ts).
- * Then no session is made: the pending sign-in is left in the browser, and `SecondFactorRequired`.
+ * Then no session is made: the pending sign-in is left in the browser, and the step due
+ * (`SecondFactorRequired`) is the completion step's answer, a value its caller answers.
  */
-import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
-import type { FirstFactor, SecondFactorGate } from '../../kernel/types.js'
+import type { DueStep, FirstFactor, SecondFactorGate } from '../../kernel/types.js'
 import type { ResolvedMfa } from './options.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { pageWords } from '../../kernel/page-language.js'
@@ -40,10 +40,11 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
       const callbackUrl = await resolveCallbackUrl(ctx, ctx.callbackCandidate)
       const link = first.link && { ...first.link, userId: undefined }
       await startPending(ctx, { userId, provider: first.provider, account, link, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
+      const cookies = [ctx.names.mfaPending]
       if (setup) {
-        throw new AuthError('SecondFactorSetupRequired', 'This account must add a second factor before signing in: enrol an authenticator app at /mfa (enroll, then confirm)', { status: 401 })
+        return { due: 'SecondFactorSetupRequired', message: 'This account must add a second factor before signing in: enrol an authenticator app at /mfa (enroll, then confirm)', status: 401, cookies } satisfies DueStep
       }
-      throw new AuthError('SecondFactorRequired', 'This account has a second factor: send a code from the authenticator app, a recovery code or an assertion by a passkey to /mfa/verify (GET /mfa/verify lists which)', { status: 401 })
+      return { due: 'SecondFactorRequired', message: 'This account has a second factor: send a code from the authenticator app, a recovery code or an assertion by a passkey to /mfa/verify (GET /mfa/verify lists which)', status: 401, cookies } satisfies DueStep
     },
     forgetTrustedDevices: forgetAllDevices,
     async pageForm(ctx, hidden) {

@@ -18,7 +18,7 @@ import { AuthError } from '../../../core/errors.js'
 import type { Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { reply, type Reply } from '../../kernel/respond.js'
-import { completeSignIn } from '../../sign-in/complete.js'
+import { answerDue, completeSignIn } from '../../sign-in/complete.js'
 import { checksOf, clearChecks, readCheck } from './checks.js'
 import { makeClient, requestOptions } from './client.js'
 import { oauthError } from './errors.js'
@@ -32,7 +32,7 @@ import { fetchUserinfo } from './userinfo.js'
 /** Parameters an authorization response may carry (RFC 6749 4.1.2, RFC 9207, OIDC session management). */
 const responseParams = ['code', 'state', 'iss', 'error', 'error_description', 'error_uri', 'session_state']
 
-/** Finishes the sign-in; returns a response only when the browser must first go elsewhere. */
+/** Finishes the sign-in; returns a response only when the browser must first go elsewhere (or a step is due). */
 export async function handleOAuthCallback(ctx: Context, provider: OAuthConfig<any>, body: Body): Promise<Reply | undefined> {
   if (ctx.request.method === 'POST') return bounceFormPost(ctx, provider, body)
 
@@ -88,13 +88,13 @@ export async function handleOAuthCallback(ctx: Context, provider: OAuthConfig<an
 
   const user = await userFrom(provider, profile, tokens)
   const account = accountFrom(provider, tokens, user.id, ctx.now)
-  await completeSignIn(ctx, {
+  const done = await completeSignIn(ctx, {
     user,
     account,
     profile,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking === true,
   })
-  return undefined
+  return answerDue(ctx, done)
 }
 
 /** form_post: 303 to the GET callback with the response parameters, so the Lax cookies come along. */

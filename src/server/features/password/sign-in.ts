@@ -9,7 +9,7 @@ import type { PasswordConfig } from '../../../providers/password.js'
 import { AuthError } from '../../../core/errors.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
-import { completeSignIn } from '../../sign-in/complete.js'
+import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
 import { normalizeEmail } from '../../kernel/address.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { dummyVerify, hashPassword, verifyPassword } from './hash.js'
@@ -19,7 +19,7 @@ import { passwordStore } from './store.js'
 
 const refused = () => new AuthError('CredentialsSignin', 'Sign-in failed. Check the details you provided.', { status: 401 })
 
-export async function signInWithPassword(ctx: Context, provider: PasswordConfig, options: ResolvedPassword, body: Body): Promise<void> {
+export async function signInWithPassword(ctx: Context, provider: PasswordConfig, options: ResolvedPassword, body: Body): Promise<SignInResult> {
   let email = ''
   try {
     email = normalizeEmail(stringField(body, 'email') ?? '')
@@ -40,5 +40,5 @@ export async function signInWithPassword(ctx: Context, provider: PasswordConfig,
     throw new AuthError('EmailNotVerified', 'Confirm your email address first: use the link or code we sent, or ask for a new email (POST /password/verify-again)', { status: 403 })
   }
   // The password never reaches the signIn callback: only the address does.
-  await completeSignIn(ctx, { user, account: null, provider: provider.id, credentials: { email }, amr: ['pwd'] })
+  return completeSignIn(ctx, { user, account: null, provider: provider.id, credentials: { email }, amr: ['pwd'] })
 }

@@ -9,7 +9,7 @@ import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser, WebAut
 import { AuthError } from '../../../core/errors.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
-import { completeSignIn } from '../../sign-in/complete.js'
+import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
 import { issueChallenge } from './challenge.js'
 import type { ChallengeState } from './challenge.js'
 import { checkCounter } from './counter.js'
@@ -58,7 +58,7 @@ async function credentialsFor(
 }
 
 /** POST /callback/:provider, action=authenticate: verifies the assertion, stores the counter, signs in. */
-export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfig, state: ChallengeState, response: AuthenticationResponseJSON): Promise<void> {
+export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfig, state: ChallengeState, response: AuthenticationResponseJSON): Promise<SignInResult> {
   const adapter = useAdapter(ctx.config, ['getAccount', 'linkAccount'], 'passkey sign-in')
   const { authenticator, user, userVerified } = await verifyAssertion(ctx, provider, state, response)
   const current = await signedInUser(ctx)
@@ -70,7 +70,7 @@ export async function verifyAuthentication(ctx: Context, provider: WebAuthnConfi
   // (or lost) is relinked to that same user, so the sign-in below always resolves to them.
   if (!(await adapter.getAccount(account.providerAccountId, account.provider))) await adapter.linkAccount(account)
   // With user verification the passkey is two factors (something held, and a PIN or biometric).
-  await completeSignIn(ctx, { user, account, amr: userVerified ? ['hwk', 'user'] : ['hwk'] })
+  return completeSignIn(ctx, { user, account, amr: userVerified ? ['hwk', 'user'] : ['hwk'] })
 }
 
 /**

@@ -16,6 +16,7 @@ import { verifyAuthentication } from './authenticate.js'
 import { takeChallenge } from './challenge.js'
 import { WebAuthnRefusal, withReason } from './errors.js'
 import { verifyRegistration } from './register.js'
+import { answerDue } from '../../sign-in/complete.js'
 
 export function webauthnCallback(ctx: Context, provider: WebAuthnConfig, body: Body): Promise<Reply> {
   return withReason(ctx, async () => {
@@ -28,9 +29,8 @@ export function webauthnCallback(ctx: Context, provider: WebAuthnConfig, body: B
     const data = readResponse(body.data)
     const target = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'))
     const state = await takeChallenge(ctx, provider, action, data)
-    if (action === 'register') await verifyRegistration(ctx, provider, state, data as unknown as RegistrationResponseJSON)
-    else await verifyAuthentication(ctx, provider, state, data as unknown as AuthenticationResponseJSON)
-    return redirect(ctx, target)
+    const done = action === 'register' ? await verifyRegistration(ctx, provider, state, data as unknown as RegistrationResponseJSON) : await verifyAuthentication(ctx, provider, state, data as unknown as AuthenticationResponseJSON)
+    return answerDue(ctx, done) ?? redirect(ctx, target)
   })
 }
 

@@ -11,7 +11,7 @@ import { AuthError } from '../../../core/errors.js'
 import { toBase64Url } from '../../../core/encoding.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { Context } from '../../kernel/context.js'
-import { completeSignIn } from '../../sign-in/complete.js'
+import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
 import { issueChallenge, type ChallengeState } from './challenge.js'
 import { WebAuthnRefusal } from './errors.js'
 import { transportsOf } from './records.js'
@@ -69,7 +69,7 @@ export async function registrationOptions(ctx: Context, provider: WebAuthnConfig
 }
 
 /** POST /callback/:provider, action=register: verifies, stores user, account and authenticator, and signs in. */
-export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig, state: ChallengeState, response: RegistrationResponseJSON): Promise<void> {
+export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig, state: ChallengeState, response: RegistrationResponseJSON): Promise<SignInResult> {
   const adapter = useAdapter(
     ctx.config,
     ['getUser', 'getUserByEmail', 'createUser', 'linkAccount', 'getAuthenticator', 'createAuthenticator'],
@@ -125,6 +125,7 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
     aaguid: info.aaguid && info.aaguid !== '00000000-0000-0000-0000-000000000000' ? info.aaguid : null,
   }
   const created: Created = { user: null, account: false, authenticator: false }
+  let done: SignInResult
   try {
     if (!user) {
       user = await adapter.createUser({ id: state.userId!, email: state.email!, emailVerified: null, name: state.name ?? null, image: null })
@@ -140,13 +141,19 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
       throw new AuthError('Configuration', `Storing the new passkey failed: createAuthenticator threw (${(cause as Error).message})`, { cause, status: 500 })
     }
     created.authenticator = true
-    await completeSignIn(ctx, { user, account })
+    done = await completeSignIn(ctx, { user, account })
   } catch (error) {
     await undo(ctx, created, account)
     throw error
   }
+  // A step due first (a second factor) completes no registration: nothing made stays, as on a refusal.
+  if (!done.started) {
+    await undo(ctx, created, account)
+    return done
+  }
   if (created.user) await ctx.config.events.createUser?.({ user: created.user })
   await ctx.config.events.linkAccount?.({ user, account })
+  return done
 }
 
 interface Created {
