@@ -19,6 +19,7 @@ import { getSession, postSession } from './routes/session.js'
 import { getSignInPage, postSignIn } from './routes/signin.js'
 import { getSignOutPage, postSignOut } from './routes/signout.js'
 import { features } from './features/index.js'
+import { confirmCookie } from './sign-in/confirm.js'
 import type { Action, Feature, Route } from './kernel/feature.js'
 
 /** The routes every instance has, whatever its features: the Auth.js wire protocol. */
@@ -32,6 +33,9 @@ const coreActions: Record<string, Action> = {
   error: { GET: getErrorPage },
   'verify-request': { GET: getVerifyRequestPage },
 }
+
+/** What every instance has besides its features: the shared sign-in step's cookie ("confirm it's you" across a site it leaves). */
+const shared: Feature = { name: 'sign-in', cookies: [confirmCookie] }
 
 /** This instance's route table: the core's and its features'. */
 function routeTable(list: readonly Feature[]): Record<string, Action> {
@@ -83,7 +87,7 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
  * `auth.getSession`, `requireSession` and `withSession` hand the app that type.
  */
 export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
-  const resolved = resolveConfig(config as AuthConfig, features)
+  const resolved = resolveConfig(config as AuthConfig, [shared, ...features])
   const actions = routeTable(features)
   const readSession = createGetSession<S>(resolved)
   const handle: IncomingHandler = (incoming) => answer(incoming, resolved, actions, asIs)

@@ -15,7 +15,7 @@ import { alice, Browser, signIn, startApp, type App } from './harness.js'
 import { resolveConfig } from '../../src/server/kernel/config.js'
 import { createContext } from '../../src/server/kernel/context.js'
 import { features } from '../../src/server/features/index.js'
-import { readPending, startPending } from '../../src/server/features/mfa/pending.js'
+import { pendingCookie, readPending, startPending } from '../../src/server/features/mfa/pending.js'
 
 /** The Demo IdP's id for alice: the account's providerAccountId. */
 const aliceAtIdp = { provider: 'idp', providerAccountId: 'alice' }
@@ -100,10 +100,10 @@ describe('the pending cookie that carries an account', () => {
     const carried = async (access_token: string) => {
       const ctx = createContext(new Request('http://localhost:3000/auth/callback/idp'), config)
       await startPending(ctx, { userId: 'u1', account, link: { ...account, access_token }, isNewUser: false, amr: ['fed'], callbackUrl: '/' }, 300)
-      const cookie = ctx.setCookies.find((c) => c.startsWith(`${ctx.names.mfaPending}=`))!
+      const cookie = ctx.setCookies.find((c) => c.startsWith(`${pendingCookie.of(ctx)}=`))!
       const value = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'))
       expect(value.length).toBeLessThan(3800)
-      const read = createContext(new Request('http://localhost:3000/auth/mfa/verify', { headers: { cookie: `${ctx.names.mfaPending}=${value}` } }), config)
+      const read = createContext(new Request('http://localhost:3000/auth/mfa/verify', { headers: { cookie: `${pendingCookie.of(ctx)}=${value}` } }), config)
       return (await readPending(read))!.link
     }
     expect(await carried('short-token')).toEqual({ ...account, access_token: 'short-token' })

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AuthConfig, OAuthConfig } from '../../src/core/types.js'
 import { cookieNames } from '../../src/server/kernel/cookies.js'
-import { sealCheck } from '../../src/server/features/oauth/checks.js'
+import { checkCookies, sealCheck } from '../../src/server/features/oauth/checks.js'
 import { makeSigningKey, startIdp, type Idp } from '../support/idp.js'
 import {
   alice,
@@ -23,7 +23,8 @@ import {
 import { startTamperProxy, type TamperProxy } from './token-tamper.js'
 
 const secret = 'another-test-secret-of-enough-length-42'
-const names = cookieNames(false)
+const plain = { secure: false }
+const names = { ...cookieNames(false), state: checkCookies.state.of(plain), pkceCodeVerifier: checkCookies.pkce.of(plain), nonce: checkCookies.nonce.of(plain) }
 const client = { clientId: 'latchkey-confidential', clientSecret: 'confidential-secret' }
 
 let app: App

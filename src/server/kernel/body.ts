@@ -1,6 +1,7 @@
 /** Reads a form or JSON request body into a flat record, bounded in size. */
 import { AuthError } from '../../core/errors.js'
 import type { Body, Context } from './types.js'
+import { requestKey } from './state.js'
 
 export type { Body } from './types.js'
 
@@ -23,8 +24,16 @@ export async function readBody(request: Request, limit: number): Promise<Body> {
  */
 export async function readRedirectingBody(ctx: Context): Promise<Body> {
   const body = await readBody(ctx.request, ctx.config.maxBodySize)
-  if (body.json === 'true' || body.json === true) ctx.jsonRequested = true
+  if (body.json === 'true' || body.json === true) jsonAsked.set(ctx, true)
   return body
+}
+
+/** The body asked for `200 { url }` with `json=true` (next-auth v4's client). */
+const jsonAsked = requestKey<true>('json=true asked for 200 { url }')
+
+/** True when this request's body asked with `json=true`: `ctx.returnRedirect` reads it (context.ts). */
+export function askedForJson(ctx: Context): boolean {
+  return jsonAsked.has(ctx)
 }
 
 async function readText(request: Request, limit: number): Promise<string> {

@@ -14,11 +14,13 @@ import type {
 import { AuthError, configurationError } from '../../core/errors.js'
 import { requiredAdapterMethods } from './adapter-methods.js'
 import type { Feature, ResolvedConfig, ResolvedProvider } from './types.js'
+import type { CookieKey } from './cookies.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
 import { resolveOriginRule } from './public-origin.js'
 import { resolvePageLanguages } from './page-language.js'
 import { resolveRateLimit } from './rate-limit/config.js'
+import { kernelCookies } from './cookies.js'
 
 export type { ResolvedConfig, ResolvedProvider, SessionBinding } from './types.js'
 
@@ -70,6 +72,7 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     logger,
     now: config.now ?? Date.now,
     missingMethods: [],
+    cookies: claimCookies(features),
     methods: new Map(features.flatMap((f) => (f.method ? f.method.types.map((t) => [t, f.method!] as const) : []))),
     sessionTokens: new TokenCache(),
     // Features' per-instance state, by key (state.ts).
@@ -89,6 +92,21 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     logger.error(new AuthError('MissingAdapterMethods', `latchkey: the adapter lacks ${resolved.missingMethods.join(', ')}; sign-ins that need them will fail`))
   }
   return resolved
+}
+
+/** The instance's cookies, by name: each declared once, none of them the kernel's own. */
+function claimCookies(features: readonly Feature[]): ResolvedConfig['cookies'] {
+  const claimed = new Map<string, { key: CookieKey; owner: string }>()
+  const kernel = new Set<string>(Object.values(kernelCookies))
+  for (const feature of features) {
+    for (const key of feature.cookies ?? []) {
+      if (kernel.has(key.name)) throw configurationError(`latchkey: feature "${feature.name}" declares the cookie latchkey.${key.name}, which is the kernel's own; give the feature's cookie another name`)
+      const held = claimed.get(key.name)
+      if (held) throw configurationError(`latchkey: features "${held.owner}" and "${feature.name}" both declare the cookie latchkey.${key.name}; each cookie has one owner, so give one of them another name`)
+      claimed.set(key.name, { key, owner: feature.name })
+    }
+  }
+  return claimed
 }
 
 const makeOne = 'npx latchkey secret writes one into .env, or: openssl rand -base64 33'

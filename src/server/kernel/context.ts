@@ -4,6 +4,7 @@ import { formatTiming, timing as makeTiming, timingHeader } from '../../core/ses
 import type { Context, Incoming, ResolvedConfig } from './types.js'
 import { AuthError } from '../../core/errors.js'
 import { publicOrigin } from './public-origin.js'
+import { askedForJson } from './body.js'
 
 export type { Context, Incoming } from './types.js'
 
@@ -70,11 +71,6 @@ class RequestContext implements Context {
   /** The clock reading for this request, in milliseconds. */
   now: number
   setCookies: string[] = []
-  /** The body asked for `200 { url }` with `json=true` (next-auth v4's client); see readRedirectingBody. */
-  jsonRequested = false
-  /** A `confirm=true` sign-in finishing in this request: the user it must sign in (confirm.ts). */
-  confirmUser: string | undefined = undefined
-  callbackCandidate: string | undefined = undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string> = {}
   /** Made on first use (state.ts): most requests (a session read) keep nothing. */
@@ -101,7 +97,7 @@ class RequestContext implements Context {
   }
   /** The caller asked for `200 { url }` instead of a redirect; read only by routes that redirect. */
   get returnRedirect(): boolean {
-    return this.jsonRequested || this.incoming.header('x-auth-return-redirect') === '1'
+    return this.incoming.header('x-auth-return-redirect') === '1' || askedForJson(this)
   }
   /** The Web `Request`; under the node binding it is built on first use. */
   get request(): Request {

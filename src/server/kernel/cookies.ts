@@ -45,25 +45,11 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   return cookie
 }
 
+/** The kernel's own cookies: the Auth.js protocol's session, CSRF token and callback URL. */
 export interface CookieNames {
   sessionToken: string
   csrfToken: string
   callbackUrl: string
-  /** OAuth and WebAuthn check values, one cookie per kind, each bound to a provider id inside. */
-  pkceCodeVerifier: string
-  state: string
-  nonce: string
-  webauthnChallenge: string
-  /** Device-bound sessions: the short-lived credential only the device's key renews. */
-  bound: string
-  /** "Confirm it's you" across a sign-in that leaves the site: the user it must be. */
-  confirm: string
-  /** The browser that asked for an email link: its address and link, so that browser alone signs in from a plain GET. */
-  emailRequest: string
-  /** A sign-in waiting for its second factor (features/mfa/pending.ts). */
-  mfaPending: string
-  /** A browser the user trusted to skip the second factor (features/mfa/trusted-device.ts). */
-  mfaDevice: string
 }
 
 /**
@@ -75,23 +61,44 @@ export function cookieNames(secure: boolean): CookieNames {
   return secure ? secureNames : plainNames
 }
 
-const secureNames = Object.freeze(makeNames(true))
-const plainNames = Object.freeze(makeNames(false))
+/** The names (after `latchkey.`) the kernel keeps for itself: no feature may claim one. */
+export const kernelCookies = { sessionToken: 'session-token', csrfToken: 'csrf-token', callbackUrl: 'callback-url' } as const
 
-function makeNames(secure: boolean): CookieNames {
-  const p = secure ? '__Host-' : ''
+const secureNames: CookieNames = Object.freeze(makeNames('__Host-'))
+const plainNames: CookieNames = Object.freeze(makeNames(''))
+
+function makeNames(prefix: string): CookieNames {
   return {
-    sessionToken: `${p}latchkey.session-token`,
-    csrfToken: `${p}latchkey.csrf-token`,
-    callbackUrl: `${p}latchkey.callback-url`,
-    pkceCodeVerifier: `${p}latchkey.pkce.code_verifier`,
-    state: `${p}latchkey.state`,
-    nonce: `${p}latchkey.nonce`,
-    webauthnChallenge: `${p}latchkey.challenge`,
-    bound: `${p}latchkey.bound`,
-    confirm: `${p}latchkey.confirm`,
-    emailRequest: `${p}latchkey.email-request`,
-    mfaPending: `${p}latchkey.mfa-pending`,
-    mfaDevice: `${p}latchkey.mfa-device`,
+    sessionToken: `${prefix}latchkey.${kernelCookies.sessionToken}`,
+    csrfToken: `${prefix}latchkey.${kernelCookies.csrfToken}`,
+    callbackUrl: `${prefix}latchkey.${kernelCookies.callbackUrl}`,
   }
+}
+
+/**
+ * A cookie of a feature (or of the shared sign-in step), made once as a module-level constant
+ * beside the code that sets and reads it, and listed in its `Feature.cookies` so the instance
+ * knows every cookie it may set and refuses two claims of one name at start-up (config.ts). The
+ * name on the wire is `latchkey.<name>`, with `__Host-` on https like the kernel's own.
+ *
+ *     const pendingCookie = cookieKey('mfa-pending')
+ *     setCookie(ctx, pendingCookie.of(ctx), value)
+ */
+export class CookieKey {
+  private readonly plain: string
+  private readonly secure: string
+  constructor(readonly name: string) {
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`latchkey: a cookie name is letters, digits, ".", "_" and "-", got ${JSON.stringify(name)}`)
+    this.plain = `latchkey.${name}`
+    this.secure = `__Host-latchkey.${name}`
+  }
+
+  /** The cookie's name for this request: both forms are made once, so a request allocates none. */
+  of(ctx: { readonly secure: boolean }): string {
+    return ctx.secure ? this.secure : this.plain
+  }
+}
+
+export function cookieKey(name: string): CookieKey {
+  return new CookieKey(name)
 }

@@ -7,7 +7,7 @@
 import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, WebAuthnConfig } from '../../core/types.js'
 import type { ResolvedRateLimit } from '../../core/rate-limit.js'
 import type { ErrorType } from '../../core/errors.js'
-import type { CookieNames } from './cookies.js'
+import type { CookieKey, CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
 import type { PageMessages } from '../../locales/index.js'
 
@@ -75,23 +75,18 @@ export interface Context {
   origin: string
   secure: boolean
   cookies: Map<string, string>
+  /** The kernel's own cookie names for this request; a feature names its own cookies (cookies.ts `cookieKey`). */
   names: CookieNames
   /** The clock reading for this request, in milliseconds. */
   now: number
   setCookies: string[]
-  /** The body asked for `200 { url }` with `json=true` (next-auth v4's client); see readRedirectingBody. */
-  jsonRequested: boolean
-  /** A `confirm=true` sign-in finishing in this request: the user it must sign in (sign-in/confirm.ts). */
-  confirmUser: string | undefined
-  /** The callbackUrl a sign-in's callback was sent (body or query), unchecked: where a sign-in that must wait goes on afterwards. */
-  callbackCandidate: string | undefined
   /** Headers the response carries beside the route's own, by lower-case name; respond.ts adds them. */
   headers: Record<string, string>
   /** The request's URL, parsed on first use. */
   readonly url: URL
   /** Origin plus basePath: where the routes live. */
   readonly baseUrl: string
-  /** The caller asked for `200 { url }` instead of a redirect. */
+  /** The caller asked for `200 { url }` instead of a redirect (`X-Auth-Return-Redirect: 1`, or `json=true` in the body: body.ts). */
   readonly returnRedirect: boolean
   /** The Web `Request`; under the node binding it is built on first use. */
   readonly request: Request
@@ -130,6 +125,8 @@ export interface ResolvedConfig {
   now: () => number
   /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
   missingMethods: string[]
+  /** Every cookie the instance's features declared (`Feature.cookies`), by its name after `latchkey.`, with who declared it. */
+  cookies: ReadonlyMap<string, { key: CookieKey; owner: string }>
   /** The sign-in method of each provider type, from the instance's features. */
   methods: Map<string, SignInMethod>
   /** Null when turned off (`rateLimit: false`). */
@@ -292,6 +289,8 @@ export interface Feature {
   configure?(config: AuthConfig, resolved: ResolvedConfig): void
   /** Routes under basePath, by their first path segment. */
   routes?: Record<string, Action>
+  /** The cookies it sets (cookies.ts `cookieKey`): two features, or a feature and the kernel, never claim one name. */
+  cookies?: readonly CookieKey[]
   method?: SignInMethod
 }
 

@@ -12,6 +12,11 @@ import { useAdapter } from '../kernel/adapter-methods.js'
 import { clearCookie, setCookie, type Context } from '../kernel/context.js'
 import { seal, unseal } from '../kernel/jwt.js'
 import { readSession } from '../kernel/session.js'
+import { requestKey } from '../kernel/state.js'
+import { cookieKey } from '../kernel/cookies.js'
+
+/** A confirming sign-in that left the site: the user it must sign in, sealed. */
+export const confirmCookie = cookieKey('confirm')
 
 /** What a sign-in would sign in with: the part of the completion step's input (complete.ts) that names the user. */
 interface Attempt {
@@ -19,6 +24,9 @@ interface Attempt {
   account: AdapterAccount | null
   emailVerified?: boolean
 }
+
+/** A `confirm=true` sign-in finishing in this request (credentials, passkeys): the user it must sign in. */
+const confirming = requestKey<string>('the user this sign-in confirms')
 
 /** How long a confirmation that left the site may take to come back. */
 const lifetimeMs = 15 * 60_000
@@ -30,21 +38,21 @@ export async function noteConfirm(ctx: Context, body: Body, leavesSite: boolean)
   const userId = read.user?.id ?? read.token?.sub ?? read.session?.user.id
   if (!userId) throw new AuthError('AccessDenied', 'Confirming who you are needs a signed-in user; sign in instead', { status: 401 })
   if (!leavesSite) {
-    ctx.confirmUser = userId
+    confirming.set(ctx, userId)
     return
   }
   const until = ctx.now + lifetimeMs
-  const value = await seal({ u: userId }, ctx.config.secrets, ctx.names.confirm, { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) })
-  setCookie(ctx, ctx.names.confirm, value, { expires: new Date(until) })
+  const value = await seal({ u: userId }, ctx.config.secrets, confirmCookie.of(ctx), { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) })
+  setCookie(ctx, confirmCookie.of(ctx), value, { expires: new Date(until) })
 }
 
 /** Refuses a confirming sign-in that would sign in anyone but the user it confirms; call before anything is written. */
 export async function checkConfirm(ctx: Context, input: Attempt): Promise<void> {
-  let target = ctx.confirmUser
-  const raw = ctx.cookies.get(ctx.names.confirm)
+  let target = confirming.find(ctx)
+  const raw = ctx.cookies.get(confirmCookie.of(ctx))
   if (raw !== undefined) {
-    clearCookie(ctx, ctx.names.confirm)
-    const payload = await unseal<{ u?: unknown }>(raw, ctx.config.secrets, ctx.names.confirm, Math.floor(ctx.now / 1000))
+    clearCookie(ctx, confirmCookie.of(ctx))
+    const payload = await unseal<{ u?: unknown }>(raw, ctx.config.secrets, confirmCookie.of(ctx), Math.floor(ctx.now / 1000))
     if (target === undefined && typeof payload?.u === 'string') target = payload.u
   }
   if (target === undefined) return

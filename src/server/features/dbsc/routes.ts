@@ -12,7 +12,7 @@ import { randomToken } from '../../kernel/crypto.js'
 import { json, type Reply } from '../../kernel/respond.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { readSession } from '../../kernel/session.js'
-import { setBoundCookie } from './bound-cookie.js'
+import { boundCookie, setBoundCookie } from './bound-cookie.js'
 import { consumeDbscChallenge, issueDbscChallenge } from './challenge.js'
 import { verifyRefreshProof, verifyRegistrationProof } from './proof.js'
 import { askForProof } from './registration.js'
@@ -98,7 +98,7 @@ function instructions(ctx: Context, id: string) {
     session_identifier: id,
     refresh_url: `${ctx.config.basePath}/dbsc/refresh`,
     scope: { origin: ctx.origin, include_site: false },
-    credentials: [{ type: 'cookie', name: ctx.names.bound, attributes }],
+    credentials: [{ type: 'cookie', name: boundCookie.of(ctx), attributes }],
   }
 }
 

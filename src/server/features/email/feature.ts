@@ -21,10 +21,11 @@ import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { checkEmailCodes, codeOptions, useCode } from './code.js'
 import { completeEmailSignIn, emailIdentifier, readEmailLink, sendEmailLink, useEmailLink, type EmailLink } from './link.js'
 import { checkPageProof, linkConfirmPage, pageProof } from './link-page.js'
-import { forgetRequester, isRequester } from './requester.js'
+import { forgetRequester, isRequester, requestCookie } from './requester.js'
 
 export const email: Feature = {
   name: 'email',
+  cookies: [requestCookie],
   configure: (_, resolved) => checkEmailCodes(resolved),
   method: {
     types: ['email'],

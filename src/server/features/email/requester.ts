@@ -7,27 +7,31 @@ import type { Context } from '../../kernel/context.js'
 import { clearCookie, setCookie } from '../../kernel/context.js'
 import { sha256Hex, timingSafeEqual } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
+import { cookieKey } from '../../kernel/cookies.js'
+
+/** The browser that asked for an email link: its address and link, so that browser alone signs in from a plain GET. */
+export const requestCookie = cookieKey('email-request')
 
 const linkId = (token: string) => sha256Hex(`email-link|${token}`)
 
 /** Marks this browser as the one that asked for the link to `identifier` with `token`, until `expires`. */
 export async function noteRequester(ctx: Context, identifier: string, token: string, expires: Date): Promise<void> {
-  const value = await seal({ e: identifier, l: await linkId(token) }, ctx.config.secrets, ctx.names.emailRequest, {
+  const value = await seal({ e: identifier, l: await linkId(token) }, ctx.config.secrets, requestCookie.of(ctx), {
     now: Math.floor(ctx.now / 1000),
     expires: Math.ceil(expires.getTime() / 1000),
   })
-  setCookie(ctx, ctx.names.emailRequest, value, { expires })
+  setCookie(ctx, requestCookie.of(ctx), value, { expires })
 }
 
 /** Whether this request comes from the browser that asked for this link. */
 export async function isRequester(ctx: Context, identifier: string, token: string): Promise<boolean> {
-  const raw = ctx.cookies.get(ctx.names.emailRequest)
+  const raw = ctx.cookies.get(requestCookie.of(ctx))
   if (!raw) return false
-  const payload = await unseal<{ e?: unknown; l?: unknown }>(raw, ctx.config.secrets, ctx.names.emailRequest, Math.floor(ctx.now / 1000))
+  const payload = await unseal<{ e?: unknown; l?: unknown }>(raw, ctx.config.secrets, requestCookie.of(ctx), Math.floor(ctx.now / 1000))
   return payload?.e === identifier && typeof payload.l === 'string' && timingSafeEqual(payload.l, await linkId(token))
 }
 
 /** The link was used: the cookie has done its work. */
 export function forgetRequester(ctx: Context): void {
-  if (ctx.cookies.get(ctx.names.emailRequest) !== undefined) clearCookie(ctx, ctx.names.emailRequest)
+  if (ctx.cookies.get(requestCookie.of(ctx)) !== undefined) clearCookie(ctx, requestCookie.of(ctx))
 }

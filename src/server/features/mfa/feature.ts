@@ -11,6 +11,8 @@ import { instanceKey } from '../../kernel/state.js'
 import { secondFactorGate } from './gate.js'
 import { resolveMfa, type ResolvedMfa } from './options.js'
 import { getMfa, postMfa } from './routes.js'
+import { pendingCookie } from './pending.js'
+import { deviceCookie } from './trusted-device.js'
 
 const optionsOf = instanceKey<ResolvedMfa>('mfa options')
 
@@ -23,6 +25,7 @@ function on(ctx: Context): ResolvedMfa {
 
 export const mfa: Feature = {
   name: 'mfa',
+  cookies: [pendingCookie, deviceCookie],
   routes: {
     mfa: {
       GET: async (ctx, sub) => getMfa(ctx, sub, on(ctx)),

@@ -7,12 +7,12 @@
  * (`SecondFactorRequired`) is the completion step's answer, a value its caller answers.
  */
 import type { Context } from '../../kernel/context.js'
-import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
+import { signInCallbackUrl } from '../../kernel/redirect-url.js'
 import type { DueStep, FirstFactor, SecondFactorGate } from '../../kernel/types.js'
 import type { ResolvedMfa } from './options.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { pageWords } from '../../kernel/page-language.js'
-import { readPending, startPending } from './pending.js'
+import { pendingCookie, readPending, startPending } from './pending.js'
 import { confirmedFactors, factorStore, removeFactorsMadeBefore } from './store.js'
 import { forgetAllDevices, isTrustedDevice } from './trusted-device.js'
 import { forHowLong } from '../../../core/for-how-long.js'
@@ -37,10 +37,10 @@ export function secondFactorGate(mfa: ResolvedMfa): SecondFactorGate {
       // Renewing a held session with freshSecondFactor asks whatever the device: that is its point.
       if (!setup && !first.holdsSession && mfa.trustDevices && (await isTrustedDevice(ctx, userId, mfa.trustDevices))) return
       const account = first.account && { provider: first.account.provider, type: first.account.type, providerAccountId: first.account.providerAccountId }
-      const callbackUrl = await resolveCallbackUrl(ctx, ctx.callbackCandidate)
+      const callbackUrl = await signInCallbackUrl(ctx)
       const link = first.link && { ...first.link, userId: undefined }
       await startPending(ctx, { userId, provider: first.provider, account, link, isNewUser: first.isNewUser, signedInAt: first.signedInAt, amr: first.amr, callbackUrl, ...(setup && { setup }) }, mfa.pendingMaxAge)
-      const cookies = [ctx.names.mfaPending]
+      const cookies = [pendingCookie.of(ctx)]
       if (setup) {
         return { due: 'SecondFactorSetupRequired', message: 'This account must add a second factor before signing in: enrol an authenticator app at /mfa (enroll, then confirm)', status: 401, cookies } satisfies DueStep
       }

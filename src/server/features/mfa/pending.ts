@@ -11,6 +11,10 @@ import { seal, unseal } from '../../kernel/jwt.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import { startTries } from './tries.js'
+import { cookieKey } from '../../kernel/cookies.js'
+
+/** The pending sign-in, sealed. */
+export const pendingCookie = cookieKey('mfa-pending')
 
 export interface Pending {
   /** The user the first factor signed in. */
@@ -43,20 +47,20 @@ export async function startPending(ctx: Context, pending: Omit<Pending, 'nonce'>
   await storeOneTimeRecord(ctx, { identifier: identifier(nonce), token: await sha256Hex(nonce), expires: new Date(until) }, 'second factors')
   if (!pending.setup) await startTries(ctx, pending.userId, new Date(until))
   const times = { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) }
-  let value = await seal({ ...pending, nonce }, ctx.config.secrets, ctx.names.mfaPending, times)
+  let value = await seal({ ...pending, nonce }, ctx.config.secrets, pendingCookie.of(ctx), times)
   if (value.length > maxCookieValue && pending.link) {
     // A browser drops a cookie over 4 KB without a word: the account goes without its tokens, which its next sign-in brings.
     const { provider, type, providerAccountId } = pending.link
-    value = await seal({ ...pending, link: { provider, type, providerAccountId }, nonce }, ctx.config.secrets, ctx.names.mfaPending, times)
+    value = await seal({ ...pending, link: { provider, type, providerAccountId }, nonce }, ctx.config.secrets, pendingCookie.of(ctx), times)
   }
-  setCookie(ctx, ctx.names.mfaPending, value, { expires: new Date(until) })
+  setCookie(ctx, pendingCookie.of(ctx), value, { expires: new Date(until) })
 }
 
 /** The pending sign-in this browser holds, unexpired; not yet spent. */
 export async function readPending(ctx: Context): Promise<Pending | undefined> {
-  const raw = ctx.cookies.get(ctx.names.mfaPending)
+  const raw = ctx.cookies.get(pendingCookie.of(ctx))
   if (!raw) return
-  const opened = await unseal<Pending>(raw, ctx.config.secrets, ctx.names.mfaPending, Math.floor(ctx.now / 1000))
+  const opened = await unseal<Pending>(raw, ctx.config.secrets, pendingCookie.of(ctx), Math.floor(ctx.now / 1000))
   return opened && typeof opened.userId === 'string' && typeof opened.nonce === 'string' ? opened : undefined
 }
 
@@ -64,6 +68,6 @@ export async function readPending(ctx: Context): Promise<Pending | undefined> {
 export async function spendPending(ctx: Context, pending: Pending): Promise<boolean> {
   const adapter = useAdapter(ctx.config, ['useVerificationToken'], 'second factors')
   const record = await adapter.useVerificationToken({ identifier: identifier(pending.nonce), token: await sha256Hex(pending.nonce) })
-  clearCookie(ctx, ctx.names.mfaPending)
+  clearCookie(ctx, pendingCookie.of(ctx))
   return !!record && record.expires.getTime() > ctx.now
 }

@@ -12,6 +12,10 @@ import { randomToken, sha256Hex } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
 import { deviceLabel } from '../../kernel/device-label.js'
 import { factorStore } from './store.js'
+import { cookieKey } from '../../kernel/cookies.js'
+
+/** A browser the user trusted to skip the second factor, sealed. */
+export const deviceCookie = cookieKey('mfa-device')
 
 interface DeviceCookie {
   userId: string
@@ -51,8 +55,8 @@ export async function trustDevice(ctx: Context, userId: string, maxAge: number):
   const label = deviceLabel(ctx.incoming.header('user-agent') ?? undefined).slice(0, 64)
   await store.createFactor({ id, userId, type: 'device', secret, confirmedAt: new Date(ctx.now), createdAt: new Date(ctx.now), lastUsedStep: null, label })
   const until = ctx.now + maxAge * 1000
-  const value = await seal({ userId, id, token } satisfies DeviceCookie, ctx.config.secrets, ctx.names.mfaDevice, { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) })
-  setCookie(ctx, ctx.names.mfaDevice, value, { expires: new Date(until) })
+  const value = await seal({ userId, id, token } satisfies DeviceCookie, ctx.config.secrets, deviceCookie.of(ctx), { now: Math.floor(ctx.now / 1000), expires: Math.ceil(until / 1000) })
+  setCookie(ctx, deviceCookie.of(ctx), value, { expires: new Date(until) })
 }
 
 /** Whether this browser is trusted for `userId`: its cookie, its record unexpired, and the user's factors unchanged. */
@@ -88,7 +92,7 @@ export async function forgetDevice(ctx: Context, userId: string, id: string): Pr
   const record = (await store.listFactorsByUserId(userId)).find((f) => f.id === id && f.type === 'device')
   if (!record) return false
   await store.deleteFactor(record.id)
-  if ((await readCookie(ctx))?.id === id) clearCookie(ctx, ctx.names.mfaDevice)
+  if ((await readCookie(ctx))?.id === id) clearCookie(ctx, deviceCookie.of(ctx))
   return true
 }
 
@@ -96,7 +100,7 @@ export async function forgetDevice(ctx: Context, userId: string, id: string): Pr
 export async function forgetAllDevices(ctx: Context, userId: string): Promise<void> {
   const store = factorStore(ctx)
   for (const f of await store.listFactorsByUserId(userId)) if (f.type === 'device') await store.deleteFactor(f.id)
-  if ((await readCookie(ctx))?.userId === userId) clearCookie(ctx, ctx.names.mfaDevice)
+  if ((await readCookie(ctx))?.userId === userId) clearCookie(ctx, deviceCookie.of(ctx))
 }
 
 /** Unexpired and made under the factors the user has now; a void record is deleted. */
@@ -107,8 +111,8 @@ async function stillValid(ctx: Context, record: AdapterFactor, print: string, ma
 }
 
 async function readCookie(ctx: Context): Promise<DeviceCookie | undefined> {
-  const raw = ctx.cookies.get(ctx.names.mfaDevice)
+  const raw = ctx.cookies.get(deviceCookie.of(ctx))
   if (!raw) return
-  const opened = await unseal<DeviceCookie>(raw, ctx.config.secrets, ctx.names.mfaDevice, Math.floor(ctx.now / 1000))
+  const opened = await unseal<DeviceCookie>(raw, ctx.config.secrets, deviceCookie.of(ctx), Math.floor(ctx.now / 1000))
   return opened && typeof opened.userId === 'string' && typeof opened.id === 'string' && typeof opened.token === 'string' ? opened : undefined
 }

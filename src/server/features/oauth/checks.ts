@@ -10,7 +10,7 @@
 import type { OAuthConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
-import type { CookieNames } from '../../kernel/cookies.js'
+import { cookieKey, type CookieKey } from '../../kernel/cookies.js'
 import { seal, unseal } from '../../kernel/jwt.js'
 import { redirectProxyUrl } from './redirect-proxy.js'
 
@@ -25,7 +25,8 @@ export interface CheckPayload {
   value: string
 }
 
-const cookieOf: Record<CheckName, keyof CookieNames> = { pkce: 'pkceCodeVerifier', state: 'state', nonce: 'nonce' }
+/** One cookie per kind of check (the names Auth.js gives them), each bound to a provider id inside. */
+export const checkCookies: Record<CheckName, CookieKey> = { pkce: cookieKey('pkce.code_verifier'), state: cookieKey('state'), nonce: cookieKey('nonce') }
 
 /**
  * The checks a provider performs. Defaults: `oauth` ['pkce']; `oidc` ['pkce', 'nonce'] (PKCE
@@ -57,14 +58,14 @@ export function sealCheck(secrets: string[], cookieName: string, payload: CheckP
 
 /** Sets the cookie carrying one check value for the provider's callback. */
 export async function setCheck(ctx: Context, provider: OAuthConfig<any>, check: CheckName, value: string): Promise<void> {
-  const name = ctx.names[cookieOf[check]]
+  const name = checkCookies[check].of(ctx)
   const sealed = await sealCheck(ctx.config.secrets, name, { provider: provider.id, value }, ctx.now)
   setCookie(ctx, name, sealed, { maxAge: checkMaxAge, expires: new Date(ctx.now + checkMaxAge * 1000) })
 }
 
 /** Reads one check value; InvalidCheck when it is missing, expired, forged or another provider's. */
 export async function readCheck(ctx: Context, provider: OAuthConfig<any>, check: CheckName): Promise<string> {
-  const name = ctx.names[cookieOf[check]]
+  const name = checkCookies[check].of(ctx)
   const cookie = ctx.cookies.get(name)
   const label = check === 'pkce' ? 'PKCE code verifier' : check
   if (!cookie) {
@@ -82,7 +83,7 @@ export async function readCheck(ctx: Context, provider: OAuthConfig<any>, check:
 
 /** Clears every check cookie: the callback uses them once, whatever its outcome. */
 export function clearChecks(ctx: Context): void {
-  for (const check of Object.keys(cookieOf) as CheckName[]) {
-    if (ctx.cookies.has(ctx.names[cookieOf[check]])) clearCookie(ctx, ctx.names[cookieOf[check]])
+  for (const check of Object.keys(checkCookies) as CheckName[]) {
+    if (ctx.cookies.has(checkCookies[check].of(ctx))) clearCookie(ctx, checkCookies[check].of(ctx))
   }
 }

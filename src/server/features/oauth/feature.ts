@@ -8,9 +8,11 @@ import { handleOAuthCallback } from './callback.js'
 import { withRequiredFields } from './required-fields.js'
 import { knownAuthorizationUrls } from './server.js'
 import { startOAuth } from './start.js'
+import { checkCookies } from './checks.js'
 
 export const oauth: Feature = {
   name: 'oauth',
+  cookies: Object.values(checkCookies),
   // Each OAuth provider's client fields, from the environment where left out, checked at start-up.
   configure(_, resolved) {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}

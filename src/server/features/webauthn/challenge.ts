@@ -23,6 +23,10 @@ import { seal, unseal } from '../../kernel/jwt.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import type { KeyProofPurpose } from '../../kernel/types.js'
 import { WebAuthnRefusal } from './errors.js'
+import { cookieKey } from '../../kernel/cookies.js'
+
+/** The ceremonies' challenges, sealed, each bound to its purpose inside. */
+export const challengeCookie = cookieKey('challenge')
 
 /** A key proof's purpose (key-proofs.ts), e.g. `second-factor`: an assertion for another step, never a sign-in by itself. */
 export type CeremonyAction = 'register' | 'authenticate' | KeyProofPurpose
@@ -56,20 +60,20 @@ const recordIdentifier = (providerId: string) => `webauthn:${providerId}`
 const recordToken = (secret: string, challenge: string) => hmacHex(secret, `webauthn-challenge:${challenge}`)
 
 async function readEntries(ctx: Context): Promise<Entry[]> {
-  const raw = ctx.cookies.get(ctx.names.webauthnChallenge)
+  const raw = ctx.cookies.get(challengeCookie.of(ctx))
   if (!raw) return []
-  const payload = await unseal<{ entries?: Entry[] }>(raw, ctx.config.secrets, ctx.names.webauthnChallenge, Math.floor(ctx.now / 1000))
+  const payload = await unseal<{ entries?: Entry[] }>(raw, ctx.config.secrets, challengeCookie.of(ctx), Math.floor(ctx.now / 1000))
   return (Array.isArray(payload?.entries) ? payload.entries : []).filter((e) => e.until > ctx.now)
 }
 
 async function writeEntries(ctx: Context, entries: Entry[]): Promise<void> {
-  if (!entries.length) return clearCookie(ctx, ctx.names.webauthnChallenge)
+  if (!entries.length) return clearCookie(ctx, challengeCookie.of(ctx))
   const until = Math.max(...entries.map((e) => e.until))
-  const sealed = await seal({ entries }, ctx.config.secrets, ctx.names.webauthnChallenge, {
+  const sealed = await seal({ entries }, ctx.config.secrets, challengeCookie.of(ctx), {
     now: Math.floor(ctx.now / 1000),
     expires: Math.ceil(until / 1000),
   })
-  setCookie(ctx, ctx.names.webauthnChallenge, sealed, { expires: new Date(until) })
+  setCookie(ctx, challengeCookie.of(ctx), sealed, { expires: new Date(until) })
 }
 
 /** Adds the challenge to the cookie and stores its one-time record. */
@@ -94,7 +98,7 @@ export async function takeChallenge(
   const signed = signedChallenge(response)
   const entries = await readEntries(ctx)
   if (!entries.length) {
-    if (ctx.cookies.has(ctx.names.webauthnChallenge)) clearCookie(ctx, ctx.names.webauthnChallenge)
+    if (ctx.cookies.has(challengeCookie.of(ctx))) clearCookie(ctx, challengeCookie.of(ctx))
     throw new WebAuthnRefusal('challenge', 'Expected the challenge cookie set by GET /webauthn-options, but it is missing or expired (or cookies are blocked)')
   }
   const entry = entries.find((e) => e.challenge === signed)

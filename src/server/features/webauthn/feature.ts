@@ -15,7 +15,8 @@ import { removePasskeyRecords } from './remove.js'
 import { checkHints } from './hints.js'
 import { keyProofs } from './key-proofs.js'
 import { checkRelatedOrigins, getRelatedOrigins } from './related-origins.js'
-import { markUpgrade } from './upgrade.js'
+import { markUpgrade, upgradeCookie } from './upgrade.js'
+import { challengeCookie } from './challenge.js'
 
 // The verification-token pair keeps each challenge single-use across servers.
 const needs: AdapterMethod[] = ['createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter', 'getAccount', 'createVerificationToken', 'useVerificationToken']
@@ -27,6 +28,7 @@ const options = () => import('./options-route.js')
 
 export const webauthn: Feature = {
   name: 'webauthn',
+  cookies: [challengeCookie, upgradeCookie],
   configure(_, resolved) {
     for (const p of resolved.providers.values()) {
       if (p.type !== 'webauthn') continue

@@ -12,6 +12,7 @@ import type { AdapterUser, User, WebAuthnConfig } from '../../../core/types.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
+import { cookieKey } from '../../kernel/cookies.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { SignedIn } from '../../kernel/manage.js'
@@ -31,7 +32,8 @@ type Marker = {
   nonce: string
 }
 
-const cookieName = (ctx: Context) => ctx.names.webauthnChallenge.replace('latchkey.challenge', 'latchkey.upgrade')
+/** The marker a sign-in leaves for an automatic upgrade. */
+export const upgradeCookie = cookieKey('upgrade')
 
 /** A provider that offers automatic upgrades, if any is configured. */
 function upgrading(ctx: Context): WebAuthnConfig | undefined {
@@ -57,8 +59,8 @@ export async function markUpgrade(ctx: Context, signIn: { user: AdapterUser | Us
     return
   }
   const marker: Marker = { uid: signIn.user.id, at, nonce }
-  const sealed = await seal(marker, ctx.config.secrets, cookieName(ctx), { now: at, expires: at + markerSeconds })
-  setCookie(ctx, cookieName(ctx), sealed, { expires })
+  const sealed = await seal(marker, ctx.config.secrets, upgradeCookie.of(ctx), { now: at, expires: at + markerSeconds })
+  setCookie(ctx, upgradeCookie.of(ctx), sealed, { expires })
 }
 
 /**
@@ -66,7 +68,7 @@ export async function markUpgrade(ctx: Context, signIn: { user: AdapterUser | Us
  * sign-in, not expired, and unused. It is spent here, whatever follows.
  */
 export async function takeUpgrade(ctx: Context, provider: WebAuthnConfig, me: SignedIn | null): Promise<void> {
-  const name = cookieName(ctx)
+  const name = upgradeCookie.of(ctx)
   const raw = ctx.cookies.get(name)
   if (raw) clearCookie(ctx, name)
   const refuse = (why: string) => new WebAuthnRefusal('upgrade', `An automatic passkey upgrade must follow a sign-in by password, email or OAuth: ${why}`, { status: 403, type: 'AccessDenied' })
