@@ -37,6 +37,9 @@ const coreActions: Record<string, Action> = {
 /** What every instance has besides its features: the shared sign-in step's cookie ("confirm it's you" across a site it leaves). */
 const shared: Feature = { name: 'sign-in', cookies: [confirmCookie] }
 
+/** What an instance is built from: the shared sign-in step and the features. */
+export const instanceParts: readonly Feature[] = [shared, ...features]
+
 /** This instance's route table: the core's and its features'. */
 function routeTable(list: readonly Feature[]): Record<string, Action> {
   const table: Record<string, Action> = { ...coreActions }
@@ -87,7 +90,7 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
  * `auth.getSession`, `requireSession` and `withSession` hand the app that type.
  */
 export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
-  const resolved = resolveConfig(config as AuthConfig, [shared, ...features])
+  const resolved = resolveConfig(config as AuthConfig, instanceParts)
   const actions = routeTable(features)
   const readSession = createGetSession<S>(resolved)
   const handle: IncomingHandler = (incoming) => answer(incoming, resolved, actions, asIs)
