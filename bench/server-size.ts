@@ -32,6 +32,8 @@ export interface ServerSize {
   all: { min: number; gzip: number }
   /** WebAuthn inputs in the start-up code. */
   webauthnAtStartup: string[]
+  /** Pages' catalogues (src/locales/<tag>/pages.ts) in the start-up code: English alone. */
+  pagesAtStartup: string[]
 }
 
 export async function measure(providers: string): Promise<ServerSize> {
@@ -52,7 +54,9 @@ export async function measure(providers: string): Promise<ServerSize> {
     absWorkingDir: root,
   })
   const outputs: Metafile['outputs'] = result.metafile.outputs
-  const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint)!
+  // The app itself: a dynamically imported module is an entry point too, but others import it.
+  const imported = new Set(Object.values(outputs).flatMap((o) => o.imports.map((i) => i.path)))
+  const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint && !imported.has(k))!
   const startup = new Set([entry])
   for (const path of startup) for (const imp of outputs[path]!.imports) if (imp.kind === 'import-statement') startup.add(imp.path)
   const byPath = new Map(result.outputFiles.map((f) => [relative(root, f.path), f.contents]))
@@ -61,7 +65,8 @@ export async function measure(providers: string): Promise<ServerSize> {
     gzip: gzipSync(Buffer.concat(paths.map((p) => byPath.get(p)!)), { level: 9 }).length,
   })
   const webauthnAtStartup = [...startup].flatMap((p) => Object.keys(outputs[p]!.inputs)).filter((input) => webauthnCode.test(input))
-  return { startup: size([...startup]), all: size([...byPath.keys()].filter((p) => p.endsWith('.js'))), webauthnAtStartup }
+  const pagesAtStartup = [...startup].flatMap((p) => Object.keys(outputs[p]!.inputs)).filter((input) => /src\/locales\/[^/]+\/pages\.ts$/.test(input))
+  return { startup: size([...startup]), all: size([...byPath.keys()].filter((p) => p.endsWith('.js'))), webauthnAtStartup, pagesAtStartup }
 }
 
 export async function run(): Promise<void> {
@@ -74,6 +79,7 @@ export async function run(): Promise<void> {
   }
   const found = credentials.webauthnAtStartup
   console.log(`\n  credentials-only start-up code holds WebAuthn code: ${found.length ? `YES (${found.length} modules, e.g. ${found[0]})` : 'no'}`)
+  console.log(`  credentials-only start-up code holds the pages of: ${credentials.pagesAtStartup.map((p) => p.split('/').at(-2)).join(', ')}`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run()

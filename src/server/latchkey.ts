@@ -24,9 +24,9 @@ import type { Action, Feature, Route } from './kernel/feature.js'
 
 /** The routes every instance has, whatever its features: the Auth.js wire protocol. */
 const coreActions: Record<string, Action> = {
-  providers: { GET: getProviders },
-  csrf: { GET: getCsrf },
-  session: { GET: getSession, POST: postSession },
+  providers: { GET: getProviders, wordless: true },
+  csrf: { GET: getCsrf, wordless: true },
+  session: { GET: getSession, POST: postSession, wordless: true },
   signin: { GET: getSignInPage, POST: postSignIn, provider: true, flow: true },
   callback: { GET: callback, POST: callback, provider: true, flow: true },
   signout: { GET: getSignOutPage, POST: postSignOut, flow: true },
@@ -135,7 +135,10 @@ function answer<T>(incoming: Incoming, config: ResolvedConfig, actions: Record<s
     const found = findRoute(ctx, actions)
     if (!('route' in found)) return Promise.resolve(out(found))
     flow = found.flow
-    return found.route(ctx, found.providerId).then(out, (error: unknown) => out(fail(ctx, error, flow)))
+    const run = () => found.route(ctx, found.providerId).then(out, (error: unknown) => out(fail(ctx, error, flow)))
+    // A plain boolean first: once the languages are in (or for a route with no words), no promise step is added.
+    if (found.wordless || config.pageLanguages.loaded) return run()
+    return config.pageLanguages.ready.then(run).catch((error: unknown) => out(fail(ctx, error, flow)))
   } catch (error) {
     return Promise.resolve(out(fail(ctx, error, flow)))
   }
@@ -152,7 +155,7 @@ function untrusted(config: ResolvedConfig): Reply {
 }
 
 /** The route for the request's method and path, or the reply that says why there is none. */
-function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { route: Route; providerId: string | undefined; flow: boolean } {
+function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { route: Route; providerId: string | undefined; flow: boolean; wordless: boolean } {
   const method = ctx.incoming.method
   if (method === 'OPTIONS') return preflight(ctx)
   addCorsHeaders(ctx, ctx.headers)
@@ -160,7 +163,7 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
   const base = ctx.config.basePath
   // A feature's `.well-known/...` route answers at the origin's root (RFC 8615), where the app routes that path here.
   const wellKnown = path.startsWith('/.well-known/') && Object.hasOwn(actions, path.slice(1)) ? actions[path.slice(1)]!.GET : undefined
-  if (wellKnown && (method === 'GET' || method === 'HEAD')) return { route: wellKnown, providerId: undefined, flow: false }
+  if (wellKnown && (method === 'GET' || method === 'HEAD')) return { route: wellKnown, providerId: undefined, flow: false, wordless: false }
   if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
   const { name, providerId, extra } = splitAction(path.slice(base.length + 1))
   const action = Object.hasOwn(actions, name) ? actions[name] : undefined
@@ -178,7 +181,7 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
     ctx.headers.allow = allow
     return json(ctx, { error: 'UnknownAction', message: `${base}/${name} takes ${allow}` }, 405)
   }
-  return { route, providerId, flow: action.flow === true }
+  return { route, providerId, flow: action.flow === true, wordless: action.wordless === true }
 }
 
 /** Logs in full on the server; tells the browser only a client-safe type. */

@@ -83,8 +83,10 @@ describe('requestKey: a value per request, kept on its context', () => {
     expect(seen.find(config)).toBeUndefined()
   })
 
-  it("chooses each request's page language on its own (kernel/page-language.ts)", () => {
+  it("chooses each request's page language on its own (kernel/page-language.ts)", async () => {
     const config = instance()
+    // The shipped languages but English load after start-up; a route waits for them the same way (latchkey.ts).
+    await config.pageLanguages.ready
     const french = request(config, { 'accept-language': 'fr' })
     const german = request(config, { 'accept-language': 'de' })
     expect(pageWords(french).lang).toBe('fr')

@@ -68,7 +68,7 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     originRule: resolveOriginRule(config),
     useSecureCookies: config.useSecureCookies,
     maxBodySize: config.maxBodySize ?? 64 * 1024,
-    pageLanguages: resolvePageLanguages(config),
+    pageLanguages: resolvePageLanguages(config, logger),
     logger,
     now: config.now ?? Date.now,
     missingMethods: [],

@@ -4,23 +4,14 @@
  * `messages`. Whatever the header holds, a page is answered: in the first configured language
  * when nothing matches.
  */
-import { configurationError } from '../../core/errors.js'
+import { AuthError, configurationError } from '../../core/errors.js'
 import { fill, isRtl, negotiate } from '../../core/locale.js'
-import type { AuthConfig } from '../../core/types.js'
-import { languages as shipped, type Language, type PageMessages } from '../../locales/index.js'
-import ar from '../../locales/ar/pages.js'
-import de from '../../locales/de/pages.js'
+import type { AuthConfig, Logger } from '../../core/types.js'
+import { languages as shipped, type PageMessages } from '../../locales/index.js'
 import en from '../../locales/en/pages.js'
-import es from '../../locales/es/pages.js'
-import fr from '../../locales/fr/pages.js'
-import he from '../../locales/he/pages.js'
-import ja from '../../locales/ja/pages.js'
-import ptBR from '../../locales/pt-BR/pages.js'
-import zhHans from '../../locales/zh-Hans/pages.js'
+import { pageCatalogues } from './page-catalogues.js'
 import { requestKey } from './state.js'
 import type { Context, PageKey, PageLanguages, PageWords } from './types.js'
-
-const catalogues: Record<Language, PageMessages> = { en, es, fr, de, 'pt-BR': ptBR, ja, 'zh-Hans': zhHans, ar, he }
 
 // Declared in types.ts, which the resolved configuration's type needs; re-exported here where they belong.
 export type { PageKey, PageLanguages, PageWords } from './types.js'
@@ -47,25 +38,54 @@ const englishKeys = Object.keys(en) as PageKey[]
 /** English as shipped: the words of anything written outside a request (signInMessage's default). */
 export const englishPageWords = wordsOf('en', en)
 
-/** `languages`, `messages` and `addedLanguages` checked, at start-up. */
-export function resolvePageLanguages(config: Pick<AuthConfig, 'languages' | 'messages' | 'addedLanguages'>): PageLanguages {
-  const all = new Map<string, PageMessages>(Object.entries(catalogues))
+/**
+ * `languages`, `messages` and `addedLanguages` checked, at start-up, against English's keys; the
+ * configured shipped languages but English start loading here (`ready`). One that fails to load
+ * is logged and answered in English.
+ */
+export function resolvePageLanguages(config: Pick<AuthConfig, 'languages' | 'messages' | 'addedLanguages'>, logger: Logger): PageLanguages {
+  const added = new Map<string, PageMessages>()
   for (const [tag, messages] of Object.entries(config.addedLanguages ?? {})) {
     checkTag(tag, 'addedLanguages')
     const missing = englishKeys.filter((key) => !isMessage(messages?.[key]))
     if (missing.length) throw configurationError(`latchkey: addedLanguages["${tag}"] lacks ${missing.join(', ')}; a language added must have every page message`)
     checkKeys(messages, `addedLanguages["${tag}"]`)
-    all.set(tag, messages)
+    added.set(tag, messages)
   }
+  const overrides = new Map<string, Partial<PageMessages>>()
   for (const [tag, over] of Object.entries(config.messages ?? {})) {
     if (!(shipped as readonly string[]).includes(tag)) throw configurationError(`latchkey: messages["${tag}"] names no shipped language; expected one of ${shipped.join(', ')} (addedLanguages adds one)`)
     checkKeys(over ?? {}, `messages["${tag}"]`)
-    all.set(tag, { ...all.get(tag)!, ...over })
+    overrides.set(tag, over ?? {})
   }
+  const all = [...new Set<string>([...shipped, ...added.keys()])]
   const given = config.languages
   if (given !== undefined && (!Array.isArray(given) || !given.length)) throw configurationError('latchkey: expected languages to be a non-empty list of language tags')
-  const tags = given ? given.map((tag) => known(all, tag)) : [...all.keys()]
-  return { tags, words: new Map(tags.map((tag) => [tag, wordsOf(tag, all.get(tag)!)])) }
+  const tags = given ? given.map((tag) => known(all, tag)) : all
+  const withOverrides = (tag: string, messages: PageMessages) => wordsOf(tag, { ...messages, ...overrides.get(tag) })
+  const fallback = withOverrides('en', added.get('en') ?? en)
+  const words = new Map<string, PageWords>()
+  const loads: Promise<void>[] = []
+  for (const tag of new Set(tags)) {
+    const own = added.get(tag) ?? (tag === 'en' ? en : undefined)
+    if (own) {
+      words.set(tag, withOverrides(tag, own))
+      continue
+    }
+    const load = pageCatalogues[tag as keyof typeof pageCatalogues]
+    loads.push(
+      load().then(
+        (file) => void words.set(tag, withOverrides(tag, file.default)),
+        (error: unknown) => {
+          logger.error(new AuthError('Configuration', `latchkey: the "${tag}" pages' catalogue (src/locales/${tag}/pages) failed to load; its pages are answered in English. Check that the package's files are all deployed`, { cause: error, status: 500 }))
+          words.set(tag, fallback)
+        },
+      ),
+    )
+  }
+  const languages: PageLanguages = { tags, words, loaded: !loads.length, ready: Promise.resolve(), fallback }
+  if (loads.length) languages.ready = Promise.all(loads).then(() => void (languages.loaded = true))
+  return languages
 }
 
 function checkTag(tag: string, option: string): void {
@@ -76,8 +96,8 @@ function checkTag(tag: string, option: string): void {
   }
 }
 
-function known(all: Map<string, PageMessages>, tag: unknown): string {
-  const found = typeof tag === 'string' && [...all.keys()].find((t) => t.toLowerCase() === tag.toLowerCase())
+function known(all: string[], tag: unknown): string {
+  const found = typeof tag === 'string' && all.find((t) => t.toLowerCase() === tag.toLowerCase())
   if (!found) throw configurationError(`latchkey: languages names ${JSON.stringify(tag)}, which is neither shipped (${shipped.join(', ')}) nor in addedLanguages`)
   return found
 }
@@ -129,7 +149,8 @@ const chosen = requestKey<PageWords>('page words')
 /** The words for this request's pages: the best of its `Accept-Language` we have, else the first configured language. */
 export function pageWords(ctx: Context): PageWords {
   return chosen.ensure(ctx, () => {
-    const { tags, words: all } = ctx.config.pageLanguages
-    return all.get(negotiate(acceptedLanguages(ctx.incoming.header('accept-language')), tags) ?? tags[0])!
+    const { tags, words: all, fallback } = ctx.config.pageLanguages
+    // A language not loaded yet is English: a route that needs words waits for `ready` (latchkey.ts).
+    return all.get(negotiate(acceptedLanguages(ctx.incoming.header('accept-language')), tags) ?? tags[0]) ?? fallback
   })
 }

@@ -26,10 +26,18 @@ export interface PageWords {
   html(key: PageKey, values?: Record<string, string | number>, markup?: Record<string, string>): string
 }
 
-/** The configured languages, best default first, and their words. */
+/**
+ * The configured languages, best default first, and their words. A shipped language but English
+ * arrives after start-up (`ready`); `loaded` is checked first, so a request that needs no page
+ * words never waits, and one that does waits only while `loaded` is false.
+ */
 export interface PageLanguages {
   tags: string[]
   words: Map<string, PageWords>
+  loaded: boolean
+  ready: Promise<void>
+  /** English (with the app's `messages.en`): a language that failed to load, or not loaded yet. */
+  fallback: PageWords
 }
 
 /** A method of the adapter contract. */
@@ -245,6 +253,8 @@ export interface Action {
   provider?: boolean
   /** Failures send the browser to a page rather than answering JSON. */
   flow?: boolean
+  /** Answers without page words: never waits for the configured languages to load (`PageLanguages.ready`). */
+  wordless?: boolean
 }
 
 export interface SignInMethod {
