@@ -6,7 +6,7 @@
  */
 import { expect, test } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { browserAndServer, openPage, signInWithForm, statusOf } from './helpers.js'
+import { browserAndServer, holdsDeviceKey, openPage, signInWithForm, statusOf } from './helpers.js'
 
 const cookieMaxAge = 600
 
@@ -26,6 +26,8 @@ test('the worker binds the session; a lapsed short cookie is renewed by the key;
   // The worker registered its key: the server set the short bound cookie.
   await expect.poll(() => boundCookie(owner), { timeout: 15_000 }).toBeTruthy()
   const first = await boundCookie(owner)
+  // The cookie comes with the server's answer; the worker stores its key just after: the renewal below needs it.
+  await expect.poll(() => page.evaluate(holdsDeviceKey)).toBe(true)
   // The key is in the worker's IndexedDB and cannot be exported.
   expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/latchkey-sw\.js/)
 

@@ -78,6 +78,25 @@ export const markDue = () =>
     }
   })
 
+/**
+ * Run in a page of the origin: whether the worker's store holds a device key (sw/device-binding.ts
+ * stores it once the server bound the session and answered the registration). Read without making
+ * the database: one opened here before the worker's would lack its `keys` store.
+ */
+export const holdsDeviceKey = () =>
+  new Promise<boolean>((resolve) => {
+    const open = indexedDB.open('latchkey-device')
+    open.onupgradeneeded = () => open.transaction!.abort()
+    open.onerror = () => resolve(false)
+    open.onsuccess = () => {
+      const db = open.result
+      if (!db.objectStoreNames.contains('keys')) return resolve((db.close(), false))
+      const count = db.transaction('keys').objectStore('keys').count()
+      count.onsuccess = () => resolve((db.close(), count.result > 0))
+      count.onerror = () => resolve((db.close(), false))
+    }
+  })
+
 /** Gives `page` Chromium's virtual authenticator (CTAP2, internal, resident keys, user verification), for passkeys. */
 export async function addAuthenticator(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page)

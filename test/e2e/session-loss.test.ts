@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server.js'
 import { engineForTests, installedEngines, launchEngine, type Engine, type Profile, type Tab } from '../support/engines/index.js'
 import { ensureBuilt } from './ensure-built.js'
-import { markDue } from './helpers.js'
+import { holdsDeviceKey, markDue } from './helpers.js'
 
 let server: AppServer
 /** Device-bound sessions: a week long, extended daily, the short bound cookie living 10 minutes. */
@@ -71,6 +71,9 @@ describe.each(installedEngines('test/e2e/session-loss.test.ts'))('%s', { timeout
     const before = registered()
     expect(await signIn(tab, `${name}-bound`)).toBe(true)
     await expect.poll(registered, { timeout: 15_000 }).toBe(before + 1)
+    // The server counts the proof as it arrives; the worker stores the key only after the server
+    // bound the session and answered. Purge before that, and a key stored late outlives the purge.
+    await tab.waitFor(holdsDeviceKey, undefined, 15_000)
 
     await tab.clearSiteData()
     await tab.reload()
@@ -91,6 +94,8 @@ describe.each(installedEngines('test/e2e/session-loss.test.ts'))('%s', { timeout
 
     expect(await signIn(tab, `${name}-bound`)).toBe(true)
     await expect.poll(registered, { timeout: 15_000 }).toBe(before + 2)
+    // The refresh after the lapse signs with the new key: wait until the worker stored it.
+    await tab.waitFor(holdsDeviceKey, undefined, 15_000)
     bound.advance((cookieMaxAge + 1) * 1000)
     expect(await tab.evaluate(() => fetch('/api/me').then((r) => r.status))).toBe(200)
   })
