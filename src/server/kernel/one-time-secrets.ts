@@ -2,7 +2,7 @@
  * The one place the server keeps one-time secrets: tokens (email links, WebAuthn and DBSC
  * challenges, pending second steps, upgrade markers), stored as the caller's HMAC or SHA-256, and
  * typed codes (code-kinds.ts), stored as HMACs keyed by purpose and subject, their tries counted
- * in the store. Every write also purges a bounded batch of expired tokens and of expired codes,
+ * in the store. A request's first write also purges a bounded batch of expired tokens and of expired codes,
  * so the store stays bounded with no cron job. An adapter without `deleteVerificationTokens` or
  * `deleteVerificationCodes` (Auth.js's) purges nothing of that kind.
  */
@@ -12,14 +12,20 @@ import { useAdapter } from './adapter-methods.js'
 import { newCode, normalizeCode, type CodeKind } from './code-kinds.js'
 import type { Context } from './context.js'
 import { hmacHex } from './crypto.js'
+import { requestKey } from './state.js'
 
 export { checkCodeKind, digits, type CodeKind } from './code-kinds.js'
 
 /** Expired records one write deletes at most, of each table: a backlog is cleared over many writes, never by one slow one. */
 export const purgeBatch = 100
 
-/** Deletes a bounded batch of expired tokens and of expired codes. */
-function purgeExpired(ctx: Context): Promise<unknown> {
+/** A request that purged once (an email sign-in writes a token and a code) does not purge again. */
+const purged = requestKey<true>('one-time records purged')
+
+/** Deletes a bounded batch of expired tokens and of expired codes, once per request. */
+function purgeExpired(ctx: Context): Promise<unknown> | undefined {
+  if (purged.has(ctx)) return
+  purged.set(ctx, true)
   const adapter = ctx.config.adapter as Adapter | undefined
   const filter = { expiredBefore: new Date(ctx.now), limit: purgeBatch }
   return Promise.all([adapter?.deleteVerificationTokens?.(filter), adapter?.deleteVerificationCodes?.(filter)])
