@@ -306,10 +306,12 @@ describe('passwords: what an attacker meets', () => {
 
 describe('passwords: what an attacker meets after the fact (issue 41)', () => {
   /**
-   * The medians of `pairs` answers for a known and an unknown address, taken in turns, each timed
-   * after the last one's work has settled (a few pairs first, not counted: cold code).
+   * The fastest of `pairs` answers for a known and an unknown address, taken in turns, each timed
+   * after the last one's work has settled (a few pairs first, not counted: cold code). The fastest,
+   * not the median: a loaded machine only ever adds time, so the minimum is each path's own cost
+   * and a median of a few milliseconds moved by 3x on a busy CI run.
    */
-  async function medians(made: Made, pairs: number, known: () => Promise<Response>, unknown: () => Promise<Response>) {
+  async function fastest(made: Made, pairs: number, known: () => Promise<Response>, unknown: () => Promise<Response>) {
     const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] }
     for (let i = -warmUp; i < pairs; i++) {
       const turn = [['known', known], ['unknown', unknown]] as const
@@ -321,8 +323,7 @@ describe('passwords: what an attacker meets after the fact (issue 41)', () => {
         await made.handler.settled()
       }
     }
-    const median = (list: number[]) => list.sort((a, b) => a - b)[list.length >> 1]!
-    return { known: median(times.known), unknown: median(times.unknown) }
+    return { known: Math.min(...times.known), unknown: Math.min(...times.unknown) }
   }
   const warmUp = 5
 
@@ -355,8 +356,8 @@ describe('passwords: what an attacker meets after the fact (issue 41)', () => {
         const csrfToken = await jar.csrf()
         const ask = (path: string, email: string) => () => jar.postForm(`/auth/password/${path}`, { csrfToken, email }, asJson)
         const pairs = 31
-        const forgot = await medians(made, pairs, ask('forgot', 'ada@example.com'), ask('forgot', 'nobody@example.com'))
-        const again = await medians(made, pairs, ask('verify-again', 'bo@example.com'), ask('verify-again', 'nobody@example.com'))
+        const forgot = await fastest(made, pairs, ask('forgot', 'ada@example.com'), ask('forgot', 'nobody@example.com'))
+        const again = await fastest(made, pairs, ask('verify-again', 'bo@example.com'), ask('verify-again', 'nobody@example.com'))
         // Before the fix the known address waited for its email: a ratio near 250 with the SMTP
         // sender, above 3 with the file one. The bounds leave room for a loaded machine.
         for (const { known, unknown } of [forgot, again]) {
