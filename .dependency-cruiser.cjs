@@ -41,6 +41,14 @@ module.exports = {
       to: { path: '^src/server/features/[^/]+/', pathNot: '^src/server/features/$1/' },
     },
     {
+      name: 'plugins-use-public-entries',
+      comment:
+        "A plugin in src/plugins/X is written as a third party would write it: of latchkey it imports only the public entries (latchkey/server, latchkey/client), never the kernel, core or another plugin's files.",
+      severity: 'error',
+      from: { path: '^src/plugins/([^/]+)/' },
+      to: { path: '^src/', pathNot: ['^src/plugins/$1/', '^src/server/index\\.ts$', '^src/client/index\\.ts$'] },
+    },
+    {
       name: 'shared-server-names-no-feature',
       comment:
         'The shared routes, the completion step and the app helpers name no feature: only the instance (latchkey.ts), the feature list (features/index.ts) and the public entry (index.ts) import feature files.',

@@ -31,6 +31,7 @@ export default defineConfig({
       { find: /^latchkey\/adapters\/memory$/, replacement: src('adapters/memory.ts') },
       { find: /^latchkey\/adapters\/postgres$/, replacement: src('adapters/postgres/index.ts') },
       { find: /^latchkey\/providers\/(.*)$/, replacement: src('providers/$1.ts') },
+      { find: /^latchkey\/plugins\/(.*)$/, replacement: src('plugins/$1/index.ts') },
     ],
   },
   test: {

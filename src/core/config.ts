@@ -2,7 +2,7 @@
  * The app's configuration: `AuthConfig` and what it holds (session options, callbacks, events,
  * pages, the logger). The providers and the adapter it names are the contract's (contract.ts).
  */
-import type { AdapterAccount, AdapterSession, AdapterUser, Adapter, AppProviders, Awaitable, Profile, User } from './contract.js'
+import type { AdapterAccount, AdapterSession, AdapterUser, Adapter, AppProviders, Awaitable, PluginRef, Profile, User } from './contract.js'
 import type { RateLimitOptions } from './rate-limit.js'
 import type { PasskeyInfo, Session } from './wire.js'
 import type { Language, PageMessages } from '../locales/index.js'
@@ -154,6 +154,12 @@ export interface AuthjsMigrationOptions {
 
 export interface AuthConfig<S extends Session = Session> {
   providers: AppProviders
+  /**
+   * Plugins beyond the built-in ones (latchkey/server's `LatchkeyPlugin`): their routes, steps,
+   * cookies, error codes and rate-limited actions join the instance's. A provider that names its
+   * plugin (`plugin`) brings it without a line here.
+   */
+  plugins?: PluginRef[]
   /** Signs and encrypts cookies and hashes email tokens. An array rotates: the first signs, all are tried. */
   secret?: string | string[]
   adapter?: Adapter

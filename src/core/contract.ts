@@ -43,6 +43,20 @@ export interface CommonProviderOptions {
    * with another (`Password()`: type `credentials`, kind `password`). Default: the type.
    */
   kind?: string
+  /** latchkey's addition: the plugin that runs this provider, installed with it (`LatchkeyPlugin` in latchkey/server). */
+  plugin?: PluginRef
+}
+
+/** A plugin as the configuration names it (latchkey/server's `LatchkeyPlugin`): only its id is read here. */
+export interface PluginRef {
+  readonly id: string
+}
+
+/** A provider a plugin brings (phone numbers): a type of its own, run by the plugin it names. */
+export interface PluginProviderConfig extends Omit<CommonProviderOptions, 'type' | 'plugin'> {
+  type: string
+  plugin: PluginRef
+  [option: string]: unknown
 }
 
 // ---------------------------------------------------------------- records the contract leaves open
@@ -397,7 +411,8 @@ export type Provider<P extends Profile = any> = (
   | EmailConfig
   | CredentialsConfig<any>
   | WebAuthnConfig
-) | ((...args: any[]) => OAuthConfig<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig)
+  | PluginProviderConfig
+) | ((...args: any[]) => OAuthConfig<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig | PluginProviderConfig)
 
 export type AppProviders = Array<Provider | ReturnType<Extract<Provider, (...args: any[]) => unknown>>>
 

@@ -60,6 +60,12 @@ export type ErrorType =
   | 'WeakSecret'
   | 'WebAuthnVerificationError'
 
+/**
+ * A code a plugin registers (`LatchkeyPlugin.errorCodes` in latchkey/server), PascalCase as the
+ * built-in ones; an unregistered one reaches the browser as `Configuration`.
+ */
+export type PluginErrorCode = string & {}
+
 /** Types whose name alone tells the browser nothing it should not know. */
 const clientSafe = new Set<ErrorType>([
   'AccessDenied',
@@ -97,12 +103,12 @@ const clientSafe = new Set<ErrorType>([
  * Auth.js gives it) is what docs/errors.md lists and what the browser sees as `AuthClientError.code`.
  */
 export class AuthError extends Error {
-  readonly type: ErrorType
+  readonly type: ErrorType | PluginErrorCode
   /** The same as `type`: the one name of the condition, on the server and in the browser. */
-  readonly code: ErrorType
+  readonly code: ErrorType | PluginErrorCode
   /** HTTP status when the error is answered directly rather than by redirect. */
   readonly status: number
-  constructor(type: ErrorType, message: string, options?: { cause?: unknown; status?: number }) {
+  constructor(type: ErrorType | PluginErrorCode, message: string, options?: { cause?: unknown; status?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = type
     this.type = type
@@ -117,8 +123,9 @@ export function configurationError(message: string): AuthError {
 }
 
 /** The error type the browser may be told. */
-export function clientErrorType(error: unknown): ErrorType {
-  return error instanceof AuthError && clientSafe.has(error.type) ? error.type : 'Configuration'
+export function clientErrorType(error: unknown, registered?: ReadonlySet<string>): ErrorType | PluginErrorCode {
+  if (!(error instanceof AuthError)) return 'Configuration'
+  return clientSafe.has(error.type as ErrorType) || registered?.has(error.type) ? error.type : 'Configuration'
 }
 
 /** An adapter lacks methods the configuration needs. */

@@ -4,7 +4,10 @@
  * the PostgreSQL and Redis stores are beside the adapters (src/adapters).
  */
 
-export type RateLimitAction = 'email' | 'emailCode' | 'credentials' | 'passkeyOptions' | 'dbscChallenge' | 'mfa'
+/** The actions latchkey's own plugins count. */
+export type BuiltInRateLimitAction = 'email' | 'emailCode' | 'credentials' | 'passkeyOptions' | 'dbscChallenge' | 'mfa'
+/** A counted action: a built-in one, or one a plugin registers (`LatchkeyPlugin.rateLimits`). */
+export type RateLimitAction = BuiltInRateLimitAction | (string & {})
 
 export interface RateLimitRule {
   /** What the hits are counted by (for dbscChallenge, the "account" is the session). */
@@ -20,6 +23,18 @@ export interface RateLimitRule {
 }
 
 export type RateLimitRules = Record<RateLimitAction, RateLimitRule[]>
+
+/** How a refusal names an action: "Too many <label> for this <accountName>". */
+export interface RateLimitWords {
+  label: string
+  /** What a per-account rule counts where it is not an account ("session", "phone number"). Default: account. */
+  accountName?: string
+}
+
+/** An action a plugin registers: its default rules (the configuration's `rateLimit.rules` may replace them) and its words. */
+export interface RateLimitActionSpec extends RateLimitWords {
+  rules: RateLimitRule[]
+}
 
 export interface RateLimitHit {
   /** Hits in the current window, this one included. */
@@ -58,6 +73,8 @@ export interface RateLimitOptions {
 export interface ResolvedRateLimit {
   store: RateLimitStore
   rules: RateLimitRules
+  /** Words for each action's refusal, the built-in ones and the plugins'. */
+  words: Record<string, RateLimitWords>
   getClientAddress: GetClientAddress
 }
 

@@ -25,3 +25,25 @@ export {
 } from './kernel/rate-limit/index.js'
 export { postgresRateLimitStore, type PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from '../adapters/postgres/rate-limit-store.js'
 export { redisRateLimitStore, type RedisLike, type RedisMultiLike, type RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../adapters/redis-rate-limit.js'
+
+// ---------------------------------------------------------------- for plugins
+// What a plugin is built from (docs/architecture.md, "Write a plugin"): latchkey's own plugins use
+// the same contract, and a plugin in src/plugins/ may import nothing else of latchkey's.
+export type { LatchkeyPlugin, SignInMethod, Action, Route } from './kernel/plugin.js'
+export type { Context, Body, Reply, ResolvedConfig, ResolvedProvider, DueStep } from './kernel/types.js'
+export { configurationError, type PluginErrorCode } from '../core/errors.js'
+export type { RateLimitActionSpec, RateLimitWords } from '../core/rate-limit.js'
+export { json, redirect, html } from './kernel/respond.js'
+export { stringField, askedForJson } from './kernel/body.js'
+export { verifyCsrf } from './kernel/csrf.js'
+export { cookieKey, type CookieKey } from './kernel/cookies.js'
+export { setCookie, clearCookie } from './kernel/context.js'
+export { instanceKey, requestKey, type StateKey } from './kernel/state.js'
+export { escapeHtml } from './kernel/page-html.js'
+export { useAdapter } from './kernel/adapter-methods.js'
+export { afterAnswer } from './kernel/after-answer.js'
+export { resolveCallbackUrl } from './kernel/redirect-url.js'
+export { issueCode, spendCode, checkCodeKind, digits, type CodeKind } from './kernel/one-time-secrets.js'
+export { enforceRateLimit, type CountedAttempt } from './kernel/rate-limit/index.js'
+export { completeSignIn, answerDue, type SignInInput, type SignInResult } from './sign-in/complete.js'
+export { postedCallback } from './sign-in/posted-callback.js'

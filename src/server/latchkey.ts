@@ -20,7 +20,7 @@ import { getSignInPage, postSignIn } from './routes/signin.js'
 import { getSignOutPage, postSignOut } from './routes/signout.js'
 import { features } from './features/index.js'
 import { confirmCookie } from './sign-in/confirm.js'
-import type { Action, Feature, Route } from './kernel/feature.js'
+import type { Action, LatchkeyPlugin, Route } from './kernel/plugin.js'
 
 /** The routes every instance has, whatever its features: the Auth.js wire protocol. */
 const coreActions: Record<string, Action> = {
@@ -35,17 +35,17 @@ const coreActions: Record<string, Action> = {
 }
 
 /** What every instance has besides its features: the shared sign-in step's cookie ("confirm it's you" across a site it leaves). */
-const shared: Feature = { name: 'sign-in', cookies: [confirmCookie] }
+const shared: LatchkeyPlugin = { id: 'sign-in', cookies: [confirmCookie] }
 
-/** What an instance is built from: the shared sign-in step and the features. */
-export const instanceParts: readonly Feature[] = [shared, ...features]
+/** What every instance is built from: the shared sign-in step and the built-in plugins (the configuration's join them). */
+export const instanceParts: readonly LatchkeyPlugin[] = [shared, ...features]
 
 /** This instance's route table: the core's and its features'. */
-function routeTable(list: readonly Feature[]): Record<string, Action> {
+function routeTable(list: readonly LatchkeyPlugin[]): Record<string, Action> {
   const table: Record<string, Action> = { ...coreActions }
   for (const feature of list) {
     for (const [name, action] of Object.entries(feature.routes ?? {})) {
-      if (Object.hasOwn(table, name)) throw configurationError(`latchkey: two features answer ${name}: the route table takes one`)
+      if (Object.hasOwn(table, name)) throw configurationError(`latchkey: plugin "${feature.id}" answers ${name}, which another part of the instance answers already; give its route another name`)
       table[name] = action
     }
   }
@@ -91,7 +91,7 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
  */
 export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
   const resolved = resolveConfig(config as AuthConfig, instanceParts)
-  const actions = routeTable(features)
+  const actions = routeTable(resolved.plugins)
   const readSession = createGetSession<S>(resolved)
   const handle: IncomingHandler = (incoming) => answer(incoming, resolved, actions, asIs)
   const handler: Handler = (request) => {
@@ -187,7 +187,7 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
 /** Logs in full on the server; tells the browser only a client-safe type. */
 function fail(ctx: Context, error: unknown, flow: boolean): Reply {
   if (error instanceof RateLimitError) ctx.headers['retry-after'] = String(error.retryAfter)
-  const type = clientErrorType(error)
+  const type = clientErrorType(error, ctx.config.errorCodes)
   const status = error instanceof AuthError ? error.status : 500
   if (type === 'Configuration' || status >= 500) {
     ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)))

@@ -1,5 +1,5 @@
 /**
- * Cookies a feature declares (kernel/cookies.ts `cookieKey`, `Feature.cookies`, issue 42): the
+ * Cookies a feature declares (kernel/cookies.ts `cookieKey`, `LatchkeyPlugin.cookies`, issue 42): the
  * kernel names only its own (session, CSRF token, callback URL); each feature's are claimed once
  * per instance at start-up, and two claims of one name are a configuration error that says which.
  * The names on the wire stay as they were.
@@ -11,7 +11,7 @@ import { AuthError } from '../../src/core/errors.js'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { resolveConfig } from '../../src/server/kernel/config.js'
 import { cookieKey, cookieNames } from '../../src/server/kernel/cookies.js'
-import type { Feature } from '../../src/server/kernel/feature.js'
+import type { LatchkeyPlugin } from '../../src/server/kernel/plugin.js'
 import { instanceParts } from '../../src/server/latchkey.js'
 import { testSecret } from '../support/server.js'
 
@@ -28,7 +28,7 @@ function declaredInSource(dir = 'src/server'): string[] {
   return found
 }
 
-function startUpError(parts: readonly Feature[]): unknown {
+function startUpError(parts: readonly LatchkeyPlugin[]): unknown {
   try {
     resolveConfig(config(), parts)
   } catch (error) {
@@ -61,7 +61,7 @@ describe('cookies declared by features', () => {
     const claimed = resolveConfig(config(), instanceParts).cookies
     const made = declaredInSource()
     expect(made.length).toBeGreaterThan(0)
-    for (const name of made) expect(claimed.has(name), `cookieKey('${name}') is declared in no Feature.cookies`).toBe(true)
+    for (const name of made) expect(claimed.has(name), `cookieKey('${name}') is declared in no LatchkeyPlugin.cookies`).toBe(true)
   })
 
   it('the kernel names only its own cookies', () => {
@@ -70,18 +70,18 @@ describe('cookies declared by features', () => {
   })
 
   it('two features that claim one cookie name are refused at start-up, naming both', () => {
-    const phone: Feature = { name: 'phone', cookies: [cookieKey('mfa-pending')] }
+    const phone: LatchkeyPlugin = { id: 'phone', cookies: [cookieKey('mfa-pending')] }
     const error = startUpError([...instanceParts, phone])
     expect(error).toBeInstanceOf(AuthError)
     expect(error).toMatchObject({
       type: 'Configuration',
-      message: 'latchkey: features "mfa" and "phone" both declare the cookie latchkey.mfa-pending; each cookie has one owner, so give one of them another name',
+      message: 'latchkey: plugins "mfa" and "phone" both declare the cookie latchkey.mfa-pending; each cookie has one owner, so give one of them another name',
     })
   })
 
   it("a feature that claims one of the kernel's cookies is refused at start-up", () => {
-    const error = startUpError([{ name: 'thief', cookies: [cookieKey('session-token')] }])
-    expect(error).toMatchObject({ type: 'Configuration', message: expect.stringContaining('feature "thief" declares the cookie latchkey.session-token, which is the kernel\'s own') })
+    const error = startUpError([{ id: 'thief', cookies: [cookieKey('session-token')] }])
+    expect(error).toMatchObject({ type: 'Configuration', message: expect.stringContaining('plugin "thief" declares the cookie latchkey.session-token, which is the kernel\'s own') })
   })
 
   it('a cookie name outside the cookie-token characters is refused where it is made', () => {

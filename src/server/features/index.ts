@@ -1,5 +1,5 @@
 /** Every feature a `Latchkey` instance is built from; a new way to sign in is one more line here. */
-import type { Feature } from '../kernel/feature.js'
+import type { LatchkeyPlugin } from '../kernel/plugin.js'
 import { accounts } from './accounts/feature.js'
 import { authjsMigration } from './authjs-migration/feature.js'
 import { credentials } from './credentials/feature.js'
@@ -11,4 +11,4 @@ import { oauth } from './oauth/feature.js'
 import { sessions } from './sessions/feature.js'
 import { webauthn } from './webauthn/feature.js'
 
-export const features: readonly Feature[] = [oauth, email, credentials, webauthn, dbsc, sessions, accounts, mfa, password, authjsMigration]
+export const features: readonly LatchkeyPlugin[] = [oauth, email, credentials, webauthn, dbsc, sessions, accounts, mfa, password, authjsMigration]

@@ -2,7 +2,7 @@
 import type { Adapter } from '../../core/types.js'
 import { MissingAdapterMethods } from '../../core/errors.js'
 import type { AdapterMethod, ResolvedConfig } from './types.js'
-import { methodOf } from './feature.js'
+import { methodOf } from './plugin.js'
 
 export type { AdapterMethod } from './types.js'
 type Method = AdapterMethod

@@ -13,21 +13,25 @@ import type {
 } from '../../core/types.js'
 import { AuthError, configurationError } from '../../core/errors.js'
 import { requiredAdapterMethods } from './adapter-methods.js'
-import type { Feature, ResolvedConfig, ResolvedProvider } from './types.js'
+import type { LatchkeyPlugin, ResolvedConfig, ResolvedProvider } from './types.js'
 import type { CookieKey } from './cookies.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
 import { resolveOriginRule } from './public-origin.js'
 import { resolvePageLanguages } from './page-language.js'
 import { resolveRateLimit } from './rate-limit/config.js'
+import type { RateLimitActionSpec } from './rate-limit/rules.js'
 import { kernelCookies } from './cookies.js'
 
 export type { ResolvedConfig, ResolvedProvider, SessionBinding } from './types.js'
 
 const day = 24 * 60 * 60
 
-/** `features`: what the instance is built from (features/index.ts); none leaves every provider without its sign-in method. */
-export function resolveConfig(config: AuthConfig, features: readonly Feature[] = []): ResolvedConfig {
+/**
+ * `builtIn`: the plugins every instance has (latchkey.ts); the configuration's `plugins` and its
+ * providers' join them. None leaves every provider without its sign-in method (unit tests).
+ */
+export function resolveConfig(config: AuthConfig, builtIn: readonly LatchkeyPlugin[] = []): ResolvedConfig {
   if (!config || typeof config !== 'object') throw configurationError('latchkey: expected a configuration object')
   const logger = createLogger(config.logger)
   const secrets = readSecrets(config.secret)
@@ -42,6 +46,7 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     if (providers.has(provider.id)) throw configurationError(`latchkey: two providers share the id "${provider.id}"`)
     providers.set(provider.id, provider)
   }
+  const features = gatherPlugins(builtIn, config, providers)
   const strategy = config.session?.strategy ?? (config.adapter ? 'database' : 'jwt')
   if (strategy === 'database' && !config.adapter) {
     throw configurationError('latchkey: session.strategy "database" needs an adapter')
@@ -73,15 +78,17 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
     now: config.now ?? Date.now,
     missingMethods: [],
     cookies: claimCookies(features),
+    plugins: features,
+    errorCodes: new Set(features.flatMap((f) => f.errorCodes ?? [])),
     methods: new Map(features.flatMap((f) => (f.method ? f.method.types.map((t) => [t, f.method!] as const) : []))),
     sessionTokens: new TokenCache(),
     // Features' per-instance state, by key (state.ts).
     state: new Map(),
     // Infrastructure, not a feature: every instance counts, whichever features it has.
-    rateLimit: resolveRateLimit(config.rateLimit, config.adapter),
+    rateLimit: resolveRateLimit(config.rateLimit, config.adapter, registeredActions(features)),
   }
   for (const feature of features) feature.configure?.(config, resolved)
-  if (features.length) {
+  if (builtIn.length) {
     for (const p of providers.values()) {
       const kind = (p as { kind?: string }).kind ?? p.type
       if (!resolved.methods.has(kind)) throw configurationError(`latchkey: provider "${p.id}" has ${kind === p.type ? 'type' : 'kind'} "${String(kind)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)
@@ -94,16 +101,51 @@ export function resolveConfig(config: AuthConfig, features: readonly Feature[] =
   return resolved
 }
 
+/**
+ * The built-in plugins, then the configuration's, then those its providers bring, each once. Two
+ * different plugins under one id are refused: what they register would be told apart by id only.
+ */
+function gatherPlugins(builtIn: readonly LatchkeyPlugin[], config: AuthConfig, providers: Map<string, ResolvedProvider>): LatchkeyPlugin[] {
+  const given = config.plugins ?? []
+  if (!Array.isArray(given)) throw configurationError('latchkey: expected plugins to be a list of plugins')
+  const brought = [...providers.values()].flatMap((p) => ((p as { plugin?: unknown }).plugin ? [(p as { plugin: unknown }).plugin] : []))
+  const byId = new Map<string, LatchkeyPlugin>()
+  for (const plugin of [...builtIn, ...given, ...brought] as LatchkeyPlugin[]) {
+    if (!plugin || typeof plugin !== 'object' || typeof plugin.id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/i.test(plugin.id)) {
+      throw configurationError(`latchkey: a plugin needs an id of letters, digits and "-", got ${JSON.stringify((plugin as { id?: unknown } | undefined)?.id)}`)
+    }
+    const held = byId.get(plugin.id)
+    if (held && held !== plugin) throw configurationError(`latchkey: two different plugins have the id "${plugin.id}"; list each plugin once`)
+    byId.set(plugin.id, plugin)
+  }
+  return [...byId.values()]
+}
+
+/** The rate-limited actions the plugins register, each by one plugin. */
+function registeredActions(plugins: readonly LatchkeyPlugin[]): Record<string, RateLimitActionSpec> {
+  const actions: Record<string, RateLimitActionSpec> = {}
+  const owners = new Map<string, string>()
+  for (const plugin of plugins) {
+    for (const [action, spec] of Object.entries(plugin.rateLimits ?? {})) {
+      const held = owners.get(action)
+      if (held) throw configurationError(`latchkey: plugins "${held}" and "${plugin.id}" both register the rate-limited action "${action}"; give one of them another name`)
+      owners.set(action, plugin.id)
+      actions[action] = spec
+    }
+  }
+  return actions
+}
+
 /** The instance's cookies, by name: each declared once, none of them the kernel's own. */
-function claimCookies(features: readonly Feature[]): ResolvedConfig['cookies'] {
+function claimCookies(features: readonly LatchkeyPlugin[]): ResolvedConfig['cookies'] {
   const claimed = new Map<string, { key: CookieKey; owner: string }>()
   const kernel = new Set<string>(Object.values(kernelCookies))
   for (const feature of features) {
     for (const key of feature.cookies ?? []) {
-      if (kernel.has(key.name)) throw configurationError(`latchkey: feature "${feature.name}" declares the cookie latchkey.${key.name}, which is the kernel's own; give the feature's cookie another name`)
+      if (kernel.has(key.name)) throw configurationError(`latchkey: plugin "${feature.id}" declares the cookie latchkey.${key.name}, which is the kernel's own; give the plugin's cookie another name`)
       const held = claimed.get(key.name)
-      if (held) throw configurationError(`latchkey: features "${held.owner}" and "${feature.name}" both declare the cookie latchkey.${key.name}; each cookie has one owner, so give one of them another name`)
-      claimed.set(key.name, { key, owner: feature.name })
+      if (held) throw configurationError(`latchkey: plugins "${held.owner}" and "${feature.id}" both declare the cookie latchkey.${key.name}; each cookie has one owner, so give one of them another name`)
+      claimed.set(key.name, { key, owner: feature.id })
     }
   }
   return claimed

@@ -77,7 +77,7 @@ function makeNames(prefix: string): CookieNames {
 
 /**
  * A cookie of a feature (or of the shared sign-in step), made once as a module-level constant
- * beside the code that sets and reads it, and listed in its `Feature.cookies` so the instance
+ * beside the code that sets and reads it, and listed in its `LatchkeyPlugin.cookies` so the instance
  * knows every cookie it may set and refuses two claims of one name at start-up (config.ts). The
  * name on the wire is `latchkey.<name>`, with `__Host-` on https like the kernel's own.
  *

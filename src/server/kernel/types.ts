@@ -5,7 +5,7 @@
  * modules need each other's types.
  */
 import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, WebAuthnConfig } from '../../core/types.js'
-import type { ResolvedRateLimit } from '../../core/rate-limit.js'
+import type { RateLimitActionSpec, ResolvedRateLimit } from '../../core/rate-limit.js'
 import type { ErrorType } from '../../core/errors.js'
 import type { CookieKey, CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
@@ -133,10 +133,14 @@ export interface ResolvedConfig {
   now: () => number
   /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */
   missingMethods: string[]
-  /** Every cookie the instance's features declared (`Feature.cookies`), by its name after `latchkey.`, with who declared it. */
+  /** Every cookie the instance's features declared (`LatchkeyPlugin.cookies`), by its name after `latchkey.`, with who declared it. */
   cookies: ReadonlyMap<string, { key: CookieKey; owner: string }>
-  /** The sign-in method of each provider type, from the instance's features. */
+  /** The sign-in method of each provider type, from the instance's plugins. */
   methods: Map<string, SignInMethod>
+  /** What the instance is built from: the shared sign-in step, the built-in plugins, then the configuration's and its providers'. */
+  plugins: readonly LatchkeyPlugin[]
+  /** The error codes the plugins registered (`LatchkeyPlugin.errorCodes`): the browser may see them. */
+  errorCodes: ReadonlySet<string>
   /** Null when turned off (`rateLimit: false`). */
   rateLimit: ResolvedRateLimit | null
   /** How a bound session's read checks its device, from the feature that binds (dbsc); none when off. */
@@ -293,17 +297,32 @@ export interface SignInMethod {
   afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
 }
 
-export interface Feature {
-  name: string
-  /** Runs once as an instance is built: what the feature adds to the resolved configuration. */
+/**
+ * A plugin: everything one feature adds to a `Latchkey` instance, in one object. latchkey's own
+ * ways in (OAuth, email, passkeys, passwords...) are plugins on this same contract; a third party
+ * writes one the same way, from what latchkey/server exports (docs/architecture.md, "Write a plugin").
+ */
+export interface LatchkeyPlugin {
+  /** Its one name: in messages, and the owner of what it registers. Letters, digits and "-". */
+  id: string
+  /** Runs once as an instance is built: checks its options (throw `configurationError` to refuse) and adds its services. */
   configure?(config: AuthConfig, resolved: ResolvedConfig): void
-  /** Routes under basePath, by their first path segment. */
+  /** Routes under basePath, by their first path segment (a route name is one plugin's only). */
   routes?: Record<string, Action>
-  /** The cookies it sets (cookies.ts `cookieKey`): two features, or a feature and the kernel, never claim one name. */
+  /** The cookies it sets (`cookieKey`): two plugins, or a plugin and the kernel, never claim one name. */
   cookies?: readonly CookieKey[]
+  /** For a way to sign in: the steps the shared routes take for a provider of its types. */
   method?: SignInMethod
+  /**
+   * The error codes it throws (`new AuthError(code, ...)`) that the browser may see, beyond the
+   * built-in ones. Any other code it throws reaches the browser as `Configuration`.
+   */
+  errorCodes?: readonly string[]
+  /** The actions it counts (`enforceRateLimit`), with their default rules and words; `rateLimit.rules` in the configuration may replace the rules. */
+  rateLimits?: Record<string, RateLimitActionSpec>
+  /** After every sign-in that started a session, whatever its way in; `linked` when it only added a way to a held session. */
+  afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
 }
-
 
 /**
  * Per-instance and per-request state (state.ts): values a feature keeps on the resolved

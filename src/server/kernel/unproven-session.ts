@@ -7,7 +7,7 @@
 import type { AdapterUser, JWT, User } from '../../core/types.js'
 import { useAdapter } from './adapter-methods.js'
 import type { Context } from './context.js'
-import { methodOf } from './feature.js'
+import { methodOf } from './plugin.js'
 import { instanceKey } from './state.js'
 import type { ResolvedConfig } from './types.js'
 

@@ -2,7 +2,7 @@
 import { AuthError } from '../../core/errors.js'
 import { readRedirectingBody } from '../kernel/body.js'
 import type { Context } from '../kernel/context.js'
-import { methodOf } from '../kernel/feature.js'
+import { methodOf } from '../kernel/plugin.js'
 import { findProvider } from '../kernel/find-provider.js'
 import { noteCallbackUrl } from '../kernel/redirect-url.js'
 import type { Reply } from '../kernel/respond.js'

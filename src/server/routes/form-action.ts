@@ -8,7 +8,7 @@
  * in `trustedOrigins`.
  */
 import type { Context } from '../kernel/context.js'
-import { methodOf } from '../kernel/feature.js'
+import { methodOf } from '../kernel/plugin.js'
 
 /** Where the sign-in page's forms may lead: the common targets and each provider's (its method says). */
 export function signInFormTargets(ctx: Context): string[] {

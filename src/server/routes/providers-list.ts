@@ -2,7 +2,7 @@
 import type { AppProvider } from '../../core/types.js'
 import type { ResolvedProvider } from '../kernel/config.js'
 import type { Context } from '../kernel/context.js'
-import { methodOf } from '../kernel/feature.js'
+import { methodOf } from '../kernel/plugin.js'
 
 export function toAppProvider(ctx: Context, provider: ResolvedProvider): AppProvider {
   const app: AppProvider = {

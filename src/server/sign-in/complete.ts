@@ -10,7 +10,7 @@ import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-
 import { createSession, readSession, type Carried, type SessionRead } from '../kernel/session.js'
 import { checkConfirm } from './confirm.js'
 import { requireFresh } from '../kernel/fresh.js'
-import { methodOf } from '../kernel/feature.js'
+import { methodOf } from '../kernel/plugin.js'
 import { redirectWithError, type Reply } from '../kernel/respond.js'
 import type { DueStep } from '../kernel/types.js'
 
@@ -88,13 +88,15 @@ export function answerDue(ctx: Context, result: SignInResult): Reply | undefined
 /**
  * The session of a sign-in whose every factor is proven (here, or after its second factor:
  * features/mfa/verify.ts), the `signIn` event, then each configured kind's `afterSignIn` hook
- * once (a passkey upgrade's marker).
+ * once (a passkey upgrade's marker), then each plugin's.
  */
 export async function startSession(ctx: Context, user: AdapterUser | User, details: Parameters<typeof createSession>[2] & { carried: Carried }): Promise<void> {
   await createSession(ctx, user, details)
   await ctx.config.events.signIn?.({ user, account: details.account, profile: details.profile, isNewUser: details.isNewUser })
   const hooks = new Set([...ctx.config.providers.values()].map((p) => methodOf(ctx.config, p)?.afterSignIn))
-  for (const hook of hooks) if (hook) await hook(ctx, { user, provider: details.provider, linked: details.carried.signedInAt !== undefined })
+  for (const plugin of ctx.config.plugins) hooks.add(plugin.afterSignIn)
+  const signIn = { user, provider: details.provider, linked: details.carried.signedInAt !== undefined }
+  for (const hook of hooks) if (hook) await hook(ctx, signIn)
 }
 
 /**

@@ -14,7 +14,7 @@ import type { AdapterAccount, AdapterUser } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import { useAdapter } from '../kernel/adapter-methods.js'
 import type { Context } from '../kernel/context.js'
-import { methodOf } from '../kernel/feature.js'
+import { methodOf } from '../kernel/plugin.js'
 import { requestKey } from '../kernel/state.js'
 
 /** The notice a sign-in leaves for the redirect that ends it. */

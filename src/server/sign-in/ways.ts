@@ -1,7 +1,7 @@
 /** The last-way-to-sign-in rule, shared by passkey removal and account unlinking. */
 import type { AdapterUser } from '../../core/types.js'
 import type { Context } from '../kernel/context.js'
-import { methodOf } from '../kernel/feature.js'
+import { methodOf } from '../kernel/plugin.js'
 
 /**
  * Whether the user could still sign in without the account or passkey named in `except`:

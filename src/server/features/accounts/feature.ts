@@ -1,5 +1,5 @@
 /** The signed-in user's linked accounts: /accounts. */
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { getAccounts, postAccounts } from './routes.js'
 
-export const accounts: Feature = { name: 'accounts', routes: { accounts: { GET: getAccounts, POST: postAccounts } } }
+export const accounts: LatchkeyPlugin = { id: 'accounts', routes: { accounts: { GET: getAccounts, POST: postAccounts } } }

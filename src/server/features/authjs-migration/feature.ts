@@ -3,12 +3,12 @@
  * latchkey session but an Auth.js one gets it moved to latchkey's form on that response
  * (docs/guides/migrating-from-authjs.md). No routes: it hooks the session read only.
  */
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { resolveMigration } from './options.js'
 import { authjsSessions } from './sessions.js'
 
-export const authjsMigration: Feature = {
-  name: 'authjs-migration',
+export const authjsMigration: LatchkeyPlugin = {
+  id: 'authjs-migration',
   configure(config, resolved) {
     const option = config.migrateFrom?.authjs
     if (option !== undefined) resolved.adoptedSessions = authjsSessions(resolveMigration(option, resolved.secrets))

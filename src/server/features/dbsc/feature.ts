@@ -1,11 +1,11 @@
 /** Device-bound sessions (W3C DBSC): registration, refresh and challenges under /dbsc, and the session read's check. */
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { boundCookie, hasBoundCookie } from './bound-cookie.js'
 import { askForProof, challengeHeaderName, offerRegistration } from './registration.js'
 import { getDbsc, postDbsc } from './routes.js'
 
-export const dbsc: Feature = {
-  name: 'dbsc',
+export const dbsc: LatchkeyPlugin = {
+  id: 'dbsc',
   cookies: [boundCookie],
   routes: { dbsc: { GET: getDbsc, POST: postDbsc, provider: true } },
   configure(_, resolved) {

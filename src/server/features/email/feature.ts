@@ -9,7 +9,7 @@ import type { EmailConfig } from '../../../core/types.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { html, redirect, type Reply } from '../../kernel/respond.js'
 import { pageWords } from '../../kernel/page-language.js'
@@ -23,8 +23,8 @@ import { completeEmailSignIn, emailIdentifier, readEmailLink, sendEmailLink, use
 import { checkPageProof, linkConfirmPage, pageProof } from './link-page.js'
 import { forgetRequester, isRequester, requestCookie } from './requester.js'
 
-export const email: Feature = {
-  name: 'email',
+export const email: LatchkeyPlugin = {
+  id: 'email',
   cookies: [requestCookie],
   configure: (_, resolved) => checkEmailCodes(resolved),
   method: {

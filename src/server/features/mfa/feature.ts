@@ -6,7 +6,7 @@
  */
 import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { instanceKey } from '../../kernel/state.js'
 import { secondFactorGate } from './gate.js'
 import { resolveMfa, type ResolvedMfa } from './options.js'
@@ -23,8 +23,8 @@ function on(ctx: Context): ResolvedMfa {
   return options
 }
 
-export const mfa: Feature = {
-  name: 'mfa',
+export const mfa: LatchkeyPlugin = {
+  id: 'mfa',
   cookies: [pendingCookie, deviceCookie],
   routes: {
     mfa: {

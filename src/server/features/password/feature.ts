@@ -7,7 +7,7 @@ import type { PasswordConfig } from '../../../providers/password.js'
 import type { AdapterUser } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { redirect } from '../../kernel/respond.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { postedCallback } from '../../sign-in/posted-callback.js'
@@ -28,8 +28,8 @@ function on(ctx: Context): ResolvedPassword {
 
 const optionsOf = (ctx: Context, provider: PasswordConfig) => passwordOptions(ctx.config, provider.id)!
 
-export const password: Feature = {
-  name: 'password',
+export const password: LatchkeyPlugin = {
+  id: 'password',
   routes: {
     password: {
       GET: async (ctx, sub) => getPassword(ctx, sub, on(ctx)),

@@ -1,5 +1,5 @@
 /** The signed-in user's sessions, one per device: /sessions. */
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { getSessions, postSessions } from './routes.js'
 
-export const sessions: Feature = { name: 'sessions', routes: { sessions: { GET: getSessions, POST: postSessions } } }
+export const sessions: LatchkeyPlugin = { id: 'sessions', routes: { sessions: { GET: getSessions, POST: postSessions } } }

@@ -55,7 +55,7 @@ export async function withReason<T>(ctx: Context, run: () => Promise<T>): Promis
     if (error instanceof WebAuthnRefusal) ctx.headers[reasonHeader] = error.reason
     // The shared guards (kernel/fresh.ts, kernel/manage.ts) throw plain AuthErrors; the passkey client reads a reason here too.
     else if (error instanceof AuthError) {
-      const reason = error.type === 'AccessDenied' ? (error.status === 401 ? 'signed-out' : undefined) : sharedReasons[error.type]
+      const reason = error.type === 'AccessDenied' ? (error.status === 401 ? 'signed-out' : undefined) : sharedReasons[error.type as ErrorType]
       if (reason) ctx.headers[reasonHeader] = reason
     }
     throw error

@@ -6,7 +6,7 @@
 import type { AdapterUser, WebAuthnConfig } from '../../../core/types.js'
 import type { AdapterMethod } from '../../kernel/adapter-methods.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
-import type { Feature } from '../../kernel/feature.js'
+import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import type { Context } from '../../kernel/context.js'
 import { noteConfirm } from '../../sign-in/confirm.js'
 import { getPasskeys, postPasskeys } from './passkeys-route.js'
@@ -26,8 +26,8 @@ const needs: AdapterMethod[] = ['createAuthenticator', 'getAuthenticator', 'list
 const ceremonies = () => import('./callback.js')
 const options = () => import('./options-route.js')
 
-export const webauthn: Feature = {
-  name: 'webauthn',
+export const webauthn: LatchkeyPlugin = {
+  id: 'webauthn',
   cookies: [challengeCookie, upgradeCookie],
   configure(_, resolved) {
     for (const p of resolved.providers.values()) {

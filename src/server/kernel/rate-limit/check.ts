@@ -1,7 +1,7 @@
 /** `checkRateLimit`: counts a request against its action's rules and refuses it past a limit. */
 import { AuthError } from '../../../core/errors.js'
 import { sha256Hex } from '../crypto.js'
-import { accountNames, actionLabels, type RateLimitAction, type RateLimitRule, type RateLimitRules } from './rules.js'
+import { builtInWords, type RateLimitAction, type RateLimitRule, type RateLimitRules, type RateLimitWords } from './rules.js'
 import type { RateLimitStore } from './store.js'
 
 /** `AuthError('RateLimited')`, 429, with the seconds to wait for a `Retry-After` header. */
@@ -22,6 +22,8 @@ export interface RateLimitSubject {
   account?: string | readonly string[] | null
   /** The client's network address; per-client rules skip a request without one (see `countedBy`). */
   client?: string | null
+  /** How a refusal names the action; default: the built-in action's words, else its name. */
+  words?: RateLimitWords
 }
 
 /** One counted request. */
@@ -64,12 +66,14 @@ export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRule
   await refund()
   const resetAt = Math.max(...over.map((c) => c.resetAt))
   const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000))
+  const words = subject.words ?? (builtInWords as Record<string, RateLimitWords>)[subject.action] ?? { label: `${subject.action} requests` }
+  const accountName = words.accountName ?? 'account'
   const by = over.some((c) => c.rule.per === 'account')
-    ? `for this ${accountNames[subject.action] ?? 'account'}`
+    ? `for this ${accountName}`
     : over.some((c) => c.rule.per === 'account+client')
-      ? `for this ${accountNames[subject.action] ?? 'account'} from this network address`
+      ? `for this ${accountName} from this network address`
       : 'from this network address'
-  throw new RateLimitError(`Too many ${actionLabels[subject.action]} ${by}; try again in ${describeWait(retryAfter)}`, retryAfter)
+  throw new RateLimitError(`Too many ${words.label} ${by}; try again in ${describeWait(retryAfter)}`, retryAfter)
 }
 
 /**

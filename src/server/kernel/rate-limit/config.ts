@@ -9,7 +9,7 @@ import type { RateLimitOptions, ResolvedRateLimit } from '../../../core/rate-lim
 import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
 import { defaultClientAddress, type GetClientAddress } from './client-address.js'
 import { memoryRateLimitStore } from './memory.js'
-import { countsFailures, resolveRateLimitRules, type RateLimitAction, type RateLimitRules } from './rules.js'
+import { builtInWords, countsFailures, resolveRateLimitRules, type RateLimitAction, type RateLimitActionSpec, type RateLimitRules } from './rules.js'
 import type { RateLimitStore } from './store.js'
 
 export type { RateLimitOptions }
@@ -17,14 +17,15 @@ export type { RateLimitOptions }
 export type { ResolvedRateLimit }
 
 /** `false` turns rate limits off; `undefined` means the defaults. Throws a TypeError on bad rules. */
-export function resolveRateLimit(options: RateLimitOptions | false | undefined, adapter?: Adapter): ResolvedRateLimit | null {
+/** `registered`: the actions the instance's plugins count, beyond the built-in ones. */
+export function resolveRateLimit(options: RateLimitOptions | false | undefined, adapter?: Adapter, registered: Record<string, RateLimitActionSpec> = {}): ResolvedRateLimit | null {
   if (options === false) return null
   const given = options ?? {}
   if (given.getClientAddress !== undefined && typeof given.getClientAddress !== 'function') {
     throw configurationError('rateLimit.getClientAddress: expected a function (request) => address')
   }
   if (given.store !== undefined && typeof given.store?.hit !== 'function') throw configurationError('rateLimit.store: expected an object with hit(key, windowSeconds, now)')
-  const rules = resolveRateLimitRules(given.rules)
+  const rules = resolveRateLimitRules(given.rules, registered)
   if (given.store && typeof given.store.refund !== 'function' && countsFailures(rules)) {
     throw configurationError('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store (see memoryRateLimitStore for one)')
   }
@@ -32,6 +33,7 @@ export function resolveRateLimit(options: RateLimitOptions | false | undefined, 
   return {
     store: given.store ?? (typeof offered === 'function' ? offered.call(adapter) : memoryRateLimitStore()),
     rules,
+    words: { ...builtInWords, ...Object.fromEntries(Object.entries(registered).map(([action, { label, accountName }]) => [action, { label, accountName }])) },
     getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false),
   }
 }
@@ -50,5 +52,5 @@ export async function enforceRateLimit(
 ): Promise<CountedAttempt> {
   if (!limits) return uncountedAttempt
   const client = (await limits.getClientAddress(request)) ?? null
-  return checkRateLimit(limits.store, limits.rules, { action, account: account ?? null, client }, now)
+  return checkRateLimit(limits.store, limits.rules, { action, account: account ?? null, client, words: limits.words[action] }, now)
 }

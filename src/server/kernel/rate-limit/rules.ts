@@ -7,13 +7,13 @@
  * locking the account's owner out from elsewhere.
  */
 import { configurationError } from '../../../core/errors.js'
-import type { RateLimitAction, RateLimitRule, RateLimitRules } from '../../../core/rate-limit.js'
+import type { BuiltInRateLimitAction, RateLimitAction, RateLimitActionSpec, RateLimitRule, RateLimitRules, RateLimitWords } from '../../../core/rate-limit.js'
 
-export type { RateLimitAction, RateLimitRule, RateLimitRules }
+export type { RateLimitAction, RateLimitActionSpec, RateLimitRule, RateLimitRules, RateLimitWords }
 
 const minutes = 60
 
-export const defaultRateLimitRules: RateLimitRules = {
+export const defaultRateLimitRules: Record<BuiltInRateLimitAction, RateLimitRule[]> = {
   // Each one sends an email: to the owner of the address, and from our domain's reputation.
   email: [
     { per: 'account', limit: 5, windowSeconds: 15 * minutes },
@@ -46,30 +46,31 @@ export const defaultRateLimitRules: RateLimitRules = {
   ],
 }
 
-export const rateLimitActions = Object.keys(defaultRateLimitRules) as RateLimitAction[]
-
-/** Words for messages: "Too many <label> ...". */
-export const actionLabels: Record<RateLimitAction, string> = {
-  email: 'email sign-in requests',
-  emailCode: 'email code attempts',
-  credentials: 'sign-in attempts',
-  passkeyOptions: 'passkey requests',
-  dbscChallenge: 'device-binding challenges',
-  mfa: 'second-factor attempts',
+/** Words for messages: "Too many <label> for this <accountName>". */
+export const builtInWords: Record<BuiltInRateLimitAction, RateLimitWords> = {
+  email: { label: 'email sign-in requests' },
+  emailCode: { label: 'email code attempts' },
+  credentials: { label: 'sign-in attempts' },
+  passkeyOptions: { label: 'passkey requests' },
+  dbscChallenge: { label: 'device-binding challenges', accountName: 'session' },
+  mfa: { label: 'second-factor attempts', accountName: 'user' },
 }
-
-/** What a per-account rule counts, where it is not an account: "... for this <name>". */
-export const accountNames: Partial<Record<RateLimitAction, string>> = { dbscChallenge: 'session', mfa: 'user' }
 
 /**
  * The defaults with `overrides` on top: an action given replaces that action's rules whole
  * (an empty list turns its limits off). Throws a TypeError naming the first bad rule.
  */
-export function resolveRateLimitRules(overrides: Partial<RateLimitRules> = {}): RateLimitRules {
-  const rules = { ...defaultRateLimitRules }
+export function resolveRateLimitRules(overrides: Partial<RateLimitRules> = {}, registered: Record<string, RateLimitActionSpec> = {}): RateLimitRules {
+  const rules: RateLimitRules = { ...defaultRateLimitRules }
+  for (const [action, spec] of Object.entries(registered)) {
+    if (Object.hasOwn(rules, action)) throw configurationError(`rateLimit: the action "${action}" is registered twice; a plugin's actions need names of their own`)
+    spec.rules.forEach((rule, i) => checkRule(rule, action, `rate-limit action ${action}, rule ${i}`))
+    rules[action] = spec.rules
+  }
+  const actions = Object.keys(rules)
   for (const [action, list] of Object.entries(overrides)) {
-    if (!rateLimitActions.includes(action as RateLimitAction)) {
-      throw configurationError(`rateLimit.rules: unknown action "${action}"; expected one of ${rateLimitActions.join(', ')}`)
+    if (!actions.includes(action)) {
+      throw configurationError(`rateLimit.rules: unknown action "${action}"; expected one of ${actions.join(', ')}`)
     }
     if (list === undefined) continue
     if (!Array.isArray(list)) throw configurationError(`rateLimit.rules.${action}: expected a list of rules`)

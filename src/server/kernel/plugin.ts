@@ -2,12 +2,12 @@
  * What a feature brings to a `Latchkey` instance (its types, declared in types.ts): routes under
  * basePath, and, for a way to sign in, the hooks the shared routes (/signin, /callback, the sign-in
  * page, the last-way rule, the first proof of an address) call for a provider of its kind. Adding
- * a way to sign in is a folder with one `Feature` and a line in features/index.ts; nothing outside
+ * a way to sign in is a folder with one `LatchkeyPlugin` and a line in features/index.ts; nothing outside
  * it tests a provider's type.
  */
 import type { ResolvedConfig, SignInMethod } from './types.js'
 
-export type { Action, Feature, Route, SignInMethod } from './types.js'
+export type { Action, LatchkeyPlugin, Route, SignInMethod } from './types.js'
 
 /** The sign-in method that runs this provider's kind; none where the instance has no feature for it. */
 export function methodOf(config: Pick<ResolvedConfig, 'methods'>, provider: { type: string; kind?: string }): SignInMethod | undefined {
