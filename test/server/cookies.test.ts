@@ -14,8 +14,26 @@ import { cookieKey, cookieNames } from '../../src/server/kernel/cookies.js'
 import type { LatchkeyPlugin } from '../../src/server/kernel/plugin.js'
 import { instanceParts } from '../../src/server/latchkey.js'
 import { testSecret } from '../support/server.js'
+import type { AuthConfig } from '../../src/core/types.js'
+import Credentials from '../../src/providers/credentials.js'
+import Passkey from '../../src/providers/passkey.js'
+import Password from '../../src/providers/password.js'
 
-const config = () => ({ secret: testSecret, adapter: MemoryAdapter(), providers: [] })
+// Every built-in plugin in use: a provider of each way in, second factors, device binding and the Auth.js migration.
+const config = (): AuthConfig => ({
+  secret: testSecret,
+  adapter: MemoryAdapter(),
+  providers: [
+    { id: 'idp', name: 'IdP', type: 'oidc', issuer: 'https://idp.example', clientId: 'c', clientSecret: 's' },
+    { id: 'email', name: 'Email', type: 'email', sendVerificationRequest: async () => {} },
+    Credentials({ authorize: async () => null }),
+    Passkey(),
+    Password({ sendEmail: async () => {} }),
+  ] as AuthConfig['providers'],
+  mfa: true,
+  session: { deviceBound: true },
+  migrateFrom: { authjs: { until: new Date(Date.now() + 86_400_000) } },
+})
 
 /** Every `cookieKey('name')` made under src/server, read from the source. */
 function declaredInSource(dir = 'src/server'): string[] {

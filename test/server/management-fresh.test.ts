@@ -82,7 +82,8 @@ describe('management routes of one shape', () => {
   it('a missing adapter method is 501 NotSupported naming it, on /accounts, /passkeys and /sessions alike', async () => {
     const base = MemoryAdapter()
     const { listAccountsByUserId: _a, listAuthenticatorsByUserId: _p, listSessionsByUserId: _s, ...rest } = base
-    const server = testServer({ adapter: rest as typeof base })
+    // /passkeys is installed with a passkey provider.
+    const server = testServer({ adapter: rest as typeof base, extraProviders: [Passkey()] })
     const jar = new Jar(server.handler)
     await passwordSignIn(jar)
     for (const [path, method] of [['accounts', 'listAccountsByUserId'], ['passkeys', 'listAuthenticatorsByUserId'], ['sessions', 'listSessionsByUserId']]) {

@@ -533,11 +533,11 @@ describe('second factors: configuration', () => {
     expect((await other.session()).user.email).toBe('ada@example.com')
   })
 
-  it('off by default: /mfa answers 404 NotSupported, and sign-ins are as before', async () => {
+  it('off by default: /mfa is not installed (404 UnknownAction), and sign-ins are as before', async () => {
     const { handler } = testServer()
     const jar = new Jar(handler)
     const res = await jar.get('/auth/mfa')
     expect(res.status).toBe(404)
-    expect(await res.json()).toMatchObject({ error: 'NotSupported' })
+    expect(await res.json()).toMatchObject({ error: 'UnknownAction' })
   })
 })

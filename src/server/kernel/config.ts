@@ -114,6 +114,7 @@ function gatherPlugins(builtIn: readonly LatchkeyPlugin[], config: AuthConfig, p
     if (!plugin || typeof plugin !== 'object' || typeof plugin.id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/i.test(plugin.id)) {
       throw configurationError(`latchkey: a plugin needs an id of letters, digits and "-", got ${JSON.stringify((plugin as { id?: unknown } | undefined)?.id)}`)
     }
+    if (plugin.uses && !plugin.uses(config, providers)) continue
     const held = byId.get(plugin.id)
     if (held && held !== plugin) throw configurationError(`latchkey: two different plugins have the id "${plugin.id}"; list each plugin once`)
     byId.set(plugin.id, plugin)

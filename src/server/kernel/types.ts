@@ -305,6 +305,11 @@ export interface SignInMethod {
 export interface LatchkeyPlugin {
   /** Its one name: in messages, and the owner of what it registers. Letters, digits and "-". */
   id: string
+  /**
+   * Whether the configuration uses it (latchkey's own: a provider of its type, or its key in the
+   * configuration set); an unused plugin is not installed: no routes, cookies or steps. Absent: used.
+   */
+  uses?(config: AuthConfig, providers: ReadonlyMap<string, ResolvedProvider>): boolean
   /** Runs once as an instance is built: checks its options (throw `configurationError` to refuse) and adds its services. */
   configure?(config: AuthConfig, resolved: ResolvedConfig): void
   /** Routes under basePath, by their first path segment (a route name is one plugin's only). */

@@ -9,6 +9,7 @@ import { authjsSessions } from './sessions.js'
 
 export const authjsMigration: LatchkeyPlugin = {
   id: 'authjs-migration',
+  uses: (config) => config.migrateFrom?.authjs !== undefined,
   configure(config, resolved) {
     const option = config.migrateFrom?.authjs
     if (option !== undefined) resolved.adoptedSessions = authjsSessions(resolveMigration(option, resolved.secrets))

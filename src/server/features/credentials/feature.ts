@@ -1,6 +1,6 @@
 /** Credentials: the app's `authorize` decides, in one POST to /callback (or /signin). */
 import type { CredentialsConfig } from '../../../core/types.js'
-import type { LatchkeyPlugin } from '../../kernel/plugin.js'
+import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import { redirect } from '../../kernel/respond.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { postedCallback } from '../../sign-in/posted-callback.js'
@@ -11,6 +11,7 @@ type Field = { label?: string; type?: string; placeholder?: string }
 
 export const credentials: LatchkeyPlugin = {
   id: 'credentials',
+  uses: usedByProvidersOf('credentials'),
   method: {
     types: ['credentials'],
     leavesSite: false,

@@ -6,6 +6,7 @@ import { getDbsc, postDbsc } from './routes.js'
 
 export const dbsc: LatchkeyPlugin = {
   id: 'dbsc',
+  uses: (config) => Boolean(config.session?.deviceBound),
   cookies: [boundCookie],
   routes: { dbsc: { GET: getDbsc, POST: postDbsc, provider: true } },
   configure(_, resolved) {

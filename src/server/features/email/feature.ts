@@ -9,7 +9,7 @@ import type { EmailConfig } from '../../../core/types.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
-import type { LatchkeyPlugin } from '../../kernel/plugin.js'
+import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { html, redirect, type Reply } from '../../kernel/respond.js'
 import { pageWords } from '../../kernel/page-language.js'
@@ -25,6 +25,7 @@ import { forgetRequester, isRequester, requestCookie } from './requester.js'
 
 export const email: LatchkeyPlugin = {
   id: 'email',
+  uses: usedByProvidersOf('email'),
   cookies: [requestCookie],
   configure: (_, resolved) => checkEmailCodes(resolved),
   method: {

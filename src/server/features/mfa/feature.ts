@@ -4,7 +4,6 @@
  * a user with a confirmed factor waits for the second one (gate.ts, verify.ts); the user manages
  * them at /mfa (routes.ts). On with `mfa` in the configuration.
  */
-import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
 import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { instanceKey } from '../../kernel/state.js'
@@ -16,15 +15,12 @@ import { deviceCookie } from './trusted-device.js'
 
 const optionsOf = instanceKey<ResolvedMfa>('mfa options')
 
-/** This instance's mfa options; 404 where mfa is off. */
-function on(ctx: Context): ResolvedMfa {
-  const options = optionsOf.find(ctx.config)
-  if (!options) throw new AuthError('NotSupported', 'Second factors are off: set mfa in the configuration', { status: 404 })
-  return options
-}
+/** This instance's mfa options (installed only where `mfa` is set, so always there). */
+const on = (ctx: Context): ResolvedMfa => optionsOf.get(ctx.config)
 
 export const mfa: LatchkeyPlugin = {
   id: 'mfa',
+  uses: (config) => Boolean(config.mfa),
   cookies: [pendingCookie, deviceCookie],
   routes: {
     mfa: {

@@ -1,6 +1,6 @@
 /** OAuth 2 and OpenID Connect: the browser goes to the provider and comes back to /callback. */
 import type { OAuthConfig } from '../../../core/types.js'
-import type { LatchkeyPlugin } from '../../kernel/plugin.js'
+import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { redirect } from '../../kernel/respond.js'
 import { withSignInNotice } from '../../sign-in/first-proof.js'
@@ -12,6 +12,7 @@ import { checkCookies } from './checks.js'
 
 export const oauth: LatchkeyPlugin = {
   id: 'oauth',
+  uses: usedByProvidersOf('oauth', 'oidc'),
   cookies: Object.values(checkCookies),
   // Each OAuth provider's client fields, from the environment where left out, checked at start-up.
   configure(_, resolved) {

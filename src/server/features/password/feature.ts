@@ -5,9 +5,8 @@
  */
 import type { PasswordConfig } from '../../../providers/password.js'
 import type { AdapterUser } from '../../../core/types.js'
-import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
-import type { LatchkeyPlugin } from '../../kernel/plugin.js'
+import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import { redirect } from '../../kernel/respond.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { postedCallback } from '../../sign-in/posted-callback.js'
@@ -17,19 +16,17 @@ import { getPassword, ownProof, postPassword } from './routes.js'
 import { signInWithPassword } from './sign-in.js'
 import { passwordStore } from './store.js'
 
-/** The instance's Password provider: the first one (its /password routes); 404 without one. */
+/** The instance's Password provider: the first one (its /password routes); installed only with one. */
 function on(ctx: Context): ResolvedPassword {
-  for (const p of ctx.config.providers.values()) {
-    const options = (p as { kind?: string }).kind === 'password' ? passwordOptions(ctx.config, p.id) : undefined
-    if (options) return options
-  }
-  throw new AuthError('NotSupported', 'Passwords are off: add the Password provider', { status: 404 })
+  const first = [...ctx.config.providers.values()].find((p) => (p as { kind?: string }).kind === 'password')!
+  return passwordOptions(ctx.config, first.id)!
 }
 
 const optionsOf = (ctx: Context, provider: PasswordConfig) => passwordOptions(ctx.config, provider.id)!
 
 export const password: LatchkeyPlugin = {
   id: 'password',
+  uses: usedByProvidersOf('password'),
   routes: {
     password: {
       GET: async (ctx, sub) => getPassword(ctx, sub, on(ctx)),

@@ -6,7 +6,7 @@
 import type { AdapterUser, WebAuthnConfig } from '../../../core/types.js'
 import type { AdapterMethod } from '../../kernel/adapter-methods.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
-import type { LatchkeyPlugin } from '../../kernel/plugin.js'
+import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import type { Context } from '../../kernel/context.js'
 import { noteConfirm } from '../../sign-in/confirm.js'
 import { getPasskeys, postPasskeys } from './passkeys-route.js'
@@ -28,6 +28,7 @@ const options = () => import('./options-route.js')
 
 export const webauthn: LatchkeyPlugin = {
   id: 'webauthn',
+  uses: usedByProvidersOf('webauthn'),
   cookies: [challengeCookie, upgradeCookie],
   configure(_, resolved) {
     for (const p of resolved.providers.values()) {
