@@ -1,10 +1,11 @@
 /**
  * Server code size, min+gzip: an app's fetch handler on `latchkey/server` (esbuild: bundle,
  * minify, neutral platform with the worker conditions, ESM, code splitting), once with a
- * credentials-only configuration and once with passkeys. "At start-up" is the entry and what it
- * imports statically; "in all" adds the chunks loaded on the first request that needs them.
- * Says whether the credentials-only start-up code holds WebAuthn code (@simplewebauthn/server,
- * its dependencies, or latchkey's ceremonies).
+ * credentials-only configuration, once with passkeys, and once with every built-in plugin in use.
+ * "At start-up" is the entry and what it imports statically; "in all" adds the chunks loaded on
+ * the first request that needs them. Says whether the credentials-only start-up code holds
+ * WebAuthn code (@simplewebauthn/server, its dependencies, or latchkey's ceremonies), TOTP
+ * (otpauth) or QR code (uqr).
  *
  *   npx tsx bench/server-size.ts
  */
@@ -16,16 +17,19 @@ const root = join(import.meta.dirname, '..')
 const kb = (n: number) => (n / 1024).toFixed(1).padStart(7) + ' KB'
 
 /** An app's worker: one Latchkey instance as the default export's fetch. */
-function app(providers: string): string {
+function app(providers: string, more = ''): string {
   return `import { Latchkey } from './src/server/index.ts'
 import Credentials from './src/providers/credentials.ts'
 import Passkey from './src/providers/passkey.ts'
-const auth = Latchkey({ secret: 'x'.repeat(32), adapter: globalThis.adapter, providers: [${providers}] })
+import Password from './src/providers/password.ts'
+import Google from './src/providers/google.ts'
+import Email from './src/providers/email.ts'
+const auth = Latchkey({ secret: 'x'.repeat(32), adapter: globalThis.adapter, providers: [${providers}]${more} })
 export default { fetch: (request) => auth(request) }`
 }
 
 /** Inputs that are WebAuthn code: the library and its dependencies, and latchkey's ceremonies. */
-const webauthnCode = /node_modules\/(@simplewebauthn|@peculiar|@levischuck|@hexagon|asn1js|pvtsutils|pvutils|reflect-metadata|tslib)\/|features\/webauthn\/(authenticate|register|callback|options-route)\.ts$/
+const webauthnCode = /node_modules\/(otpauth|uqr)\/|node_modules\/(@simplewebauthn|@peculiar|@levischuck|@hexagon|asn1js|pvtsutils|pvutils|reflect-metadata|tslib)\/|features\/webauthn\/(authenticate|register|callback|options-route)\.ts$/
 
 export interface ServerSize {
   startup: { min: number; gzip: number }
@@ -36,9 +40,9 @@ export interface ServerSize {
   pagesAtStartup: string[]
 }
 
-export async function measure(providers: string): Promise<ServerSize> {
+export async function measure(providers: string, more = ''): Promise<ServerSize> {
   const result = await build({
-    stdin: { contents: app(providers), resolveDir: root, loader: 'js', sourcefile: 'app.js' },
+    stdin: { contents: app(providers, more), resolveDir: root, loader: 'js', sourcefile: 'app.js' },
     bundle: true,
     minify: true,
     splitting: true,
@@ -72,13 +76,17 @@ export async function measure(providers: string): Promise<ServerSize> {
 export async function run(): Promise<void> {
   const credentials = await measure(`Credentials({ authorize: async () => null })`)
   const passkeys = await measure(`Credentials({ authorize: async () => null }), Passkey()`)
+  const every = await measure(
+    `Credentials({ authorize: async () => null }), Passkey(), Password({ sendEmail: async () => {} }), Google, Email({ sendVerificationRequest: async () => {} })`,
+    `, mfa: true, session: { strategy: 'database', deviceBound: true }, migrateFrom: { authjs: { until: '2027-01-01' } }`,
+  )
   console.log('\nlatchkey/server for a fetch runtime: esbuild --bundle --minify --splitting --platform=neutral --format=esm, gzip -9\n')
   console.log('  ' + 'configuration'.padEnd(34) + 'at start-up (min, gzip)'.padStart(26) + 'in all (min, gzip)'.padStart(24))
-  for (const [name, s] of [['credentials only', credentials], ['credentials and passkeys', passkeys]] as const) {
+  for (const [name, s] of [['credentials only', credentials], ['credentials and passkeys', passkeys], ['every built-in plugin', every]] as const) {
     console.log('  ' + name.padEnd(34) + kb(s.startup.min) + ' ' + kb(s.startup.gzip) + '      ' + kb(s.all.min) + ' ' + kb(s.all.gzip))
   }
   const found = credentials.webauthnAtStartup
-  console.log(`\n  credentials-only start-up code holds WebAuthn code: ${found.length ? `YES (${found.length} modules, e.g. ${found[0]})` : 'no'}`)
+  console.log(`\n  credentials-only start-up code holds WebAuthn, TOTP or QR code: ${found.length ? `YES (${found.length} modules, e.g. ${found[0]})` : 'no'}`)
   console.log(`  credentials-only start-up code holds the pages of: ${credentials.pagesAtStartup.map((p) => p.split('/').at(-2)).join(', ')}`)
 }
 
