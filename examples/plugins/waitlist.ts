@@ -9,6 +9,7 @@ import {
   enforceRateLimit,
   instanceKey,
   json,
+  pluginWords,
   readAction,
   stringField,
   type LatchkeyPlugin,
@@ -17,6 +18,12 @@ import {
 export interface WaitlistOptions {
   /** How many addresses it holds; the next one is refused with `WaitlistFull`. */
   capacity: number
+}
+
+/** Its words: English whole, French in part (the rest falls back to English); plurals by `Intl.PluralRules`. */
+const messages = {
+  en: { waiting: { one: '{count} person waits', other: '{count} people wait' } },
+  fr: { waiting: { one: '{count} personne attend', other: '{count} personnes attendent' } },
 }
 
 /** The addresses waiting, per instance: typed state on the instance, never a module-level map. */
@@ -34,13 +41,18 @@ export function waitlist(options: WaitlistOptions): LatchkeyPlugin {
     },
     // The browser may see this code; any other code the plugin threw would reach it as `Configuration`.
     errorCodes: ['WaitlistFull'],
+    messages,
     // Counted per network address; `rateLimit.rules.waitlist` in the configuration may replace the rule.
     rateLimits: {
       waitlist: { label: 'waitlist requests', rules: [{ per: 'client', limit: 5, windowSeconds: 3600 }] },
     },
     routes: {
       waitlist: {
-        GET: async (ctx) => json(ctx, { waiting: waiting.get(ctx.config).size }),
+        GET: async (ctx) => {
+          const count = waiting.get(ctx.config).size
+          // In the request's page language (Accept-Language against the configured languages).
+          return json(ctx, { waiting: count, text: pluginWords(ctx, messages).text('waiting', { count }) })
+        },
         POST: async (ctx) => {
           // The body, its CSRF token checked, and an action of the ones named.
           const { body } = await readAction(ctx, ['join'])

@@ -35,6 +35,20 @@ describe('a plugin from plugins: [...]', () => {
     expect(await without.json()).toMatchObject({ error: 'UnknownAction' })
   })
 
+  it("its words follow the request's page language, with its English where it has no translation", async () => {
+    const jar = new Jar(server([waitlist({ capacity: 5 })]).handler)
+    const text = async (lang: string) => (await (await jar.get('/auth/waitlist', { 'accept-language': lang })).json()).text
+    await join(jar, 'ada@example.com')
+    expect(await text('fr-CA,fr;q=0.9')).toBe('1 personne attend')
+    expect(await text('de')).toBe('1 person waits')
+    await join(jar, 'bo@example.com')
+    expect(await text('fr')).toBe('2 personnes attendent')
+    expect(await text('en')).toBe('2 people wait')
+    // A language the configuration leaves out is not spoken, whatever the plugin has.
+    const english = new Jar(testServer({ plugins: [waitlist({ capacity: 5 })], languages: ['en'] }).handler)
+    expect((await (await english.get('/auth/waitlist', { 'accept-language': 'fr' })).json()).text).toBe('0 people wait')
+  })
+
   it('its POST refuses a missing or foreign CSRF token and changes nothing', async () => {
     const jar = new Jar(server().handler)
     const missing = await jar.postForm('/auth/waitlist', { action: 'join', email: 'ada@example.com' })
@@ -131,6 +145,14 @@ describe('what start-up refuses', () => {
 
   it('a plugin option it refuses, with its fix', () => {
     expect(refusal(() => server([waitlist({ capacity: 0 })]))).toMatchObject({ type: 'Configuration', message: 'waitlist: expected capacity to be a whole number >= 1, got 0' })
+  })
+
+  it('messages without English, with a key English lacks, or not text', () => {
+    const words = (messages: unknown): LatchkeyPlugin => ({ id: 'words', messages: messages as LatchkeyPlugin['messages'] })
+    expect(refusal(() => server([words({ fr: { hi: 'salut' } })])).message).toBe('latchkey: plugin "words" messages need English ("en") with every key')
+    expect(refusal(() => server([words({ en: { hi: 'hi' }, fr: { bye: 'au revoir' } })])).message).toBe('latchkey: plugin "words" messages.fr has "bye", which English lacks')
+    expect(refusal(() => server([words({ en: { hi: 3 } })])).message).toBe('latchkey: plugin "words" messages.en.hi must be a string (or a plural object with "other")')
+    expect(refusal(() => server([words({ en: { hi: 'hi' }, 'not a tag!': {} })])).message).toMatch(/which is not a language tag/)
   })
 
   it('two different plugins under one id', () => {

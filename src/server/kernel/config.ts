@@ -18,7 +18,7 @@ import type { CookieKey } from './cookies.js'
 import { createLogger } from './logger.js'
 import { TokenCache } from './token-cache.js'
 import { resolveOriginRule } from './public-origin.js'
-import { resolvePageLanguages } from './page-language.js'
+import { checkPluginMessages, resolvePageLanguages } from './page-language.js'
 import { resolveRateLimit } from './rate-limit/config.js'
 import type { RateLimitActionSpec } from './rate-limit/rules.js'
 import { kernelCookies } from './cookies.js'
@@ -117,6 +117,7 @@ function gatherPlugins(builtIn: readonly LatchkeyPlugin[], config: AuthConfig, p
     if (plugin.uses && !plugin.uses(config, providers)) continue
     const held = byId.get(plugin.id)
     if (held && held !== plugin) throw configurationError(`latchkey: two different plugins have the id "${plugin.id}"; list each plugin once`)
+    if (!held) checkPluginMessages(plugin)
     byId.set(plugin.id, plugin)
   }
   return [...byId.values()]

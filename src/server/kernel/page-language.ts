@@ -7,11 +7,11 @@
 import { AuthError, configurationError } from '../../core/errors.js'
 import { fill, isRtl, negotiate } from '../../core/locale.js'
 import type { AuthConfig, Logger } from '../../core/types.js'
-import { languages as shipped, type PageMessages } from '../../locales/index.js'
+import { languages as shipped, type PageMessages, type Plural } from '../../locales/index.js'
 import en from '../../locales/en/pages.js'
 import { pageCatalogues } from './page-catalogues.js'
 import { requestKey } from './state.js'
-import type { Context, PageKey, PageLanguages, PageWords } from './types.js'
+import type { Context, LatchkeyPlugin, PageKey, PageLanguages, PageWords, PluginMessages } from './types.js'
 
 // Declared in types.ts, which the resolved configuration's type needs; re-exported here where they belong.
 export type { PageKey, PageLanguages, PageWords } from './types.js'
@@ -20,7 +20,9 @@ export function escapeHtml(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-function wordsOf(lang: string, messages: PageMessages): PageWords {
+function wordsOf(lang: string, messages: PageMessages): PageWords
+function wordsOf<K extends string>(lang: string, messages: Record<K, string | Plural>): PluginWords<K>
+function wordsOf(lang: string, messages: Record<string, string | Plural>): PluginWords<string> {
   return {
     lang,
     dir: isRtl(lang) ? 'rtl' : 'ltr',
@@ -31,6 +33,14 @@ function wordsOf(lang: string, messages: PageMessages): PageWords {
       return template.replace(/\{(\w+)\}/g, (all, name: string) => (name in markup ? markup[name] : name in values ? escapeHtml(values[name]) : all))
     },
   }
+}
+
+/** Words of a plugin's own messages (`pluginWords`), as `PageWords` are of the pages'. */
+export interface PluginWords<K extends string> {
+  readonly lang: string
+  readonly dir: 'ltr' | 'rtl'
+  text(key: K, values?: Record<string, string | number>): string
+  html(key: K, values?: Record<string, string | number>, markup?: Record<string, string>): string
 }
 
 const englishKeys = Object.keys(en) as PageKey[]
@@ -153,4 +163,32 @@ export function pageWords(ctx: Context): PageWords {
     // A language not loaded yet is English: a route that needs words waits for `ready` (latchkey.ts).
     return all.get(negotiate(acceptedLanguages(ctx.incoming.header('accept-language')), tags) ?? tags[0]) ?? fallback
   })
+}
+
+/**
+ * A plugin's words in this request's page language: its messages in that language, each key it
+ * lacks in English. The page's language is chosen as for the built-in pages.
+ */
+export function pluginWords<K extends string>(ctx: Context, messages: PluginMessages<K>): PluginWords<K> {
+  const lang = pageWords(ctx).lang
+  const own = lang === 'en' ? undefined : messages[lang]
+  return wordsOf<K>(lang, own ? { ...messages.en, ...own } : messages.en)
+}
+
+/** At start-up: a plugin's messages have English whole, and other languages only English's keys. */
+export function checkPluginMessages(plugin: Pick<LatchkeyPlugin, 'id' | 'messages'>): void {
+  const messages = plugin.messages
+  if (messages === undefined) return
+  const where = `plugin "${plugin.id}" messages`
+  if (!messages || typeof messages !== 'object' || !messages.en || typeof messages.en !== 'object') throw configurationError(`latchkey: ${where} need English ("en") with every key`)
+  const keys = Object.keys(messages.en)
+  for (const [key, value] of Object.entries(messages.en)) if (!isMessage(value)) throw configurationError(`latchkey: ${where}.en.${key} must be a string (or a plural object with "other")`)
+  for (const [tag, list] of Object.entries(messages)) {
+    if (tag === 'en') continue
+    checkTag(tag, where)
+    for (const [key, value] of Object.entries(list ?? {})) {
+      if (!keys.includes(key)) throw configurationError(`latchkey: ${where}.${tag} has "${key}", which English lacks`)
+      if (!isMessage(value)) throw configurationError(`latchkey: ${where}.${tag}.${key} must be a string (or a plural object with "other")`)
+    }
+  }
 }

@@ -9,7 +9,7 @@ import type { RateLimitActionSpec, ResolvedRateLimit } from '../../core/rate-lim
 import type { ErrorType } from '../../core/errors.js'
 import type { CookieKey, CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
-import type { PageMessages } from '../../locales/index.js'
+import type { PageMessages, Plural } from '../../locales/index.js'
 
 export type PageKey = keyof PageMessages
 
@@ -25,6 +25,9 @@ export interface PageWords {
    */
   html(key: PageKey, values?: Record<string, string | number>, markup?: Record<string, string>): string
 }
+
+/** A plugin's messages: English with every key, other languages by tag with some of them. */
+export type PluginMessages<K extends string = string> = { en: Record<K, string | Plural> } & { [tag: string]: Partial<Record<K, string | Plural>> }
 
 /**
  * The configured languages, best default first, and their words. A shipped language but English
@@ -325,6 +328,12 @@ export interface LatchkeyPlugin {
   errorCodes?: readonly string[]
   /** The actions it counts (`enforceRateLimit`), with their default rules and words; `rateLimit.rules` in the configuration may replace the rules. */
   rateLimits?: Record<string, RateLimitActionSpec>
+  /**
+   * Its own words for pages, emails and texts, by language: English whole, any other shipped
+   * language with some or all of English's keys (the rest falls back to English). Read through
+   * `pluginWords(ctx, plugin.messages)` in the request's page language.
+   */
+  messages?: PluginMessages
   /** After every sign-in that started a session, whatever its way in; `linked` when it only added a way to a held session. */
   afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
 }
