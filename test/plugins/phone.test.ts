@@ -120,7 +120,7 @@ for (const [name, open] of Object.entries(stores)) {
 
       expect(await enter(jar, phone, code!, client)).toEqual({ status: 200, retryAfter: null, body: { url: 'http://localhost:3000/home' } })
       const session = await jar.session()
-      const user = await adapter.getUserByAccount({ provider: 'phone', providerAccountId: phone })
+      const user = await adapter.getUserByAccount!({ provider: 'phone', providerAccountId: phone })
       expect(session.user.id).toBe(user!.id)
       expect(session.amr).toEqual(['sms'])
       // No address: a placeholder nobody can receive mail at or prove, and never marked proven.
@@ -349,7 +349,7 @@ for (const [name, open] of Object.entries(stores)) {
       expect((await jar.session()).user.id).toBe('user-ada')
       const phone = newNumber()
       expect((await signIn(made, jar, phone)).user.id).toBe('user-ada')
-      expect((await adapter.getUserByAccount({ provider: 'phone', providerAccountId: phone }))!.id).toBe('user-ada')
+      expect((await adapter.getUserByAccount!({ provider: 'phone', providerAccountId: phone }))!.id).toBe('user-ada')
       // Signed out, the number signs in as Ada.
       expect((await signIn(made, new Jar(made.handler), phone)).user.id).toBe('user-ada')
     })
