@@ -25,7 +25,7 @@ const handler = Latchkey({
   adapter,
   origin: 'http://app.test',
   logger: { error: (e) => process.stderr.write(`error ${e.name}: ${e.message}\n`), warn: (w) => process.stderr.write(`warn ${w}\n`), debug: () => {} },
-  providers: [Phone({ sendSms: async (to, text) => say({ to, text }) })],
+  providers: [Phone({ sendSms: async (to, text) => void say({ to, text }) })],
 })
 const server = createServer(toNodeHandler(handler))
 server.listen(0, '127.0.0.1', () => say({ listening: (server.address() as AddressInfo).port }))
