@@ -354,6 +354,28 @@ for (const [name, open] of Object.entries(stores)) {
       expect((await signIn(made, new Jar(made.handler), phone)).user.id).toBe('user-ada')
     })
 
+    it('"confirm it\'s you" with a number: the signed-in user\'s own number makes the session fresh, another number is refused and links nothing', async () => {
+      const adapter = await open()
+      const made = server(adapter)
+      const jar = new Jar(made.handler)
+      const mine = newNumber()
+      const me = (await signIn(made, jar, mine)).user.id
+      made.clock.now += 2 * 3600_000 // past freshAge: the session is not fresh
+      const client = newClient()
+      const stranger = newNumber()
+      await ask(jar, stranger, client, { confirm: 'true' })
+      const refused = await enter(jar, stranger, (await made.codeFor(stranger))!, client, { confirm: 'true' })
+      expect(refused.status).toBe(403)
+      expect(errorOf(refused)).toBe('AccessDenied')
+      expect(await adapter.getUserByAccount!({ provider: 'phone', providerAccountId: stranger })).toBeNull()
+      expect((await jar.session()).user.id).toBe(me)
+      await ask(jar, mine, client, { confirm: 'true' })
+      expect((await enter(jar, mine, (await made.codeFor(mine))!, client, { confirm: 'true' })).status).toBe(200)
+      const session = await jar.session()
+      expect(session.user.id).toBe(me)
+      expect(made.handler.isFresh(session)).toBe(true)
+    })
+
     it('a failing SMS service changes no answer, and is logged', async () => {
       const made = server(await open(), { phone: { sendSms: async () => Promise.reject(new Error('carrier said 503')) } })
       const reply = await ask(new Jar(made.handler), newNumber(), newClient())

@@ -15,10 +15,11 @@ export function isPhoneOnlyEmail(email: string | null | undefined): boolean {
   return typeof email === 'string' && email.endsWith(`@${noEmailDomain}`)
 }
 
-/** What the completion step signs in with: the number's account, a new user (random id and address) where it has none. */
+/** What the completion step signs in with: the number's account, and a new user's random address where it has none. */
 export function signInWith(providerId: string, phone: string): SignInInput {
   return {
-    user: { id: crypto.randomUUID(), email: `${crypto.randomUUID()}@${noEmailDomain}`, name: null, image: null },
+    // The completion step makes the user (its id too) only where the number has none.
+    user: { email: `${crypto.randomUUID()}@${noEmailDomain}`, name: null, image: null },
     // `type` is the provider's own: the contract's account types are the built-in ones.
     account: { type: 'phone' as AdapterAccount['type'], provider: providerId, providerAccountId: phone, userId: '' },
     provider: providerId,
