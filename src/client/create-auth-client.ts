@@ -378,15 +378,16 @@ export function createAuthClient({ basePath = '/auth', serviceWorker: asked = tr
         if (redirect) navigate(url)
         return { ok: true, error: undefined, status: 200, url }
       }
-      // An emailed code is entered where the sign-in ends; an address alone asks for the email.
-      const finishes = provider.type === 'credentials' || (provider.type === 'email' && fields.code !== undefined)
+      // An emailed code (or a plugin form's: `provider.form`) is entered where the sign-in ends; an address alone asks for the code.
+      const sendsCode = provider.type === 'email' || !!provider.form
+      const finishes = provider.type === 'credentials' || (sendsCode && fields.code !== undefined)
       const target = finishes ? provider.callbackUrl : provider.signinUrl
       const plain: Record<string, string> = { callbackUrl }
       for (const [k, v] of Object.entries(fields)) if (v != null) plain[k] = String(v)
       const { data, response } = await send<{ url: string; error?: string }>(target, plain)
       const url = data.url ?? null
       const error = data.error ?? errorOf(url)
-      const mayStay = provider.type === 'credentials' || provider.type === 'email'
+      const mayStay = provider.type === 'credentials' || sendsCode
       // A link the server refused before leaving for the provider (a session too old to add a way in): the caller asks to confirm.
       if (error && fields.link) throw new AuthClientError(error, `Linking ${providerId} was refused: ${error}`)
       if (redirect || !mayStay) {

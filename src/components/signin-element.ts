@@ -1,4 +1,4 @@
-import type { AppProvider, AuthClient, AuthStatus, MfaProof, SignInResult } from '../client/index.js'
+import type { AppProvider, AuthClient, AuthStatus, MfaProof, ProviderForm, SignInResult } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
@@ -264,6 +264,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         }, h('label', { part: 'label' }, this.t('email'), input), submit)
         return form
       }
+      if (p.form && p.code) return this.pluginForm(p, p.form, p.code, callbackUrl, redirect, confirm, label(p))
       if (p.type === 'credentials' && p.password && passwordForm) {
         this.lengths = p.password
         return passwordForm({
@@ -336,6 +337,45 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
           })
         },
       }, h('label', { part: 'label' }, this.t(numeric ? 'codeFromEmailDigits' : 'codeFromEmailCharacters', { count: length }), input), submit)
+    }
+    /**
+     * A provider its plugin describes (`form`: a phone number, say): its fields send a code, and
+     * the code form then stands after it, as the email form's does. The words are the plugin's.
+     */
+    private pluginForm(p: AppProvider, form: ProviderForm, { numeric }: { numeric: boolean }, callbackUrl: string, redirect: boolean, confirm: object, label: string): HTMLFormElement {
+      const inputs = form.fields.map((f) => h('input', { name: f.name, type: f.type ?? 'text', required: true, autocomplete: f.autocomplete ?? 'off', part: 'input' }))
+      const values = (): Record<string, string> => Object.fromEntries(inputs.map((i) => [i.name, i.value]))
+      const send = h('button', { type: 'submit', part: 'button submit' }, form.send)
+      const input = h('input', {
+        name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code',
+        inputmode: numeric ? 'numeric' : 'text', autocapitalize: numeric ? 'off' : 'characters',
+      })
+      const submit = h('button', { type: 'submit', part: 'button submit' }, label)
+      const code: HTMLFormElement = h('form', {
+        part: 'form code-form', 'aria-label': label, hidden: true,
+        onsubmit: (e: Event) => {
+          e.preventDefault()
+          this.run(submit, async () => {
+            const result = await this.client.signIn(p.id, { ...values(), code: input.value, callbackUrl, redirect: false, ...confirm })
+            if (redirect && result.ok && result.url) location.href = result.url
+            return result
+          })
+        },
+      }, h('label', { part: 'label' }, form.codeLabel, input), submit)
+      const first: HTMLFormElement = h('form', {
+        part: 'form plugin-form', 'data-provider': p.id, 'aria-label': label,
+        onsubmit: async (e: Event) => {
+          e.preventDefault()
+          triedWith(p.id)
+          const sent = values()
+          if (!(await this.run(send, () => this.client.signIn(p.id, { ...sent, callbackUrl, redirect: false, ...confirm })))) return
+          send.after(this.say(form.sent.replace(/\{(\w+)\}/g, (name, key: string) => sent[key] ?? name)))
+          first.after(code)
+          code.hidden = false
+          input.focus()
+        },
+      }, ...form.fields.map((f, i) => h('label', { part: 'label' }, f.label, inputs[i])), send)
+      return first
     }
     /**
      * "Two-step verification": the sign-in's second factor, in place of the forms, the focus in its

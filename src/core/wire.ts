@@ -14,6 +14,23 @@ export interface AppProvider extends CommonProviderOptions {
   code?: { length: number; numeric: boolean }
   /** latchkey's addition: a `Password()` provider's length rules (code points), for the sign-up form. */
   password?: { minLength: number; maxLength: number }
+  /**
+   * latchkey's addition: a plugin's provider signed in with a form of its own, in two steps: POST
+   * /signin/:id with `fields` sends a code (`code` gives its length), POST /callback/:id with the
+   * same fields and `code` signs in. The words are the plugin's, as the app configured them.
+   */
+  form?: ProviderForm
+}
+
+/** A plugin-described sign-in form (`AppProvider.form`). */
+export interface ProviderForm {
+  fields: Array<{ name: string; label: string; type?: string; autocomplete?: string }>
+  /** The first step's button. */
+  send: string
+  /** Said once the code is on its way: `{name}` of a field reads its value. */
+  sent: string
+  /** The code field's label. */
+  codeLabel: string
 }
 
 /** What the app sees of a session (GET /session). */
