@@ -11,10 +11,9 @@ import { seal, unseal } from '../../kernel/jwt.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import { startTries } from './tries.js'
-import { cookieKey } from '../../kernel/cookies.js'
+import { pendingCookie } from './cookies.js'
 
-/** The pending sign-in, sealed. */
-export const pendingCookie = cookieKey('mfa-pending')
+export { pendingCookie }
 
 export interface Pending {
   /** The user the first factor signed in. */

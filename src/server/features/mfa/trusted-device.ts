@@ -12,10 +12,7 @@ import { randomToken, sha256Hex } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
 import { deviceLabel } from '../../kernel/device-label.js'
 import { factorStore } from './store.js'
-import { cookieKey } from '../../kernel/cookies.js'
-
-/** A browser the user trusted to skip the second factor, sealed. */
-export const deviceCookie = cookieKey('mfa-device')
+import { deviceCookie } from './cookies.js'
 
 interface DeviceCookie {
   userId: string

@@ -23,10 +23,7 @@ import { seal, unseal } from '../../kernel/jwt.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import type { KeyProofPurpose } from '../../kernel/types.js'
 import { WebAuthnRefusal } from './errors.js'
-import { cookieKey } from '../../kernel/cookies.js'
-
-/** The ceremonies' challenges, sealed, each bound to its purpose inside. */
-export const challengeCookie = cookieKey('challenge')
+import { challengeCookie } from './cookies.js'
 
 /** A key proof's purpose (key-proofs.ts), e.g. `second-factor`: an assertion for another step, never a sign-in by itself. */
 export type CeremonyAction = 'register' | 'authenticate' | KeyProofPurpose

@@ -2,29 +2,30 @@
  * Passkeys (WebAuthn): options from /webauthn-options, the ceremony's answer to /callback, the
  * user's list at /passkeys. A passkey can make a user whose address nobody vouched for, so the
  * first proof of that address removes the passkeys made before it.
+ *
+ * Start-up holds only what runs as an instance is built (the option checks, the cookie names,
+ * the key-proof service's shell). The rest, with @simplewebauthn/server (which patches the global
+ * Reflect) and the authenticator names' table, loads on its first use: a bundler splits it off.
  */
-import type { AdapterUser, WebAuthnConfig } from '../../../core/types.js'
+import type { WebAuthnConfig } from '../../../core/types.js'
 import type { AdapterMethod } from '../../kernel/adapter-methods.js'
-import { useAdapter } from '../../kernel/adapter-methods.js'
+import { lazy } from '../../kernel/lazy.js'
 import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
-import type { Context } from '../../kernel/context.js'
 import { noteConfirm } from '../../sign-in/confirm.js'
-import { getPasskeys, postPasskeys } from './passkeys-route.js'
-import { toPasskeyInfo } from './records.js'
-import { removePasskeyRecords } from './remove.js'
+import { challengeCookie, upgradeCookie } from './cookies.js'
 import { checkHints } from './hints.js'
 import { keyProofs } from './key-proofs.js'
-import { checkRelatedOrigins, getRelatedOrigins } from './related-origins.js'
-import { markUpgrade, upgradeCookie } from './upgrade.js'
-import { challengeCookie } from './challenge.js'
+import { checkRelatedOrigins } from './related-origins.js'
 
 // The verification-token pair keeps each challenge single-use across servers.
 const needs: AdapterMethod[] = ['createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter', 'getAccount', 'createVerificationToken', 'useVerificationToken']
 
-// The ceremonies (and @simplewebauthn/server, which patches the global Reflect) load on the first
-// options or callback request of this feature, not at start-up; a bundler splits them off.
-const ceremonies = () => import('./callback.js')
-const options = () => import('./options-route.js')
+const ceremonies = lazy(() => import('./callback.js'))
+const options = lazy(() => import('./options-route.js'))
+const passkeys = lazy(() => import('./passkeys-route.js'))
+const wellKnown = lazy(() => import('./well-known-route.js'))
+const addressProven = lazy(() => import('./address-proven.js'))
+const upgrade = lazy(() => import('./upgrade.js'))
 
 export const webauthn: LatchkeyPlugin = {
   id: 'webauthn',
@@ -41,9 +42,12 @@ export const webauthn: LatchkeyPlugin = {
   },
   routes: {
     'webauthn-options': { GET: async (ctx, providerId) => (await options()).getWebAuthnOptions(ctx, providerId), provider: true },
-    passkeys: { GET: getPasskeys, POST: postPasskeys },
+    passkeys: {
+      GET: async (ctx) => (await passkeys()).getPasskeys(ctx),
+      POST: async (ctx) => (await passkeys()).postPasskeys(ctx),
+    },
     // At the origin's root, not under basePath (kernel: `.well-known/` routes).
-    '.well-known/webauthn': { GET: getRelatedOrigins },
+    '.well-known/webauthn': { GET: async (ctx) => (await wellKnown()).getRelatedOrigins(ctx) },
   },
   method: {
     types: ['webauthn'],
@@ -56,16 +60,8 @@ export const webauthn: LatchkeyPlugin = {
     adapterMethods: (config) => [...needs, 'deleteAuthenticator', ...(config.session.strategy === 'database' ? (['deleteSessionsByUserId'] as const) : [])],
     // Passkeys are offered by the page's own script, not by a form.
     pageForm: () => null,
-    onAddressProven: removeUnprovenPasskeys,
+    onAddressProven: async (ctx, user) => (await addressProven()).removeUnprovenPasskeys(ctx, user),
     // A sign-in by password, email or OAuth may be followed by an automatic passkey upgrade (upgrade.ts).
-    afterSignIn: markUpgrade,
+    afterSignIn: async (ctx, signIn) => (await upgrade()).markUpgrade(ctx, signIn),
   },
-}
-
-async function removeUnprovenPasskeys(ctx: Context, user: AdapterUser): Promise<{ removed: number }> {
-  const adapter = useAdapter(ctx.config, ['listAuthenticatorsByUserId', 'deleteAuthenticator'], 'proving an address where passkeys can be registered')
-  const passkeys = await adapter.listAuthenticatorsByUserId(user.id)
-  for (const passkey of passkeys) await removePasskeyRecords(ctx, passkey)
-  if (passkeys.length) await ctx.config.events.passkeysRemoved?.({ user, passkeys: passkeys.map(toPasskeyInfo) })
-  return { removed: passkeys.length }
 }

@@ -5,9 +5,10 @@
  */
 import type { WebAuthnConfig } from '../../../core/types.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
+import { lazy } from '../../kernel/lazy.js'
 import type { KeyProofs } from '../../kernel/types.js'
 
-const ceremony = () => import('./key-proof-ceremony.js')
+const ceremony = lazy(() => import('./key-proof-ceremony.js'))
 
 export function keyProofs(provider: WebAuthnConfig): KeyProofs {
   return {

@@ -2,21 +2,11 @@
  * Related origin requests (WebAuthn L3 §5.11): a page on another origin may use this RP ID when
  * `https://<RP ID>/.well-known/webauthn` lists its origin. `relatedOrigins` of the WebAuthn
  * providers is that list; the same origins are the only others a ceremony's response may come
- * from (relying-party.ts). The route answers at the origin's root, so the app routes
+ * from (relying-party.ts). The route (well-known-route.ts) answers at the origin's root, so the app routes
  * `/.well-known/webauthn` of the RP ID's host to the handler (docs/passkeys.md).
  */
 import type { WebAuthnConfig } from '../../../core/types.js'
 import { configurationError } from '../../../core/errors.js'
-import type { Context } from '../../kernel/context.js'
-import { json, type Reply } from '../../kernel/respond.js'
-
-/** GET /.well-known/webauthn → `{ origins }`, every WebAuthn provider's related origins; 404 where none are configured. */
-export function getRelatedOrigins(ctx: Context): Promise<Reply> {
-  const origins = new Set<string>()
-  for (const p of ctx.config.providers.values()) if (p.type === 'webauthn') for (const o of p.relatedOrigins ?? []) origins.add(o)
-  if (!origins.size) return Promise.resolve(json(ctx, { error: 'UnknownAction', message: 'No WebAuthn provider lists relatedOrigins' }, 404))
-  return Promise.resolve(json(ctx, { origins: [...origins] }))
-}
 
 /** At start-up: each related origin is an origin (scheme, host, port; no path), over https except on localhost. */
 export function checkRelatedOrigins(provider: WebAuthnConfig): void {

@@ -12,7 +12,7 @@ import type { AdapterUser, User, WebAuthnConfig } from '../../../core/types.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
-import { cookieKey } from '../../kernel/cookies.js'
+import { upgradeCookie } from './cookies.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { SignedIn } from '../../kernel/manage.js'
@@ -31,9 +31,6 @@ type Marker = {
   at: number
   nonce: string
 }
-
-/** The marker a sign-in leaves for an automatic upgrade. */
-export const upgradeCookie = cookieKey('upgrade')
 
 /** A provider that offers automatic upgrades, if any is configured. */
 function upgrading(ctx: Context): WebAuthnConfig | undefined {
