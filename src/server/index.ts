@@ -5,7 +5,7 @@
 export { Latchkey, type Handler, type LatchkeyHandler } from './latchkey.js'
 export type { GetSession, SessionOf } from './app/get-session.js'
 export type { GetAccessToken } from './features/oauth/get-access-token.js'
-export { AccessTokenError, type AccessTokenErrorCode } from './features/oauth/access-token.js'
+export { AccessTokenError, type AccessTokenErrorCode } from './features/oauth/access-token-error.js'
 export { withSession } from './app/with-session.js'
 export { AuthError, MissingAdapterMethods, type ErrorType } from '../core/errors.js'
 export type * from '../core/types.js'

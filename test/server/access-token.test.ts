@@ -8,6 +8,7 @@ import type { Adapter, AdapterAccount, AuthConfig } from '../../src/core/types.j
 import { Latchkey } from '../../src/server/latchkey.js'
 import { AccessTokenError, getAccessToken } from '../../src/server/features/oauth/access-token.js'
 import { resolveConfig } from '../../src/server/kernel/config.js'
+import { AccessTokenError as PublicAccessTokenError } from '../../src/server/index.js'
 import { alice, Browser, sessionOf, signIn, startApp, type App } from '../oauth/harness.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { pgliteAdapter } from '../support/pglite.js'
@@ -122,6 +123,8 @@ describe('auth.getAccessToken', () => {
     const request = new Request(`${app.url}/api`, { headers: { cookie } })
     expect(await auth.getAccessToken(request, { provider: 'idp' })).toBe((await account()).access_token)
     await expect(auth.getAccessToken(new Request(`${app.url}/api`), { provider: 'idp' })).rejects.toMatchObject({ name: 'AccessTokenError', code: 'NoLinkedAccount' })
+    // The refresh code loads on first use; its errors are still the class latchkey/server exports.
+    await expect(auth.getAccessToken(new Request(`${app.url}/api`), { provider: 'idp' })).rejects.toBeInstanceOf(PublicAccessTokenError)
   })
 
   it('the request form works under the JWT strategy too (the user is the token\'s subject)', async () => {

@@ -11,30 +11,13 @@
  */
 import * as oauth from 'oauth4webapi'
 import type { Adapter, AdapterAccount, OAuthConfig } from '../../../core/types.js'
-import { AuthError } from '../../../core/errors.js'
+import { AccessTokenError } from './access-token-error.js'
 import { useAdapter } from '../../kernel/adapter-methods.js'
 import type { ResolvedConfig } from '../../kernel/config.js'
 import { makeClient, requestOptions } from './client.js'
 import { providerServer } from './server.js'
 
-export type AccessTokenErrorCode =
-  /** The user has no account with this provider (or nobody is signed in on the request). */
-  | 'NoLinkedAccount'
-  /** The token expired and the account has no refresh token (the provider gave none). */
-  | 'NoRefreshToken'
-  /** The provider refused the refresh token (`invalid_grant`): the user must sign in with it again. The session says the same (`session.error`). */
-  | 'RefreshAccessTokenError'
-  /** The provider could not be reached, timed out or answered an error other than a refusal. */
-  | 'ProviderUnreachable'
-
-/** `getAccessToken`'s failures: an `AuthError` whose `code` says which. */
-export class AccessTokenError extends AuthError {
-  declare readonly code: AccessTokenErrorCode
-  constructor(code: AccessTokenErrorCode, message: string) {
-    super(code, message, { status: 500 })
-    this.name = 'AccessTokenError'
-  }
-}
+export { AccessTokenError, type AccessTokenErrorCode } from './access-token-error.js'
 
 /** What `refresh_error` holds after a refusal. */
 export const refusedMark = 'invalid_grant'

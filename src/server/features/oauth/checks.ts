@@ -10,11 +10,11 @@
 import type { OAuthConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import { clearCookie, setCookie, type Context } from '../../kernel/context.js'
-import { cookieKey, type CookieKey } from '../../kernel/cookies.js'
 import { seal, unseal } from '../../kernel/jwt.js'
 import { redirectProxyUrl } from './redirect-proxy.js'
+import { checkCookies, type CheckName } from './check-cookies.js'
 
-export type CheckName = 'pkce' | 'state' | 'nonce'
+export { checkCookies, type CheckName } from './check-cookies.js'
 
 /** Seconds a sign-in may take between the redirect to the provider and the callback. */
 export const checkMaxAge = 15 * 60
@@ -24,9 +24,6 @@ export interface CheckPayload {
   provider: string
   value: string
 }
-
-/** One cookie per kind of check (the names Auth.js gives them), each bound to a provider id inside. */
-export const checkCookies: Record<CheckName, CookieKey> = { pkce: cookieKey('pkce.code_verifier'), state: cookieKey('state'), nonce: cookieKey('nonce') }
 
 /**
  * The checks a provider performs. Defaults: `oauth` ['pkce']; `oidc` ['pkce', 'nonce'] (PKCE

@@ -7,19 +7,12 @@ import * as oauth from 'oauth4webapi'
 import { AuthError } from '../../../core/errors.js'
 import { requestOptions } from './client.js'
 import { multiTenantIssuer, noIssuerCheck, withTenantTemplate } from './tenants.js'
+import { cache, cacheKey, maxAgeMs, type Entry } from './discovery-cache.js'
+
+export { clearDiscoveryCache, discoveredAlready } from './discovery-cache.js'
 
 const wellKnownOidc = '/.well-known/openid-configuration'
 const wellKnownOAuth = '/.well-known/oauth-authorization-server'
-const maxAgeMs = 60 * 60 * 1000
-
-/** `known` is the metadata once the request has brought it. */
-interface Entry {
-  at: number
-  server: Promise<oauth.AuthorizationServer>
-  known?: oauth.AuthorizationServer
-}
-
-const cache = new Map<string, Entry>()
 
 /**
  * The issuer a discovery URL belongs to: the configured one, else the URL without its
@@ -62,21 +55,6 @@ export function discover(providerId: string, wellKnown: string, configuredIssuer
     },
   )
   return server
-}
-
-/** The metadata at `wellKnown` if a discovery already brought it and it is fresh; never a request. */
-export function discoveredAlready(wellKnown: string, configuredIssuer: string | undefined): oauth.AuthorizationServer | undefined {
-  const hit = cache.get(cacheKey(wellKnown, configuredIssuer))
-  return hit && Date.now() - hit.at < maxAgeMs ? hit.known : undefined
-}
-
-function cacheKey(wellKnown: string, configuredIssuer: string | undefined): string {
-  return `${wellKnown}\u0000${configuredIssuer ?? ''}`
-}
-
-/** Forgets every discovered document (tests, or an app that knows metadata changed). */
-export function clearDiscoveryCache(): void {
-  cache.clear()
 }
 
 async function fetchMetadata(providerId: string, wellKnown: string, configuredIssuer: string | undefined): Promise<oauth.AuthorizationServer> {

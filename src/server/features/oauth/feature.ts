@@ -1,14 +1,20 @@
-/** OAuth 2 and OpenID Connect: the browser goes to the provider and comes back to /callback. */
+/**
+ * OAuth 2 and OpenID Connect: the browser goes to the provider and comes back to /callback.
+ * Only what start-up and every page need is imported here; the flow itself (with oauth4webapi)
+ * loads on the first sign-in, so an instance without OAuth providers never loads it.
+ */
 import type { OAuthConfig } from '../../../core/types.js'
+import { lazy } from '../../kernel/lazy.js'
 import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import { resolveCallbackUrl } from '../../kernel/redirect-url.js'
 import { redirect } from '../../kernel/respond.js'
 import { withSignInNotice } from '../../sign-in/first-proof.js'
-import { handleOAuthCallback } from './callback.js'
+import { checkCookies } from './check-cookies.js'
+import { knownAuthorizationUrls } from './endpoints.js'
 import { withRequiredFields } from './required-fields.js'
-import { knownAuthorizationUrls } from './server.js'
-import { startOAuth } from './start.js'
-import { checkCookies } from './checks.js'
+
+const starting = lazy(() => import('./start.js'))
+const returning = lazy(() => import('./callback.js'))
 
 export const oauth: LatchkeyPlugin = {
   id: 'oauth',
@@ -24,10 +30,10 @@ export const oauth: LatchkeyPlugin = {
   method: {
     types: ['oauth', 'oidc'],
     leavesSite: true,
-    start: async (ctx, provider) => redirect(ctx, await startOAuth(ctx, provider as OAuthConfig<any>)),
+    start: async (ctx, provider) => redirect(ctx, await (await starting()).startOAuth(ctx, provider as OAuthConfig<any>)),
     // A response from the handler means "go elsewhere first" (form_post bounce, redirect proxy forward).
     callback: async (ctx, provider, body) =>
-      (await handleOAuthCallback(ctx, provider as OAuthConfig<any>, body)) ?? redirect(ctx, withSignInNotice(ctx, await resolveCallbackUrl(ctx, undefined))),
+      (await (await returning()).handleOAuthCallback(ctx, provider as OAuthConfig<any>, body)) ?? redirect(ctx, withSignInNotice(ctx, await resolveCallbackUrl(ctx, undefined))),
     formTargets(provider) {
       const p = provider as OAuthConfig<any>
       return p.redirectProxyUrl ? [...knownAuthorizationUrls(p), p.redirectProxyUrl] : knownAuthorizationUrls(p)

@@ -1,9 +1,11 @@
-/** `auth.getAccessToken`: a provider access token for a user, or for the signed-in user of a request. */
+/**
+ * `auth.getAccessToken`: a provider access token for a user, or for the signed-in user of a
+ * request. Only the option check runs at start-up; the rest (access-token-call.ts, and the
+ * refresh code with oauth4webapi) loads on the first call.
+ */
 import type { AuthConfig } from '../../../core/types.js'
-import { AccessTokenError, getAccessToken } from './access-token.js'
 import type { ResolvedConfig } from '../../kernel/config.js'
-import { readSession } from '../../kernel/session.js'
-import { contextOf } from '../../app/get-session.js'
+import { lazy } from '../../kernel/lazy.js'
 
 export interface GetAccessToken {
   /** The user's access token for `provider`, refreshed first when it expires within the skew. Throws `AccessTokenError`. */
@@ -12,20 +14,12 @@ export interface GetAccessToken {
   (request: Request, options: { provider: string }): Promise<string>
 }
 
+const call = lazy(() => import('./access-token-call.js'))
+
 export function createGetAccessToken(resolved: ResolvedConfig, config: AuthConfig): GetAccessToken {
   const skew = config.accessTokens?.skew ?? 60
   if (!(typeof skew === 'number' && skew >= 0)) throw new TypeError(`latchkey: expected accessTokens.skew >= 0 seconds, got ${String(skew)}`)
   const options = { skew }
-  return (async (first: { userId: string; provider: string } | Request, second?: { provider: string }) => {
-    if (second === undefined) {
-      const { userId, provider } = first as { userId: string; provider: string }
-      if (typeof userId !== 'string' || !userId) throw new TypeError('latchkey: getAccessToken expected { userId, provider } or (request, { provider })')
-      return getAccessToken(resolved, options, userId, provider)
-    }
-    const ctx = contextOf(first as Request, resolved)
-    const read = ctx ? await readSession(ctx, false) : null
-    const userId = read?.session ? (read.user?.id ?? read.token?.sub) : undefined
-    if (!userId) throw new AccessTokenError('NoLinkedAccount', 'Nobody is signed in on this request')
-    return getAccessToken(resolved, options, userId, second.provider)
-  }) as GetAccessToken
+  return (async (first: { userId: string; provider: string } | Request, second?: { provider: string }) =>
+    (await call()).accessTokenFor(resolved, options, first, second)) as GetAccessToken
 }

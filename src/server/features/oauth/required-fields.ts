@@ -6,7 +6,7 @@
 import type { OAuthConfig } from '../../../core/types.js'
 import { configurationError } from '../../../core/errors.js'
 import { needsClientSecret } from '../../../providers/lib/client-secret.js'
-import { endpointUrl } from './server.js'
+import { endpointUrl } from './endpoints.js'
 
 type Env = Record<string, string | undefined>
 

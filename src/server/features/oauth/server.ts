@@ -6,7 +6,8 @@
 import type * as oauth from 'oauth4webapi'
 import type { OAuthConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
-import { discover, discoveredAlready } from './discovery.js'
+import { discover } from './discovery.js'
+import { endpointUrl, wellKnownOf } from './endpoints.js'
 
 export interface ProviderServer {
   as: oauth.AuthorizationServer
@@ -25,31 +26,6 @@ export async function providerServer(provider: OAuthConfig<any>): Promise<Provid
   const server = build(provider, discovered)
   built.set(provider, { source: discovered, server })
   return server
-}
-
-/**
- * Where the provider's authorization endpoint may be, known without a request: the configured
- * endpoint, the one a discovery already brought, and the discovery URL and issuer (whose origin
- * is the endpoint's at every common provider).
- */
-export function knownAuthorizationUrls(provider: OAuthConfig<any>): string[] {
-  const wellKnown = wellKnownOf(provider)
-  const discovered = wellKnown ? discoveredAlready(wellKnown, provider.issuer)?.authorization_endpoint : undefined
-  return [endpointUrl(provider.authorization), discovered, wellKnown, provider.issuer].filter((u): u is string => typeof u === 'string')
-}
-
-/** The URL of an endpoint option, a string or a handler's `url`. */
-export function endpointUrl(endpoint: string | { url?: string } | undefined): string | undefined {
-  return typeof endpoint === 'string' ? endpoint : endpoint?.url
-}
-
-function wellKnownOf(provider: OAuthConfig<any>): string | undefined {
-  if (provider.wellKnown) return provider.wellKnown
-  const named = endpointUrl(provider.authorization) && endpointUrl(provider.token)
-  if (provider.type === 'oidc' && provider.issuer && !named) {
-    return `${provider.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`
-  }
-  return undefined
 }
 
 function build(provider: OAuthConfig<any>, discovered: oauth.AuthorizationServer | null): ProviderServer {
