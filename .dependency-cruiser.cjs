@@ -33,12 +33,15 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(server/kernel|core|locales)/' },
     },
     {
-      name: 'features-stay-apart',
+      name: 'built-in-plugins-use-the-kernel',
       comment:
-        "A feature (src/server/features/X) imports nothing from another feature's folder, dynamic imports included: what two features share lives in the kernel, what one asks of another comes through the contract (kernel/types.ts).",
+        "A built-in plugin (src/server/features/X) imports its own folder, the kernel, the completion step (src/server/sign-in), core, the catalogues, provider modules (public entries), the adapters' list of factor methods, and packages: never the shared routes, app/, latchkey.ts, node code or another plugin's files.",
       severity: 'error',
       from: { path: '^src/server/features/([^/]+)/' },
-      to: { path: '^src/server/features/[^/]+/', pathNot: '^src/server/features/$1/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/server/features/$1/', '^src/server/kernel/', '^src/server/sign-in/', '^src/core/', '^src/locales/', '^src/providers/', '^src/adapters/factors\\.ts$'],
+      },
     },
     {
       name: 'plugins-use-public-entries',

@@ -1,8 +1,7 @@
 /** `auth.getSession(request, response?)`: the session of a request to the app's own routes. */
 import type { Session } from '../../core/types.js'
 import type { ResolvedConfig } from '../kernel/config.js'
-import { contextFor, WebIncoming, type Context, type Incoming } from '../kernel/context.js'
-import { publicOrigin } from '../kernel/public-origin.js'
+import { contextOf, type Context, type Incoming } from '../kernel/context.js'
 import { sessionAnswer } from '../routes/session.js'
 import { timingHeader } from '../../core/session-rule.js'
 
@@ -35,20 +34,6 @@ export function createGetSession<S extends Session>(config: ResolvedConfig): Rea
   }
 }
 
-/** The context of a request to the app (a Web Request, or read through `Incoming`), or null when latchkey cannot read it. */
-export function contextOf(request: Request | Incoming, config: ResolvedConfig): Context | null {
-  let incoming: Incoming
-  try {
-    incoming = isIncoming(request) ? request : new WebIncoming(request)
-  } catch {
-    return null
-  }
-  const origin = publicOrigin(config.originRule, incoming)
-  return origin === null ? null : contextFor(incoming, config, origin)
-}
-
-/** An `Incoming` has `header()`, which no Web Request has (whatever realm made it). */
-const isIncoming = (request: Request | Incoming): request is Incoming => typeof (request as Incoming).header === 'function'
 
 const timingName = timingHeader.toLowerCase()
 

@@ -141,3 +141,18 @@ export function clearSessionCookie(ctx: Context): void {
   clearCookie(ctx, ctx.names.sessionToken)
   ctx.headers[timingName] = formatTiming(null)
 }
+
+/** The context of a request to the app (a Web Request, or read through `Incoming`), or null when latchkey cannot read it. */
+export function contextOf(request: Request | Incoming, config: ResolvedConfig): Context | null {
+  let incoming: Incoming
+  try {
+    incoming = isIncoming(request) ? request : new WebIncoming(request)
+  } catch {
+    return null
+  }
+  const origin = publicOrigin(config.originRule, incoming)
+  return origin === null ? null : contextFor(incoming, config, origin)
+}
+
+/** An `Incoming` has `header()`, which no Web Request has (whatever realm made it). */
+const isIncoming = (request: Request | Incoming): request is Incoming => typeof (request as Incoming).header === 'function'

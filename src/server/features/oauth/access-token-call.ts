@@ -1,7 +1,7 @@
 /** `auth.getAccessToken`'s two forms, loaded on its first call (get-access-token.ts). */
 import type { ResolvedConfig } from '../../kernel/config.js'
 import { readSession } from '../../kernel/session.js'
-import { contextOf } from '../../app/get-session.js'
+import { contextOf } from '../../kernel/context.js'
 import { AccessTokenError, getAccessToken, type AccessTokenOptions } from './access-token.js'
 
 export async function accessTokenFor(
