@@ -38,6 +38,10 @@ export interface ServerSize {
   webauthnAtStartup: string[]
   /** Pages' catalogues (src/locales/<tag>/pages.ts) in the start-up code: English alone. */
   pagesAtStartup: string[]
+  /** Every input of the start-up code (source files and packages' files), with its bytes there. */
+  startupInputs: Map<string, number>
+  /** Every input of the whole output, start-up and split-off chunks. */
+  allInputs: string[]
 }
 
 export async function measure(providers: string, more = ''): Promise<ServerSize> {
@@ -70,7 +74,10 @@ export async function measure(providers: string, more = ''): Promise<ServerSize>
   })
   const webauthnAtStartup = [...startup].flatMap((p) => Object.keys(outputs[p]!.inputs)).filter((input) => webauthnCode.test(input))
   const pagesAtStartup = [...startup].flatMap((p) => Object.keys(outputs[p]!.inputs)).filter((input) => /src\/locales\/[^/]+\/pages\.ts$/.test(input))
-  return { startup: size([...startup]), all: size([...byPath.keys()].filter((p) => p.endsWith('.js'))), webauthnAtStartup, pagesAtStartup }
+  const startupInputs = new Map<string, number>()
+  for (const path of startup) for (const [input, { bytesInOutput }] of Object.entries(outputs[path]!.inputs)) startupInputs.set(input, (startupInputs.get(input) ?? 0) + bytesInOutput)
+  const allInputs = [...new Set(Object.values(outputs).flatMap((o) => Object.keys(o.inputs)))]
+  return { startup: size([...startup]), all: size([...byPath.keys()].filter((p) => p.endsWith('.js'))), webauthnAtStartup, pagesAtStartup, startupInputs, allInputs }
 }
 
 export async function run(): Promise<void> {
