@@ -2,4 +2,4 @@
 import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { getAccounts, postAccounts } from './routes.js'
 
-export const accounts: LatchkeyPlugin = { id: 'accounts', routes: { accounts: { GET: getAccounts, POST: postAccounts } } }
+export const accounts: LatchkeyPlugin = { id: 'accounts', errorCodes: ['LastSignInMethod'], routes: { accounts: { GET: getAccounts, POST: postAccounts } } }

@@ -37,6 +37,7 @@ function secondFactorGate(options: ResolvedMfa): SecondFactorGate {
 
 export const mfa: LatchkeyPlugin = {
   id: 'mfa',
+  errorCodes: ['SecondFactorRequired', 'SecondFactorSetupRequired'],
   uses: (config) => Boolean(config.mfa),
   cookies: [pendingCookie, deviceCookie],
   routes: {

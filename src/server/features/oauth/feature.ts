@@ -18,6 +18,8 @@ const returning = lazy(() => import('./callback.js'))
 
 export const oauth: LatchkeyPlugin = {
   id: 'oauth',
+  // A check cookie that does not match, a provider that refused or could not be reached.
+  errorCodes: ['InvalidCheck', 'OAuthSignInError'],
   uses: usedByProvidersOf('oauth', 'oidc'),
   cookies: Object.values(checkCookies),
   // Each OAuth provider's client fields, from the environment where left out, checked at start-up.

@@ -29,6 +29,7 @@ const upgrade = lazy(() => import('./upgrade.js'))
 
 export const webauthn: LatchkeyPlugin = {
   id: 'webauthn',
+  errorCodes: ['WebAuthnVerificationError'],
   uses: usedByProvidersOf('webauthn'),
   cookies: [challengeCookie, upgradeCookie],
   configure(_, resolved) {
