@@ -8,8 +8,8 @@
  * random values, so tests do not depend on each other and a shared database needs no wiping.
  *
  * One file per record kind (users.ts, accounts.ts, sessions.ts, verification-tokens.ts, verification-codes.ts,
- * authenticators.ts, factors.ts, passwords.ts), then the rules under concurrency (concurrency.ts) and latchkey's additions to
- * the contract (extensions.ts); fixtures.ts makes the records.
+ * authenticators.ts, factors.ts, passwords.ts), then the rules under concurrency (concurrency.ts), latchkey's additions to
+ * the contract (extensions.ts) and the given plugins' own cases (plugins.ts); fixtures.ts makes the records.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Adapter, AdapterUser } from '../core/types.js'
@@ -25,6 +25,8 @@ import { sessionTests } from './sessions.js'
 import { userTests } from './users.js'
 import { verificationCodeTests } from './verification-codes.js'
 import { verificationTokenTests } from './verification-tokens.js'
+import { pluginTests } from './plugins.js'
+import type { SchemaPlugin } from '../adapters/plugin-schema.js'
 
 export interface AdapterTestOptions {
   /** Shown in the suite's title. */
@@ -33,6 +35,11 @@ export interface AdapterTestOptions {
   adapter: () => Adapter | Promise<Adapter>
   /** Runs after the last test: close connections, drop schemas, delete folders. */
   cleanup?: () => Promise<void>
+  /**
+   * Plugins the adapter was made with (`LatchkeyPlugin.schema`): the suite checks their methods
+   * are there and runs each one's own cases (`schema.tests`).
+   */
+  plugins?: readonly SchemaPlugin[]
 }
 
 /** The 18 methods of the contract plus latchkey's additions: `deleteAuthenticator`, `deleteSessionsByUserId`, `listSessionsByUserId`, `updateAccount` and `listAccountsByUserId`. */
@@ -103,5 +110,6 @@ export function runAdapterTests(options: AdapterTestOptions): void {
     passwordTests(suite)
     concurrencyTests(suite)
     extensionTests(suite)
+    pluginTests(suite, options.plugins ?? [])
   })
 }

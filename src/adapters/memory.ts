@@ -12,6 +12,7 @@ import { requireFactor, requireRecoveryCodes, requireStep } from './factors.js'
 import { requirePasswordHash } from './passwords.js'
 import { accountKey, authenticatorRecord, copy, given, tokenKey, userRecord } from './memory-records.js'
 import type { CompleteAdapter } from './types.js'
+import { joinPluginMethods, schemaPlugins, type SchemaPlugin } from './plugin-schema.js'
 import {
   requireAmr,
   requireBoolean,
@@ -29,7 +30,21 @@ export interface MemoryAdapter extends CompleteAdapter {
   clear(): void
 }
 
-export function MemoryAdapter(): MemoryAdapter {
+export interface MemoryAdapterOptions {
+  /** Plugins whose schema (`LatchkeyPlugin.schema`) adds records: their `memory()` methods are joined to the adapter. */
+  plugins?: readonly SchemaPlugin[]
+}
+
+export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter {
+  const withSchema = schemaPlugins(options.plugins, 'MemoryAdapter')
+  /** The plugins' method names, so `clear` can give them new, empty stores. */
+  let pluginMethods: string[] = []
+  const joinPlugins = () => {
+    for (const name of pluginMethods) delete (adapter as unknown as Record<string, unknown>)[name]
+    const before = new Set(Object.keys(adapter))
+    joinPluginMethods(adapter, withSchema, (schema) => schema.memory(), 'MemoryAdapter')
+    pluginMethods = Object.keys(adapter).filter((name) => !before.has(name))
+  }
   const users = new Map<string, AdapterUser>()
   const userIdByEmail = new Map<string, string>()
   const accounts = new Map<string, AdapterAccount>()
@@ -57,9 +72,10 @@ export function MemoryAdapter(): MemoryAdapter {
     if (user.image !== undefined) requireStringOrNull(method, 'image', user.image)
   }
 
-  return {
+  const adapter: MemoryAdapter = {
     clear() {
       for (const map of [users, userIdByEmail, accounts, sessions, tokens, codes, authenticators, factors, recoveryCodes, passwordHashes]) map.clear()
+      joinPlugins()
     },
 
     // ------------------------------------------------------------ users
@@ -442,4 +458,6 @@ export function MemoryAdapter(): MemoryAdapter {
       else passwordHashes.set(requireUser(method, userId).id, checked)
     },
   }
+  joinPlugins()
+  return adapter
 }

@@ -17,6 +17,7 @@ import { passwordMethods } from './passwords.js'
 import { postgresRateLimitStore } from './rate-limit-store.js'
 import { withQueryListener, type QueryListener } from './query-hooks.js'
 import type { Queryable } from './queryable.js'
+import { joinPluginMethods, schemaPlugins, type SchemaPlugin } from '../plugin-schema.js'
 import { sessionMethods } from './sessions.js'
 import { userMethods } from './users.js'
 import { verificationCodeMethods } from './verification-codes.js'
@@ -25,6 +26,8 @@ import { verificationTokenMethods } from './verification-tokens.js'
 export interface PostgresAdapterOptions {
   /** Called before every query the adapter sends (for benchmarks: queries per request). */
   onQuery?: QueryListener
+  /** Plugins whose schema adds tables (`LatchkeyPlugin.schema`): their `sql(db)` methods are joined to the adapter. Migrate with the same list. */
+  plugins?: readonly SchemaPlugin[]
 }
 
 export interface PostgresAdapter extends CompleteAdapter {
@@ -37,12 +40,13 @@ export interface PostgresAdapter extends CompleteAdapter {
 export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAdapterOptions = {}): PostgresAdapter {
   const base = toQueryable(driverOrQueryable)
   const db = options.onQuery ? withQueryListener(base, options.onQuery) : base
+  const plugins = schemaPlugins(options.plugins, 'PostgresAdapter')
 
   async function rows<T>(sql: string, params: unknown[]): Promise<T[]> {
     return (await db.query<T>(sql, params)).rows
   }
 
-  return {
+  const adapter: PostgresAdapter = {
     db,
     rateLimitStore: () => postgresRateLimitStore(db),
     ...userMethods(rows),
@@ -54,4 +58,5 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     ...factorMethods(rows, db),
     ...passwordMethods(rows),
   }
+  return joinPluginMethods(adapter, plugins, (schema) => schema.sql(db), 'PostgresAdapter')
 }

@@ -9,6 +9,8 @@ import { connectionError } from './connect-errors.js'
 import { toQueryable } from './drivers/index.js'
 import { errorCode } from './sql-errors.js'
 import type { Queryable } from './queryable.js'
+import { migratePlugins, type PluginMigrationApplied } from './plugin-migrations.js'
+import { schemaPlugins, type PluginSchema, type SchemaPlugin } from '../plugin-schema.js'
 import { createVersionTable, LATEST_VERSION, migrations, VERSION_TABLE, type Migration } from './schema.js'
 
 export interface MigrationResult {
@@ -18,6 +20,8 @@ export interface MigrationResult {
   to: number
   /** Migrations this call applied (empty when the schema was already current). */
   applied: Array<Pick<Migration, 'version' | 'name'>>
+  /** Given plugins: their migrations this call applied, by plugin id (empty when each was current). */
+  plugins?: PluginMigrationApplied[]
 }
 
 /** The advisory lock's key: the eight ASCII bytes of "latchkey" read as one bigint. */
@@ -30,6 +34,8 @@ const ATTEMPTS = 5
 export interface MigrateOptions {
   /** The database's URL (its password hidden) or folder: named when it cannot be reached or entered. */
   location?: string
+  /** Plugins whose schema adds tables (`LatchkeyPlugin.schema`): their migrations run in the same transaction, after latchkey's. */
+  plugins?: readonly SchemaPlugin[]
 }
 
 /**
@@ -38,6 +44,7 @@ export interface MigrateOptions {
  */
 export async function migrate(driverOrQueryable: unknown, options: MigrateOptions = {}): Promise<MigrationResult> {
   const db = toQueryable(driverOrQueryable)
+  const plugins = schemaPlugins(options.plugins, 'migrate')
   if (!db.transaction) {
     throw new AdapterError(
       'MigrationFailed',
@@ -46,10 +53,9 @@ export async function migrate(driverOrQueryable: unknown, options: MigrateOption
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(migrateInTransaction)
+      return await db.transaction((tx) => migrateInTransaction(tx, plugins, options.plugins !== undefined))
     } catch (error) {
-      const code = errorCode(error)
-      if (attempt < ATTEMPTS && code && RETRYABLE.has(code)) continue
+      if (attempt < ATTEMPTS && retryable(error)) continue
       if (error instanceof AdapterError) throw error
       const unreachable = connectionError(error, options.location ?? 'the configured address')
       if (unreachable) throw unreachable
@@ -60,7 +66,12 @@ export async function migrate(driverOrQueryable: unknown, options: MigrateOption
   }
 }
 
-async function migrateInTransaction(tx: Queryable): Promise<MigrationResult> {
+function retryable(error: unknown): boolean {
+  const code = errorCode(error)
+  return !!code && RETRYABLE.has(code)
+}
+
+async function migrateInTransaction(tx: Queryable, plugins: Array<{ id: string; schema: PluginSchema }>, withPlugins: boolean): Promise<MigrationResult> {
   await lock(tx)
   await tx.query(createVersionTable, [])
   const { rows } = await tx.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${VERSION_TABLE}`, [])
@@ -79,7 +90,9 @@ async function migrateInTransaction(tx: Queryable): Promise<MigrationResult> {
     for (const statement of migration.statements) await tx.query(statement, [])
     applied.push({ version: migration.version, name: migration.name })
   }
-  return { from, to: Math.max(from, LATEST_VERSION), applied }
+  const result: MigrationResult = { from, to: Math.max(from, LATEST_VERSION), applied }
+  if (withPlugins) result.plugins = await migratePlugins(tx, plugins, retryable)
+  return result
 }
 
 /**

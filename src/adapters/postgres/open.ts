@@ -36,7 +36,7 @@ async function loadOptional<T>(name: string, why: string): Promise<T> {
 async function ready(db: Queryable, location: string, options: PostgresAdapterOptions, release = async () => {}): Promise<OpenedAdapter> {
   let migration: MigrationResult
   try {
-    migration = await migrate(db, { location })
+    migration = await migrate(db, { location, plugins: options.plugins })
   } catch (error) {
     await db.end?.().catch(() => undefined)
     throw error

@@ -10,21 +10,32 @@ type Method = AdapterMethod
 const userMethods: Method[] = ['createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'linkAccount']
 const sessionMethods: Method[] = ['createSession', 'getSessionAndUser', 'updateSession', 'deleteSession']
 
-/** Methods the configuration needs: users, sessions, and what each configured provider's sign-in method asks. */
-export function requiredAdapterMethods(config: ResolvedConfig): Method[] {
-  if (!config.adapter) return []
-  const need = new Set<Method>(userMethods)
+/**
+ * Methods the configuration needs: users, sessions, what each configured provider's sign-in
+ * method asks, and what each installed plugin asks (its schema's methods among them).
+ */
+export function requiredAdapterMethods(config: ResolvedConfig): string[] {
+  const need = new Set<string>()
+  // A plugin's methods are needed with or without an adapter: without one they are all missing.
+  for (const plugin of config.plugins) plugin.adapterMethods?.(config).forEach((m) => need.add(m))
+  if (!config.adapter) return [...need]
+  userMethods.forEach((m) => need.add(m))
   if (config.session.strategy === 'database') sessionMethods.forEach((m) => need.add(m))
   for (const p of config.providers.values()) methodOf(config, p)?.adapterMethods?.(config).forEach((m) => need.add(m))
   return [...need]
 }
 
-/** The adapter, with the named methods checked; throws `MissingAdapterMethods` naming every one that is absent. */
-export function useAdapter<M extends Method>(config: ResolvedConfig, methods: M[], needFor: string): Required<Pick<Adapter, M>> {
-  const adapter = config.adapter as Adapter | undefined
+/**
+ * The adapter, with the named methods checked; throws `MissingAdapterMethods` naming every one that
+ * is absent. A plugin names its schema's methods with their type: `useAdapter<WaitlistStore>(...)`.
+ */
+export function useAdapter<M extends Method>(config: ResolvedConfig, methods: M[], needFor: string): Required<Pick<Adapter, M>>
+export function useAdapter<T extends object>(config: ResolvedConfig, methods: Array<keyof T & string>, needFor: string): T
+export function useAdapter(config: ResolvedConfig, methods: string[], needFor: string): object {
+  const adapter = config.adapter as Record<string, unknown> | undefined
   // A loop, not a filter: this runs on every session read and should allocate nothing when all is well.
   for (const m of methods) {
     if (typeof adapter?.[m] !== 'function') throw new MissingAdapterMethods(adapter ? methods.filter((n) => typeof adapter[n] !== 'function') : methods, needFor)
   }
-  return adapter as Required<Pick<Adapter, M>>
+  return adapter as object
 }

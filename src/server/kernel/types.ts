@@ -336,6 +336,51 @@ export interface LatchkeyPlugin {
   messages?: PluginMessages
   /** After every sign-in that started a session, whatever its way in; `linked` when it only added a way to a held session. */
   afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
+  /**
+   * The adapter methods it calls (the contract's or its schema's), checked at start-up with the
+   * configured providers' (a missing one is logged as `MissingAdapterMethods`) and again at call
+   * time by `useAdapter`.
+   */
+  adapterMethods?(resolved: ResolvedConfig): string[]
+  /** What it adds to the store: tables and their methods, which the adapters given the plugin join to themselves. */
+  schema?: PluginSchema<any>
+}
+
+/** What a plugin's SQL methods send statements through: the shape of latchkey/adapters/postgres's `Queryable`. */
+export interface SchemaQueryable {
+  query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<{ rows: T[] }>
+}
+
+/** One step of a plugin's tables, in PostgreSQL: applied once, in order, recorded under the plugin's id. */
+export interface PluginMigration {
+  /** 1, 2, 3...: the plugin's own numbering, apart from latchkey's. */
+  version: number
+  name: string
+  statements: readonly string[]
+}
+
+/** The methods a plugin's schema adds to an adapter: each returns a promise. */
+export type SchemaMethods = Record<string, (...args: any[]) => Promise<unknown>>
+
+/**
+ * A plugin's cases for `latchkey/adapter-test`, by title: each gets the adapter with the plugin's
+ * methods joined and throws to fail. Run against every adapter the suite is given the plugin for.
+ */
+export type PluginAdapterTests<M extends SchemaMethods> = Record<string, (adapter: Adapter & M) => Promise<void>>
+
+/**
+ * What a plugin keeps in the store. `PostgresAdapter`, `migrate`, `openDatabase` and `MemoryAdapter`
+ * take the plugins (`plugins: [...]`): `migrate` applies `migrations` in its transaction, and each
+ * adapter joins the methods of `sql` or `memory` to its own.
+ */
+export interface PluginSchema<M extends SchemaMethods = SchemaMethods> {
+  /** The plugin's tables in PostgreSQL, oldest first; `latchkey_plugin_schema` records those applied. */
+  migrations: readonly PluginMigration[]
+  /** Its methods over the SQL adapter's database. */
+  sql(db: SchemaQueryable): M
+  /** The same methods kept in memory, with the same rules: a new, empty store at each call. */
+  memory(): M
+  tests?: PluginAdapterTests<M>
 }
 
 /**
