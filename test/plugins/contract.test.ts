@@ -182,9 +182,10 @@ describe('what start-up refuses', () => {
 })
 
 describe('the guide', () => {
-  it('docs/architecture.md shows the example plugin as it is compiled and tested here', () => {
+  it('docs/architecture.md shows the example plugin and its store as they are compiled and tested here', () => {
     const guide = readFileSync('docs/architecture.md', 'utf8')
-    const example = readFileSync('examples/plugins/waitlist.ts', 'utf8')
-    expect(guide).toContain('```ts\n' + example + '```')
+    for (const file of ['examples/plugins/waitlist.ts', 'examples/plugins/waitlist-store.ts']) {
+      expect(guide, file).toContain('```ts\n' + readFileSync(file, 'utf8') + '```')
+    }
   })
 })

@@ -2,7 +2,7 @@
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
-import { Latchkey } from '../../src/server/index.js'
+import { Latchkey, type LatchkeyPlugin } from '../../src/server/index.js'
 import type { AuthConfig, Logger, Provider, SendVerificationRequestParams } from '../../src/core/types.js'
 
 export const testSecret = 'test-secret-0123456789-abcdefghij'
@@ -15,7 +15,7 @@ export interface TestServerOptions extends Partial<AuthConfig> {
 
 export function testServer(options: TestServerOptions = {}) {
   const clock = { now: Date.parse('2026-01-01T00:00:00Z') }
-  const adapter = MemoryAdapter()
+  const adapter = MemoryAdapter({ plugins: withSchema(options.plugins) })
   const outbox: SendVerificationRequestParams[] = []
   const logs: string[] = []
   const logger: Logger = {
@@ -42,6 +42,17 @@ export function testServer(options: TestServerOptions = {}) {
     ...rest,
   })
   return { handler, adapter, outbox, logs, clock }
+}
+
+/**
+ * The configuration's plugins that add to the store, each id once: the memory adapter is made with
+ * them. Others (and what is not a plugin list at all) are left for `Latchkey` to judge.
+ */
+function withSchema(plugins: unknown): LatchkeyPlugin[] {
+  if (!Array.isArray(plugins)) return []
+  const byId = new Map<string, LatchkeyPlugin>()
+  for (const plugin of plugins as LatchkeyPlugin[]) if (plugin?.schema && !byId.has(plugin.id)) byId.set(plugin.id, plugin)
+  return [...byId.values()]
 }
 
 /** The last emailed link, as a path the jar can follow. */

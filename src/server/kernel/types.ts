@@ -366,14 +366,14 @@ export type SchemaMethods = Record<string, (...args: any[]) => Promise<unknown>>
  * A plugin's cases for `latchkey/adapter-test`, by title: each gets the adapter with the plugin's
  * methods joined and throws to fail. Run against every adapter the suite is given the plugin for.
  */
-export type PluginAdapterTests<M extends SchemaMethods> = Record<string, (adapter: Adapter & M) => Promise<void>>
+export type PluginAdapterTests<M extends object> = Record<string, (adapter: Adapter & M) => Promise<void>>
 
 /**
  * What a plugin keeps in the store. `PostgresAdapter`, `migrate`, `openDatabase` and `MemoryAdapter`
  * take the plugins (`plugins: [...]`): `migrate` applies `migrations` in its transaction, and each
  * adapter joins the methods of `sql` or `memory` to its own.
  */
-export interface PluginSchema<M extends SchemaMethods = SchemaMethods> {
+export interface PluginSchema<M extends object = SchemaMethods> {
   /** The plugin's tables in PostgreSQL, oldest first; `latchkey_plugin_schema` records those applied. */
   migrations: readonly PluginMigration[]
   /** Its methods over the SQL adapter's database. */
