@@ -2,8 +2,11 @@ import { describe, expect, test } from 'vitest'
 import { runAdapterTests } from '../../src/adapter-test/index.js'
 import { AdapterError } from '../../src/adapters/errors.js'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { waitlist } from '../../examples/plugins/waitlist.js'
 
-runAdapterTests({ name: 'memory', adapter: () => MemoryAdapter() })
+// With a plugin's schema: its methods are joined, and its own cases run too.
+const plugins = [waitlist({ capacity: 10 })]
+runAdapterTests({ name: 'memory', adapter: () => MemoryAdapter({ plugins }), plugins })
 
 describe('memory adapter specifics', () => {
   test('rule violations are AdapterErrors with a code', async () => {

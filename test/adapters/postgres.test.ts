@@ -9,6 +9,7 @@ import { migrations } from '../../src/adapters/postgres/schema.js'
 import { createIsolatedSchema, type IsolatedSchema } from './isolated-schema.js'
 import { runSqlChecks } from './sql-checks.js'
 import { needsService } from '../support/needs-service.js'
+import { waitlist } from '../../examples/plugins/waitlist.js'
 
 const url = needsService('DATABASE_URL', 'PostgreSQL server suite', 'postgres://postgres@127.0.0.1:5432/test', 'test/adapters')
 
@@ -23,18 +24,19 @@ if (url) {
     await Promise.all(schemas.map((schema) => schema.drop()))
   })
 
-  /** One schema, migrated through pg, shared by the pg-driver suites. */
+  /** One schema, migrated through pg with a plugin's tables, shared by the pg-driver suites. */
+  const plugins = [waitlist({ capacity: 10 })]
   let pgDatabase: ReturnType<typeof fromPg> | undefined
   const pgShared = async () => {
     if (!pgDatabase) {
       const schema = await isolated()
       pgDatabase = fromPg(schema.pgPool())
-      await migrate(pgDatabase)
+      await migrate(pgDatabase, { plugins })
     }
     return pgDatabase
   }
 
-  runAdapterTests({ name: 'PostgresAdapter over pg (PostgreSQL server)', adapter: async () => PostgresAdapter(await pgShared()) })
+  runAdapterTests({ name: 'PostgresAdapter over pg (PostgreSQL server)', adapter: async () => PostgresAdapter(await pgShared(), { plugins }), plugins })
   runSqlChecks('PostgreSQL server via pg', pgShared)
 
   /** Another schema, migrated through postgres.js, shared by the postgres.js suites. */
