@@ -96,7 +96,11 @@ export function resolveConfig(config: AuthConfig, builtIn: readonly LatchkeyPlug
   }
   resolved.missingMethods = requiredAdapterMethods(resolved).filter((m) => typeof (config.adapter as any)?.[m] !== 'function')
   if (resolved.missingMethods.length) {
-    logger.error(new AuthError('MissingAdapterMethods', `latchkey: the adapter lacks ${resolved.missingMethods.join(', ')}; sign-ins that need them will fail`))
+    // A plugin with a schema brings its methods to the adapters made with it: say so, it is the usual miss.
+    const missing = new Set(resolved.missingMethods)
+    const bringers = features.filter((f) => f.schema && f.adapterMethods?.(resolved).some((m) => missing.has(m))).map((f) => `"${f.id}"`)
+    const hint = bringers.length ? ` (make the adapter with plugin ${bringers.join(', ')}, whose schema adds methods: plugins: [...] in its options)` : ''
+    logger.error(new AuthError('MissingAdapterMethods', `latchkey: the adapter lacks ${resolved.missingMethods.join(', ')}; sign-ins and routes that need them will fail${hint}`))
   }
   return resolved
 }
