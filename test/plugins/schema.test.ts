@@ -74,6 +74,7 @@ describe('start-up checks the methods a plugin calls', () => {
     const handler = Latchkey({
       secret: testSecret,
       adapter,
+      providers: [],
       plugins: [waitlist({ capacity: 5 })],
       logger: { error: (e) => logs.push(`${e.name} ${(e as { type?: string }).type}: ${e.message}`), warn: () => {}, debug: () => {} },
       rateLimit: false,
@@ -162,7 +163,7 @@ describe.runIf(url)('a plugin’s migrations on PostgreSQL', () => {
     const [storeA, storeB] = await Promise.all([openDatabase(at, { plugins }), openDatabase(at, { plugins })])
     try {
       const server = (adapter: typeof storeA) =>
-        new Jar(Latchkey({ secret: testSecret, adapter, plugins, rateLimit: false, logger: { error: () => {}, warn: () => {}, debug: () => {} } }))
+        new Jar(Latchkey({ secret: testSecret, adapter, providers: [], plugins, rateLimit: false, logger: { error: () => {}, warn: () => {}, debug: () => {} } }))
       const [a, b] = [server(storeA), server(storeB)]
       const join = async (jar: Jar, email: string) => (await jar.postForm('/auth/waitlist', { csrfToken: await jar.csrf(), action: 'join', email })).status
       const count = async (jar: Jar) => (await (await jar.get('/auth/waitlist')).json()).waiting
