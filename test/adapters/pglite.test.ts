@@ -4,6 +4,10 @@ import { afterAll } from 'vitest'
 import { runAdapterTests } from '../../src/adapter-test/index.js'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
 import { runSqlChecks } from './sql-checks.js'
+import { waitlist } from '../../examples/plugins/waitlist.js'
+
+/** A plugin's tables and cases ride along: PGlite runs its migrations and methods as a server does. */
+const plugins = [waitlist({ capacity: 10 })]
 
 let shared: Promise<Queryable> | undefined
 
@@ -11,7 +15,7 @@ let shared: Promise<Queryable> | undefined
 function database(): Promise<Queryable> {
   shared ??= (async () => {
     const db = fromPGlite(await PGlite.create())
-    await migrate(db)
+    await migrate(db, { plugins })
     return db
   })()
   return shared
@@ -21,5 +25,5 @@ afterAll(async () => {
   if (shared) await (await shared).end?.()
 })
 
-runAdapterTests({ name: 'PostgresAdapter over PGlite', adapter: async () => PostgresAdapter(await database()) })
+runAdapterTests({ name: 'PostgresAdapter over PGlite', adapter: async () => PostgresAdapter(await database(), { plugins }), plugins })
 runSqlChecks('PGlite', database)
