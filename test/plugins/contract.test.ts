@@ -116,6 +116,25 @@ describe('a plugin from plugins: [...]', () => {
   })
 })
 
+describe("a plugin's steps in the shared flow", () => {
+  it('afterSignIn and onSignOut run for every way in, under both session strategies, and onSignOut only where a session ended', async () => {
+    for (const strategy of ['database', 'jwt'] as const) {
+      const seen: string[] = []
+      const audit: LatchkeyPlugin = {
+        id: 'audit',
+        afterSignIn: async (_, { user, provider, linked }) => void seen.push(`in ${user.id} ${provider} ${linked}`),
+        onSignOut: async (_, { userId }) => void seen.push(`out ${userId}`),
+      }
+      const jar = new Jar(testServer({ strategy, plugins: [audit] }).handler)
+      await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
+      expect(seen, strategy).toEqual([])
+      await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' })
+      await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
+      expect(seen, strategy).toEqual(['in user-ada credentials false', 'out user-ada'])
+    }
+  })
+})
+
 describe('a plugin brought by a provider', () => {
   it('is installed with it, once, even when also listed', async () => {
     const plugin = waitlist({ capacity: 2 })

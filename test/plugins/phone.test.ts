@@ -10,6 +10,7 @@ import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, AuthConfig } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import { Latchkey } from 'latchkey/server'
+import { languages } from '../../src/locales/index.js'
 import { Phone, phoneNumberOf, phonePlugin, isPhoneOnlyEmail, type PhoneOptions } from 'latchkey/plugins/phone'
 import { createIsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
@@ -420,6 +421,23 @@ describe('phone sign-in: what a client is told, and what is refused at start-up'
     const done = await jar.postForm('/auth/callback/phone', { csrfToken, phone, code: (await made.codeFor(phone))!, callbackUrl: 'http://localhost:3000/home' })
     expect(done.headers.get('location')).toBe('http://localhost:3000/home')
     expect(await jar.session()).not.toBeNull()
+  })
+
+  it("the built-in pages put its error code in words, in the visitor's language; an unknown code reads as Configuration", async () => {
+    const jar = new Jar(server(MemoryAdapter()).handler)
+    const sentence = async (path: string, lang = 'en') => (await (await jar.get(path, { 'accept-language': lang })).text()).match(/data-error="[^"]*">([^<]*)</)?.[1]
+    expect(await sentence('/auth/error?error=InvalidPhoneNumber')).toBe('We cannot send a code to that phone number. Type it with its country code, like +1 415 555 0123.')
+    expect(await sentence('/auth/signin?error=InvalidPhoneNumber', 'fr')).toBe("Nous ne pouvons pas envoyer de code à ce numéro. Saisissez-le avec l&#39;indicatif du pays, par exemple +1 415 555 0123.")
+    expect(await sentence('/auth/error?error=InvalidPhoneNumber', 'ja')).toContain('国番号')
+    const configuration = await sentence('/auth/error?error=Configuration')
+    expect(await sentence('/auth/error?error=InvalidFaxNumber')).toBe(configuration)
+    // Without the plugin the code is nobody's, so its sentence is not shown.
+    const plain = new Jar(Latchkey({ secret: testSecret, providers: [Credentials({ authorize: async () => null })] }))
+    expect((await (await plain.get('/auth/error?error=InvalidPhoneNumber')).text())).not.toContain('phone number')
+  })
+
+  it('its messages are in every shipped language', () => {
+    expect(Object.keys(phonePlugin.messages!).sort()).toEqual([...languages].sort())
   })
 
   it('refuses a provider without an adapter, without sendSms, or with an unknown defaultCountry', () => {

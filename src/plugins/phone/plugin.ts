@@ -5,6 +5,7 @@
 import { configurationError, type LatchkeyPlugin, type ResolvedProvider } from 'latchkey/server'
 import { invalidNumber, isSupportedCountry } from './number.js'
 import type { PhoneProvider } from './options.js'
+import { messages } from './messages.js'
 import { phonePageForm } from './page.js'
 import { sendCode, signInWithCode } from './sign-in.js'
 
@@ -16,6 +17,7 @@ const asPhone = (provider: ResolvedProvider) => provider as unknown as PhoneProv
 export const phonePlugin: LatchkeyPlugin = {
   id: 'phone',
   errorCodes: [invalidNumber],
+  messages,
   rateLimits: {
     // Each one sends a text message, which costs the app money: SMS pumping sends many to
     // numbers that pay the sender, so a client gets fewer than an email sign-in's 20.

@@ -271,8 +271,17 @@ async function deleteReplacedSession(ctx: Context, adapter: Required<Pick<Adapte
   }
 }
 
-/** Ends the request's session: deletes the record (database) and clears the cookie. */
+/** Ends the request's session: deletes the record (database) and clears the cookie; then each plugin's `onSignOut`. */
 export async function destroySession(ctx: Context): Promise<{ record?: AdapterSession | null; token?: JWT | null }> {
+  const held = ctx.cookies.has(ctx.names.sessionToken)
+  const ended = await endSession(ctx)
+  if (!held) return ended
+  const userId = ended.record?.userId ?? ended.token?.sub ?? undefined
+  for (const plugin of ctx.config.plugins) if (plugin.onSignOut) await plugin.onSignOut(ctx, { userId })
+  return ended
+}
+
+async function endSession(ctx: Context): Promise<{ record?: AdapterSession | null; token?: JWT | null }> {
   const cookie = ctx.cookies.get(ctx.names.sessionToken)
   clearSessionCookie(ctx)
   // An old session not yet taken over ends too, or the next read would take it over.

@@ -336,6 +336,8 @@ export interface LatchkeyPlugin {
   messages?: PluginMessages
   /** After every sign-in that started a session, whatever its way in; `linked` when it only added a way to a held session. */
   afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
+  /** After the session this browser held ended (sign-out, or ending it from the session list); `userId` where the session named one. */
+  onSignOut?(ctx: Context, signOut: { userId?: string }): Promise<void>
   /**
    * The adapter methods it calls (the contract's or its schema's), checked at start-up with the
    * configured providers' (a missing one is logged as `MissingAdapterMethods`) and again at call

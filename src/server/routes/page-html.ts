@@ -3,7 +3,7 @@ import type { ErrorType } from '../../core/errors.js'
 import type { AppProvider } from '../../core/types.js'
 import type { Context } from '../kernel/context.js'
 import { escapeHtml, page } from '../kernel/page-html.js'
-import type { PageKey, PageWords } from '../kernel/page-language.js'
+import { pluginWords, type PageKey, type PageWords } from '../kernel/page-language.js'
 import { resolveCallbackUrl } from '../kernel/redirect-url.js'
 
 /** The error codes the pages put in words (`?error=`); any other is shown as `Configuration`. */
@@ -28,16 +28,22 @@ const errorTypes: readonly string[] = [
   'Configuration',
 ] satisfies PageKey[]
 
-function errorText(words: PageWords, type: string): string {
-  return words.html((errorTypes.includes(type) ? type : 'Configuration') as PageKey)
+/**
+ * The sentence for `type`: the pages' own, else that of an installed plugin that registered the
+ * code and has a message under its name (`LatchkeyPlugin.messages`), else `Configuration`'s.
+ */
+function errorText(ctx: Context, words: PageWords, type: string): string {
+  if (errorTypes.includes(type)) return words.html(type as PageKey)
+  const plugin = ctx.config.plugins.find((p) => p.errorCodes?.includes(type) && p.messages && Object.hasOwn(p.messages.en, type))
+  return plugin ? pluginWords(ctx, plugin.messages!).html(type) : words.html('Configuration')
 }
 
 /** `tryAgain`: where the page's one link goes, from `tryAgainUrl`. */
-export function errorPage(words: PageWords, type: string, tryAgain: string): string {
+export function errorPage(ctx: Context, words: PageWords, type: string, tryAgain: string): string {
   return page(
     words,
     words.text('errorTitle'),
-    `<h1>${words.html('errorTitle')}</h1><p class="error" data-error="${escapeHtml(type)}">${errorText(words, type)}</p><p><a href="${escapeHtml(tryAgain)}">${words.html('tryAgain')}</a></p>`,
+    `<h1>${words.html('errorTitle')}</h1><p class="error" data-error="${escapeHtml(type)}">${errorText(ctx, words, type)}</p><p><a href="${escapeHtml(tryAgain)}">${words.html('tryAgain')}</a></p>`,
   )
 }
 
@@ -88,8 +94,8 @@ export function buttonForm(provider: AppProvider, hidden: string, words: PageWor
 }
 
 /** The sign-in page around the providers' forms (each sign-in method draws its own). */
-export function signInPage(words: PageWords, forms: string[], error: string | null | undefined): string {
-  const shown = error ? `<p class="error" role="alert" data-error="${escapeHtml(error)}">${errorText(words, error)}</p>` : ''
+export function signInPage(ctx: Context, words: PageWords, forms: string[], error: string | null | undefined): string {
+  const shown = error ? `<p class="error" role="alert" data-error="${escapeHtml(error)}">${errorText(ctx, words, error)}</p>` : ''
   return page(words, words.text('signIn'), `<h1>${words.html('signIn')}</h1>${shown}${forms.join('<hr>') || `<p>${words.html('noProviders')}</p>`}`)
 }
 

@@ -6,7 +6,7 @@ import { html, redirect, type Reply } from '../kernel/respond.js'
 
 export async function getErrorPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.error) return redirect(ctx, ctx.config.pages.error + ctx.url.search)
-  return html(ctx, errorPage(pageWords(ctx), ctx.url.searchParams.get('error') ?? 'Configuration', await tryAgainUrl(ctx)))
+  return html(ctx, errorPage(ctx, pageWords(ctx), ctx.url.searchParams.get('error') ?? 'Configuration', await tryAgainUrl(ctx)))
 }
 
 export async function getVerifyRequestPage(ctx: Context): Promise<Reply> {

@@ -20,7 +20,7 @@ export async function getSignInPage(ctx: Context): Promise<Reply> {
   const hidden = hiddenInputs(await ensureCsrfToken(ctx), ctx.url.searchParams.get('callbackUrl') ?? undefined)
   // A sign-in waiting for its second factor shows that step alone.
   const second = await ctx.config.secondFactor?.pageForm(ctx, hidden)
-  if (second) return html(ctx, signInPage(words, [second], ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
+  if (second) return html(ctx, signInPage(ctx, words, [second], ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
   const forms: string[] = []
   for (const provider of ctx.config.providers.values()) {
     const app = toAppProvider(ctx, provider)
@@ -28,7 +28,7 @@ export async function getSignInPage(ctx: Context): Promise<Reply> {
     const form = pageForm ? pageForm(provider, app, hidden, words) : buttonForm(app, hidden, words)
     if (form !== null) forms.push(form)
   }
-  return html(ctx, signInPage(words, forms, ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
+  return html(ctx, signInPage(ctx, words, forms, ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
 }
 
 export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Reply> {
