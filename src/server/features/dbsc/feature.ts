@@ -1,15 +1,32 @@
 /** Device-bound sessions (W3C DBSC): registration, refresh and challenges under /dbsc, and the session read's check. */
 import type { LatchkeyPlugin } from '../../kernel/plugin.js'
+import { lazy } from '../../kernel/lazy.js'
 import { boundCookie, hasBoundCookie } from './bound-cookie.js'
-import { askForProof, challengeHeaderName, offerRegistration } from './registration.js'
-import { getDbsc, postDbsc } from './routes.js'
+import { challengeHeaderName } from './header-names.js'
+
+// The routes, challenges and proof checks (jose's JWS verify) load on first use. The session
+// read's check of a bound cookie (`proven`) stays here: it runs on every read of a bound session.
+const routes = lazy(() => import('./routes.js'))
+const registration = lazy(() => import('./registration.js'))
 
 export const dbsc: LatchkeyPlugin = {
   id: 'dbsc',
   uses: (config) => Boolean(config.session?.deviceBound),
   cookies: [boundCookie],
-  routes: { dbsc: { GET: getDbsc, POST: postDbsc, provider: true } },
+  routes: {
+    dbsc: {
+      GET: async (ctx, step) => (await routes()).getDbsc(ctx, step),
+      POST: async (ctx, step) => (await routes()).postDbsc(ctx, step),
+      provider: true,
+    },
+  },
   configure(_, resolved) {
-    if (resolved.deviceBound) resolved.binding = { proven: hasBoundCookie, offer: offerRegistration, askForProof, challengeHeader: challengeHeaderName }
+    if (!resolved.deviceBound) return
+    resolved.binding = {
+      proven: hasBoundCookie,
+      offer: async (ctx, sessionCookie) => (await registration()).offerRegistration(ctx, sessionCookie),
+      askForProof: async (ctx, sessionCookie, bindingId) => (await registration()).askForProof(ctx, sessionCookie, bindingId),
+      challengeHeader: challengeHeaderName,
+    }
   },
 }

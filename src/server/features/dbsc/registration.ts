@@ -2,9 +2,7 @@
 import type { Context } from '../../kernel/context.js'
 import { issueDbscChallenge } from './challenge.js'
 import { challengeHeader, registrationHeader } from './structured-fields.js'
-
-export const registrationHeaderName = 'secure-session-registration'
-export const challengeHeaderName = 'secure-session-challenge'
+import { challengeHeaderName, registrationHeaderName } from './header-names.js'
 
 /** Adds `Secure-Session-Registration` for the new session to the response. */
 export async function offerRegistration(ctx: Context, sessionCookie: string): Promise<void> {

@@ -7,10 +7,7 @@ import type { Context } from '../../kernel/context.js'
 import { clearCookie, setCookie } from '../../kernel/context.js'
 import { sha256Hex, timingSafeEqual } from '../../kernel/crypto.js'
 import { seal, unseal } from '../../kernel/jwt.js'
-import { cookieKey } from '../../kernel/cookies.js'
-
-/** The browser that asked for an email link: its address and link, so that browser alone signs in from a plain GET. */
-export const requestCookie = cookieKey('email-request')
+import { requestCookie } from './request-cookie.js'
 
 const linkId = (token: string) => sha256Hex(`email-link|${token}`)
 

@@ -4,17 +4,20 @@
  * provider is a credentials provider; its kind `password` brings it here.
  */
 import type { PasswordConfig } from '../../../providers/password.js'
-import type { AdapterUser } from '../../../core/types.js'
 import type { Context } from '../../kernel/context.js'
 import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import { redirect } from '../../kernel/respond.js'
 import { escapeHtml } from '../../kernel/page-html.js'
 import { postedCallback } from '../../sign-in/posted-callback.js'
+import { lazy } from '../../kernel/lazy.js'
 import { passwordMethods, passwordOptions, resolvePassword, type ResolvedPassword } from './options.js'
-import { resolvePasswordLengths } from './policy.js'
-import { getPassword, ownProof, postPassword } from './routes.js'
-import { signInWithPassword } from './sign-in.js'
-import { passwordStore } from './store.js'
+import { resolvePasswordLengths } from './lengths.js'
+
+// Hashing, the policy, links and codes, emails and pages load on the first sign-in or /password
+// request; what stays here checks the options at start-up and draws the sign-in form.
+const routes = lazy(() => import('./routes.js'))
+const signIn = lazy(() => import('./sign-in.js'))
+const addressProven = lazy(() => import('./address-proven.js'))
 
 /** The instance's Password provider: the first one (its /password routes); installed only with one. */
 function on(ctx: Context): ResolvedPassword {
@@ -29,8 +32,8 @@ export const password: LatchkeyPlugin = {
   uses: usedByProvidersOf('password'),
   routes: {
     password: {
-      GET: async (ctx, sub) => getPassword(ctx, sub, on(ctx)),
-      POST: async (ctx, sub) => postPassword(ctx, sub, on(ctx)),
+      GET: async (ctx, sub) => (await routes()).getPassword(ctx, sub, on(ctx)),
+      POST: async (ctx, sub) => (await routes()).postPassword(ctx, sub, on(ctx)),
       provider: true,
     },
   },
@@ -41,11 +44,11 @@ export const password: LatchkeyPlugin = {
     types: ['password'],
     leavesSite: false,
     async start(ctx, provider, body, callbackUrl) {
-      await signInWithPassword(ctx, provider as unknown as PasswordConfig, optionsOf(ctx, provider as unknown as PasswordConfig), body)
+      await (await signIn()).signInWithPassword(ctx, provider as unknown as PasswordConfig, optionsOf(ctx, provider as unknown as PasswordConfig), body)
       return redirect(ctx, callbackUrl)
     },
     callback: (ctx, provider, body) =>
-      postedCallback(ctx, body, 'Password', () => signInWithPassword(ctx, provider as unknown as PasswordConfig, optionsOf(ctx, provider as unknown as PasswordConfig), body)),
+      postedCallback(ctx, body, 'Password', async () => (await signIn()).signInWithPassword(ctx, provider as unknown as PasswordConfig, optionsOf(ctx, provider as unknown as PasswordConfig), body)),
     adapterMethods: (config) => [...passwordMethods, ...(config.session.strategy === 'database' ? (['deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSession'] as const) : [])],
     pageForm(_provider, app, hidden, words) {
       return (
@@ -61,20 +64,8 @@ export const password: LatchkeyPlugin = {
     },
     // Its users' passwords are latchkey's: a sign-in with one shows it is there.
     keepsWayIn: (_, provider, __, signInProvider) => signInProvider === provider.id,
-    onAddressProven: removeUnprovenPassword,
+    onAddressProven: async (ctx, user) => (await addressProven()).removeUnprovenPassword(ctx, user),
     // Its link or code confirms the address (routes.ts, verify and reset).
     provesAddress: () => true,
   },
-}
-
-/**
- * The first proof of an address by another way in (an email link, an OAuth account linked by
- * email): a password set before it, by whoever signed up with the address, goes.
- */
-async function removeUnprovenPassword(ctx: Context, user: AdapterUser): Promise<{ removed: number }> {
-  if (ownProof.has(ctx)) return { removed: 0 }
-  const store = passwordStore(ctx)
-  if (!(await store.getPasswordHash(user.id))) return { removed: 0 }
-  await store.setPasswordHash(user.id, null)
-  return { removed: 1 }
 }

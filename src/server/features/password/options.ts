@@ -4,7 +4,7 @@ import type { Awaitable, EmailConfig } from '../../../core/types.js'
 import { configurationError } from '../../../core/errors.js'
 import { instanceKey } from '../../kernel/state.js'
 import type { ResolvedConfig } from '../../kernel/types.js'
-import { resolvePasswordLengths, type PasswordLengths } from './policy.js'
+import { resolvePasswordLengths, type PasswordLengths } from './lengths.js'
 import type { BreachCheckOptions } from './breached.js'
 
 export interface ResolvedPassword extends PasswordLengths {

@@ -18,7 +18,6 @@ import { AuthError } from '../../../core/errors.js'
 import { readBody, stringField, type Body } from '../../kernel/body.js'
 import { afterAnswer } from '../../kernel/after-answer.js'
 import type { Context } from '../../kernel/context.js'
-import { requestKey } from '../../kernel/state.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
 import { requireFresh } from '../../kernel/fresh.js'
 import { readAction, requireOwner } from '../../kernel/manage.js'
@@ -34,12 +33,11 @@ import { hashPassword, verifyPassword } from './hash.js'
 import type { ResolvedPassword } from './options.js'
 import { linkPage } from './pages.js'
 import { checkPasswordPolicy, normalizePassword } from './policy.js'
+import { ownProof } from './own-proof.js'
 import { passwordStore } from './store.js'
 import { emailOf, issueLink, useLinkOrCode } from './tokens.js'
 
 const ok = { ok: true }
-/** A proof of the address by this feature itself: the first-proof hook keeps the password it confirms. */
-export const ownProof = requestKey<true>('password proved the address')
 
 export async function getPassword(ctx: Context, sub: string | undefined, options: ResolvedPassword): Promise<Reply> {
   if (sub === 'verify' || sub === 'reset') return linkPage(ctx, sub, options)
