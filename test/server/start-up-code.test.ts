@@ -28,6 +28,34 @@ describe('start-up code of a credentials-only server', () => {
   }, 60_000)
 })
 
+/** Sign-in steps, routes and session reading of password, email, dbsc and the Auth.js migration: loaded on first use. */
+const loadedOnUse = [
+  'password/routes.ts',
+  'password/sign-in.ts',
+  'password/hash.ts',
+  'password/address-proven.ts',
+  'email/sign-in.ts',
+  'email/link.ts',
+  'email/code.ts',
+  'dbsc/routes.ts',
+  'dbsc/proof.ts',
+  'dbsc/registration.ts',
+  'authjs-migration/sessions.ts',
+  'authjs-migration/jwt.ts',
+  'authjs-migration/database.ts',
+].map((file) => `src/server/features/${file}`)
+
+describe('start-up code of a credentials-only server, the other plugins', () => {
+  it('holds no sign-in step, route or session reading of password, email, dbsc or the Auth.js migration; the bundle still has them, split off', async () => {
+    const { startupInputs, allInputs } = await measure(credentialsOnly)
+    expect(loadedOnUse.filter((file) => startupInputs.has(file))).toEqual([])
+    expect(loadedOnUse.filter((file) => !allInputs.includes(file))).toEqual([])
+    // What start-up needs stays: the option checks and the bound cookie's check on the session read.
+    expect(startupInputs.has('src/server/features/password/options.ts')).toBe(true)
+    expect(startupInputs.has('src/server/features/dbsc/bound-cookie.ts')).toBe(true)
+  }, 60_000)
+})
+
 describe('a server with every built-in plugin in use', () => {
   it('still starts without the heavy libraries, which are in chunks loaded on first use', async () => {
     const every = await measure(
