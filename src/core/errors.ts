@@ -68,13 +68,12 @@ export type PluginErrorCode = string & {}
 
 /**
  * Types whose name alone tells the browser nothing it should not know, shared by every way in; a
- * plugin registers its own (`LatchkeyPlugin.errorCodes`: OAuth's, passkeys', second factors').
+ * plugin registers its own (`LatchkeyPlugin.errorCodes`: OAuth's, email links', passwords', passkeys', second factors').
  */
 const clientSafe = new Set<ErrorType>([
   'AccessDenied',
   'CodeExpired',
   'CredentialsSignin',
-  'EmailNotVerified',
   'EmailSignin',
   'InvalidCode',
   'InvalidRequest',
@@ -82,9 +81,6 @@ const clientSafe = new Set<ErrorType>([
   'NotSupported',
   'OAuthAccountNotLinked',
   'OAuthCallbackError',
-  'PasswordBreached',
-  'PasswordTooLong',
-  'PasswordTooShort',
   'PayloadTooLarge',
   'RateLimited',
   'SessionNotFresh',
@@ -92,7 +88,6 @@ const clientSafe = new Set<ErrorType>([
   'UnknownAction',
   'UnknownProvider',
   'UntrustedHost',
-  'Verification',
 ])
 
 /**

@@ -382,7 +382,7 @@ for (const [name, open] of Object.entries(stores)) {
       const reply = await ask(new Jar(made.handler), newNumber(), newClient())
       expect(reply.status).toBe(200)
       await made.handler.settled()
-      expect(made.logs.filter((l) => l.startsWith('error'))).toEqual(['error EmailSignin: The sign-in code by SMS (POST /signin/phone) failed after the answer'])
+      expect(made.logs.filter((l) => l.startsWith('error'))).toEqual(['error SmsSignin: The sign-in code by SMS (POST /signin/phone) failed after the answer'])
     })
   })
 }

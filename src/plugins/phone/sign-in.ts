@@ -16,7 +16,7 @@ export async function sendCode(ctx: Context, provider: PhoneProvider, body: Body
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'phoneSms', phone, ctx.now)
   const { code } = await issueCode(ctx, codeKind(provider.id), phone)
   const text = provider.text(code, { host: new URL(ctx.origin).host, minutes: codeMinutes })
-  afterAnswer(ctx, `The sign-in code by SMS (POST /signin/${provider.id})`, () => provider.sendSms(phone, text))
+  afterAnswer(ctx, `The sign-in code by SMS (POST /signin/${provider.id})`, 'SmsSignin', () => provider.sendSms(phone, text))
   // The sign-in page, where the code is entered (the built-in one shows both steps).
   const page = ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`
   return redirect(ctx, `${page}${page.includes('?') ? '&' : '?'}${new URLSearchParams({ callbackUrl, sent: provider.id })}`)

@@ -26,15 +26,13 @@ export interface SignInInput {
   credentials?: Record<string, unknown>
   /** The provider's id where there is no account to name it (credentials). */
   provider?: string
-  /** How the user proved who they are, where the account type does not say it all (a passkey with user verification: `hwk`, `user`). */
+  /** How the user proved who they are (RFC 8176: `email`, `hwk` and `user` for a verified passkey, `sms`); default `fed` with an account, `pwd` without. */
   amr?: string[]
 }
 
-/** `session.amr` of a first factor: RFC 8176's names where one fits. */
+/** `session.amr` of a first factor: as the way in says (RFC 8176's names), else a linked account's `fed`, or `pwd` without one (credentials). */
 function amrOf(input: SignInInput): string[] {
-  if (input.amr) return input.amr
-  const type = input.account?.type
-  return !type ? ['pwd'] : type === 'email' ? ['email'] : type === 'webauthn' ? ['hwk'] : ['fed']
+  return input.amr ?? (input.account ? ['fed'] : ['pwd'])
 }
 
 /** A sign-in's end: its session started, or a step is due first (a second factor), for the caller to answer (`answerDue`). */

@@ -16,6 +16,8 @@ const steps = lazy(() => import('./sign-in.js'))
 
 export const email: LatchkeyPlugin = {
   id: 'email',
+  // A link that is wrong, used or expired.
+  errorCodes: ['Verification'],
   uses: usedByProvidersOf('email'),
   cookies: [requestCookie],
   configure: (_, resolved) => checkEmailCodes(resolved),

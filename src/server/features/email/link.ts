@@ -104,5 +104,6 @@ export async function completeEmailSignIn(ctx: Context, provider: EmailConfig, i
     user: { email: identifier },
     account: { type: 'email', provider: provider.id, providerAccountId: identifier, userId: '' },
     emailVerified: true,
+    amr: ['email'],
   })
 }

@@ -29,6 +29,7 @@ const optionsOf = (ctx: Context, provider: PasswordConfig) => passwordOptions(ct
 
 export const password: LatchkeyPlugin = {
   id: 'password',
+  errorCodes: ['PasswordBreached', 'PasswordTooLong', 'PasswordTooShort', 'EmailNotVerified'],
   uses: usedByProvidersOf('password'),
   routes: {
     password: {

@@ -115,7 +115,7 @@ async function verify(ctx: Context, options: ResolvedPassword, body: Body): Prom
 async function verifyAgain(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
-  afterAnswer(ctx, 'The confirmation email (POST /password/verify-again)', async () => {
+  afterAnswer(ctx, 'The confirmation email (POST /password/verify-again)', 'EmailSignin', async () => {
     const store = passwordStore(ctx)
     const user = await store.getUserByEmail(email)
     if (!user || user.emailVerified || !(await store.getPasswordHash(user.id))) return
@@ -126,7 +126,7 @@ async function verifyAgain(ctx: Context, options: ResolvedPassword, body: Body):
 async function forgot(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
-  afterAnswer(ctx, 'The password reset email (POST /password/forgot)', async () => {
+  afterAnswer(ctx, 'The password reset email (POST /password/forgot)', 'EmailSignin', async () => {
     const store = passwordStore(ctx)
     const user = await store.getUserByEmail(email)
     // Only an account with a password is reset: one that signs in otherwise sets one while signed in.

@@ -141,7 +141,7 @@ export async function verifyRegistration(ctx: Context, provider: WebAuthnConfig,
       throw new AuthError('Configuration', `Storing the new passkey failed: createAuthenticator threw (${(cause as Error).message})`, { cause, status: 500 })
     }
     created.authenticator = true
-    done = await completeSignIn(ctx, { user, account })
+    done = await completeSignIn(ctx, { user, account, amr: ['hwk'] })
   } catch (error) {
     await undo(ctx, created, account)
     throw error
