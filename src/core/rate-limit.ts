@@ -4,8 +4,12 @@
  * the PostgreSQL and Redis stores are beside the adapters (src/adapters).
  */
 
-/** The actions latchkey's own plugins count. */
-export type BuiltInRateLimitAction = 'email' | 'emailCode' | 'credentials' | 'passkeyOptions' | 'dbscChallenge' | 'mfa'
+/**
+ * The actions the kernel counts for several plugins at once (emails and their codes for email and
+ * passwords, credential guesses, passkey options for passkeys and second factors); a plugin's own
+ * (mfa's `mfa`, dbsc's `dbscChallenge`) it registers itself.
+ */
+export type BuiltInRateLimitAction = 'email' | 'emailCode' | 'credentials' | 'passkeyOptions'
 /** A counted action: a built-in one, or one a plugin registers (`LatchkeyPlugin.rateLimits`). */
 export type RateLimitAction = BuiltInRateLimitAction | (string & {})
 

@@ -146,12 +146,7 @@ describe('rules', () => {
         { per: 'account', limit: 100, windowSeconds: 900, counts: 'failures' },
         { per: 'client', limit: 30, windowSeconds: 900 },
       ],
-      mfa: [{ per: 'account', limit: 20, windowSeconds: 900 }],
       passkeyOptions: [{ per: 'client', limit: 30, windowSeconds: 60 }],
-      dbscChallenge: [
-        { per: 'account', limit: 10, windowSeconds: 60 },
-        { per: 'client', limit: 60, windowSeconds: 60 },
-      ],
     })
   })
 
@@ -163,7 +158,7 @@ describe('rules', () => {
   })
 
   test('bad rules are refused, naming the rule', () => {
-    expect(() => resolveRateLimitRules({ oauth: [] } as never)).toThrow('rateLimit.rules: unknown action "oauth"; expected one of email, emailCode, credentials, mfa, passkeyOptions, dbscChallenge')
+    expect(() => resolveRateLimitRules({ oauth: [] } as never)).toThrow('rateLimit.rules: unknown action "oauth"; expected one of email, emailCode, credentials, passkeyOptions')
     expect(() => resolveRateLimitRules({ email: [{ per: 'ip', limit: 1, windowSeconds: 1 } as never] })).toThrow('rateLimit.rules.email[0]: expected per "account", "client" or "account+client", got "ip"')
     expect(() => resolveRateLimitRules({ credentials: [{ per: 'client', limit: 1, windowSeconds: 1, counts: 'errors' as never }] })).toThrow(
       'rateLimit.rules.credentials[0]: expected counts "attempts" or "failures", got "errors"',

@@ -11,6 +11,18 @@ const registration = lazy(() => import('./registration.js'))
 
 export const dbsc: LatchkeyPlugin = {
   id: 'dbsc',
+  rateLimits: {
+    // Each one stores a challenge; a worker asks once per sign-in. Counted per session, not per
+    // user, so many people signed in to one shared account do not hold each other back.
+    dbscChallenge: {
+      label: 'device-binding challenges',
+      accountName: 'session',
+      rules: [
+        { per: 'account', limit: 10, windowSeconds: 60 },
+        { per: 'client', limit: 60, windowSeconds: 60 },
+      ],
+    },
+  },
   uses: (config) => Boolean(config.session?.deviceBound),
   cookies: [boundCookie],
   routes: {

@@ -38,6 +38,11 @@ function secondFactorGate(options: ResolvedMfa): SecondFactorGate {
 export const mfa: LatchkeyPlugin = {
   id: 'mfa',
   errorCodes: ['SecondFactorRequired', 'SecondFactorSetupRequired'],
+  rateLimits: {
+    // Each one is a guess at a second factor. A pending sign-in takes 5 (verify.ts); this bounds a
+    // user's guesses across many pending sign-ins (a stolen password used again and again).
+    mfa: { label: 'second-factor attempts', accountName: 'user', rules: [{ per: 'account', limit: 20, windowSeconds: 15 * 60 }] },
+  },
   uses: (config) => Boolean(config.mfa),
   cookies: [pendingCookie, deviceCookie],
   routes: {

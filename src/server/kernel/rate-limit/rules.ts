@@ -33,17 +33,8 @@ export const defaultRateLimitRules: Record<BuiltInRateLimitAction, RateLimitRule
     { per: 'account', limit: 100, windowSeconds: 15 * minutes, counts: 'failures' },
     { per: 'client', limit: 30, windowSeconds: 15 * minutes },
   ],
-  // Each one is a guess at a second factor. A pending sign-in takes 5 (features/mfa/verify.ts);
-  // this bounds a user's guesses across many pending sign-ins (a stolen password used again and again).
-  mfa: [{ per: 'account', limit: 20, windowSeconds: 15 * minutes }],
   // Cheap, but each one stores a challenge and may look up a user.
   passkeyOptions: [{ per: 'client', limit: 30, windowSeconds: 1 * minutes }],
-  // Each one stores a challenge; a worker asks once per sign-in. Counted per session, not per user,
-  // so many people signed in to one shared account do not hold each other back.
-  dbscChallenge: [
-    { per: 'account', limit: 10, windowSeconds: 1 * minutes },
-    { per: 'client', limit: 60, windowSeconds: 1 * minutes },
-  ],
 }
 
 /** Words for messages: "Too many <label> for this <accountName>". */
@@ -52,8 +43,6 @@ export const builtInWords: Record<BuiltInRateLimitAction, RateLimitWords> = {
   emailCode: { label: 'email code attempts' },
   credentials: { label: 'sign-in attempts' },
   passkeyOptions: { label: 'passkey requests' },
-  dbscChallenge: { label: 'device-binding challenges', accountName: 'session' },
-  mfa: { label: 'second-factor attempts', accountName: 'user' },
 }
 
 /**
