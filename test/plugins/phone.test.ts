@@ -5,6 +5,7 @@
  * time, the plugin's registered error code, the number on the user, and GET /providers.
  */
 import { afterAll, describe, expect, it } from 'vitest'
+import { fastest, warmUp } from '../support/fastest.js'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, AuthConfig } from '../../src/core/types.js'
@@ -451,26 +452,6 @@ describe('phone sign-in: what a client is told, and what is refused at start-up'
 })
 
 describe('phone sign-in: enumeration by time', () => {
-  /**
-   * The fastest of `pairs` answers for a known and an unknown number, taken in turns, each timed
-   * after the last one's text has gone (a few pairs first, not counted: cold code). The fastest,
-   * not the median: a loaded machine only ever adds time (test/server/password.test.ts).
-   */
-  async function fastest(made: Server, pairs: number, known: () => Promise<Response>, unknown: () => Promise<Response>) {
-    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] }
-    for (let i = -warmUp; i < pairs; i++) {
-      const turn = [['known', known], ['unknown', unknown]] as const
-      for (const [side, run] of i % 2 ? turn : [...turn].reverse()) {
-        const start = performance.now()
-        const res = await run()
-        if (i >= 0) times[side].push(performance.now() - start)
-        expect(res.status).toBe(200)
-        await made.handler.settled()
-      }
-    }
-    return { known: Math.min(...times.known), unknown: Math.min(...times.unknown) }
-  }
-  const warmUp = 5
 
   for (const [name, open] of Object.entries(stores)) {
     it(`step 1 answers as fast for a number with an account as for one without (${name}, an SMS service taking 150 ms)`, async () => {
@@ -485,7 +466,7 @@ describe('phone sign-in: enumeration by time', () => {
       expect((await enter(jar, known, sent.at(-1)!.text.slice(0, 6), newClient())).status).toBe(200)
       const csrfToken = await jar.csrf()
       const asking = (phone: () => string) => () => jar.postForm('/auth/signin/phone', { csrfToken, phone: phone() }, asJson)
-      const times = await fastest(made, 31, asking(() => known), asking(newNumber))
+      const times = await fastest(() => made.handler.settled(), 31, asking(() => known), asking(newNumber))
       console.log(`phone step 1, fastest answer (${name}): known ${times.known.toFixed(2)} ms, unknown ${times.unknown.toFixed(2)} ms`)
       expect(times.known / times.unknown).toBeGreaterThan(0.5)
       expect(times.known / times.unknown).toBeLessThan(2)

@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fastest, warmUp } from '../support/fastest.js'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import type { AuthConfig } from '../../src/core/types.js'
 import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
@@ -305,27 +306,6 @@ describe('passwords: what an attacker meets', () => {
 })
 
 describe('passwords: what an attacker meets after the fact (issue 41)', () => {
-  /**
-   * The fastest of `pairs` answers for a known and an unknown address, taken in turns, each timed
-   * after the last one's work has settled (a few pairs first, not counted: cold code). The fastest,
-   * not the median: a loaded machine only ever adds time, so the minimum is each path's own cost
-   * and a median of a few milliseconds moved by 3x on a busy CI run.
-   */
-  async function fastest(made: Made, pairs: number, known: () => Promise<Response>, unknown: () => Promise<Response>) {
-    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] }
-    for (let i = -warmUp; i < pairs; i++) {
-      const turn = [['known', known], ['unknown', unknown]] as const
-      for (const [side, run] of i % 2 ? turn : [...turn].reverse()) {
-        const start = performance.now()
-        const res = await run()
-        if (i >= 0) times[side].push(performance.now() - start)
-        expect(res.status).toBe(200)
-        await made.handler.settled()
-      }
-    }
-    return { known: Math.min(...times.known), unknown: Math.min(...times.unknown) }
-  }
-  const warmUp = 5
 
   const senders = {
     // An SMTP round trip: about 150 ms before the server has the message.
@@ -356,8 +336,8 @@ describe('passwords: what an attacker meets after the fact (issue 41)', () => {
         const csrfToken = await jar.csrf()
         const ask = (path: string, email: string) => () => jar.postForm(`/auth/password/${path}`, { csrfToken, email }, asJson)
         const pairs = 31
-        const forgot = await fastest(made, pairs, ask('forgot', 'ada@example.com'), ask('forgot', 'nobody@example.com'))
-        const again = await fastest(made, pairs, ask('verify-again', 'bo@example.com'), ask('verify-again', 'nobody@example.com'))
+        const forgot = await fastest(() => made.handler.settled(), pairs, ask('forgot', 'ada@example.com'), ask('forgot', 'nobody@example.com'))
+        const again = await fastest(() => made.handler.settled(), pairs, ask('verify-again', 'bo@example.com'), ask('verify-again', 'nobody@example.com'))
         // Before the fix the known address waited for its email: a ratio near 250 with the SMTP
         // sender, above 3 with the file one. The bounds leave room for a loaded machine.
         for (const { known, unknown } of [forgot, again]) {
