@@ -1,0 +1,154 @@
+/**
+ * The session engine's rules, in Node: engines sharing one IndexedDB and one set of Web Locks are
+ * tabs (and the worker) of one origin; the server answers when the test says; time is fake.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createEngine } from '../../src/client/session-engine.js'
+import type { SessionState } from '../../src/client/types.js'
+import { formatTiming } from '../../src/core/session-rule.js'
+import { alice, browserGlobals, closeChannels, dueIn, fakeLocks, fakeServer, sessionUrl, settled, signedIn, signedOut, until } from './support/browser-fakes.js'
+
+/** Five minutes: how long a record with no session is trusted. */
+const idle = 5 * 60_000
+const retry = 5_000
+
+beforeEach(() => {
+  // IndexedDB's tasks run on setImmediate, which stays real: only the clock is the test's.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+  vi.setSystemTime(new Date('2026-03-01T09:00:00Z'))
+})
+afterEach(() => {
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+  closeChannels()
+})
+
+describe('session engine', () => {
+  it('makes one request per due window, whatever the number of tabs and calls', async () => {
+    const lock = fakeLocks()
+    browserGlobals({ locks: lock.locks })
+    const server = fakeServer()
+    const tabs = Array.from({ length: 4 }, () => createEngine(sessionUrl, undefined, server.fetch))
+    const asks = tabs.flatMap((tab) => [tab.get(), tab.get(), tab.get()])
+    await server.requested(1)
+    // The three other tabs wait for the lock of the one asking, one ask each.
+    await until(() => lock.waiting === 3)
+    server.respond(() => signedIn())
+    const states = await settled(Promise.all(asks))
+    expect(server.requests).toHaveLength(1)
+    for (const state of states) expect(state.session?.user).toEqual(alice)
+
+    // Until the session falls due every tab answers from the shared record.
+    vi.advanceTimersByTime(dueIn - 1)
+    await settled(Promise.all(tabs.flatMap((tab) => [tab.get(), tab.get()])))
+    expect(server.requests).toHaveLength(1)
+
+    vi.advanceTimersByTime(1)
+    const next = await settled(Promise.all(tabs.flatMap((tab) => [tab.get(), tab.get()])))
+    expect(server.requests).toHaveLength(2)
+    for (const state of next) expect(state.due).toBe(Date.now() + dueIn)
+  })
+
+  it('coalesces concurrent asks in one page into one request (no Web Locks)', async () => {
+    browserGlobals({})
+    const server = fakeServer()
+    const page = createEngine(sessionUrl, undefined, server.fetch)
+    const asks = Array.from({ length: 10 }, () => page.get())
+    await server.requested(1)
+    server.respond(() => signedIn())
+    const states = await settled(Promise.all(asks))
+    expect(server.requests).toHaveLength(1)
+    for (const state of states) expect(state).toEqual(states[0])
+    expect(states[0].session?.user).toEqual(alice)
+  })
+
+  it('lets a sign-in observed in another tab win over a refresh that began before it', async () => {
+    const lock = fakeLocks()
+    browserGlobals({ locks: lock.locks })
+    const server = fakeServer()
+    const [a, b] = [createEngine(sessionUrl, undefined, server.fetch), createEngine(sessionUrl, undefined, server.fetch)]
+    server.respond(() => signedOut())
+    expect((await settled(a.get())).session).toBeNull()
+    server.hold()
+    vi.advanceTimersByTime(idle)
+
+    const refreshing = a.get()
+    const before = await server.requested(2)
+    // Tab b's sign-in passes while a's question is out; b then reads again, behind a's lock.
+    const expires = Date.now() + 3600_000
+    const signIn = b.observe('/callback/credentials', 'POST', new Response(null, { status: 302, headers: { 'latchkey-session': formatTiming({ expires, due: expires - 3000_000 }) } }))
+    await until(() => lock.waiting === 1)
+    // The server answered a's question before the sign-in: no session.
+    before.answer(signedOut())
+    server.respond(() => signedIn())
+    await settled(signIn)
+    expect((await settled(refreshing)).session?.user).toEqual(alice)
+    expect((await settled(b.get())).session?.user).toEqual(alice)
+    // The stale answer was dropped and the record read again: one request more, not a sign-out.
+    expect(server.requests).toHaveLength(3)
+  })
+
+  it('keeps a sign-out heard while a refresh is in flight', async () => {
+    browserGlobals({ locks: fakeLocks().locks })
+    const server = fakeServer()
+    const told: SessionState[] = []
+    const page = createEngine(sessionUrl, (state) => told.push(state), server.fetch)
+    server.respond(() => signedIn())
+    await settled(page.get())
+    server.hold()
+    vi.advanceTimersByTime(dueIn)
+
+    const refreshing = page.get()
+    const inFlight = await server.requested(2)
+    await settled(page.observe('/signout', 'POST', new Response(null, { status: 200, headers: { 'latchkey-session': 'none' } })))
+    // The server extended the session just before the sign-out reached it.
+    inFlight.answer(signedIn())
+    expect((await settled(refreshing)).session).toBeNull()
+    expect(told.map((state) => state.session?.user.id ?? null)).toEqual(['u1', null])
+    // Signed out until the record falls due, without asking.
+    expect((await settled(page.get())).session).toBeNull()
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('answers offline and on a server error with the last session marked stale, never signed out', async () => {
+    browserGlobals({ locks: fakeLocks().locks })
+    const server = fakeServer()
+    const told: SessionState[] = []
+    const page = createEngine(sessionUrl, (state) => told.push(state), server.fetch)
+    server.respond(() => signedIn())
+    const known = (await settled(page.get())).session
+    vi.advanceTimersByTime(dueIn)
+
+    vi.stubGlobal('navigator', { ...navigator, onLine: false })
+    server.respond(() => 'offline')
+    expect(await settled(page.get())).toEqual({ session: known, stale: true, due: Date.now() + retry })
+    // Asked again only once the retry delay passed.
+    expect((await settled(page.get())).stale).toBe(true)
+    expect(server.requests).toHaveLength(2)
+
+    vi.advanceTimersByTime(retry)
+    vi.stubGlobal('navigator', { ...navigator, onLine: true })
+    server.respond(() => new Response('unavailable', { status: 503 }))
+    expect(await settled(page.get())).toMatchObject({ session: known, stale: true })
+    expect(server.requests).toHaveLength(3)
+
+    vi.advanceTimersByTime(retry)
+    server.respond(() => signedIn())
+    const back = await settled(page.get())
+    expect(back.stale).toBeUndefined()
+    expect(back.session?.user).toEqual(alice)
+    expect(told.every((state) => state.session?.user.id === 'u1')).toBe(true)
+  })
+
+  it('answers a first read offline with an error, not a stored sign-out', async () => {
+    browserGlobals({ locks: fakeLocks().locks, onLine: false })
+    const server = fakeServer()
+    const page = createEngine(sessionUrl, undefined, server.fetch)
+    server.respond(() => 'offline')
+    expect(await settled(page.get())).toEqual({ session: null, due: Date.now() + retry, error: 'NetworkError' })
+    // Nothing was written: back online, the next read asks at once.
+    server.respond(() => signedIn())
+    expect((await settled(page.get())).session?.user).toEqual(alice)
+    expect(server.requests).toHaveLength(2)
+  })
+})
