@@ -88,11 +88,12 @@ describe('session engine', () => {
     expect(server.requests).toHaveLength(3)
   })
 
-  it('keeps a sign-out heard while a refresh is in flight', async () => {
+  it.each(['this tab', 'another tab'])('keeps a sign-out heard in %s while a refresh is in flight', async (where) => {
     browserGlobals({ locks: fakeLocks().locks })
     const server = fakeServer()
     const told: SessionState[] = []
     const page = createEngine(sessionUrl, (state) => told.push(state), server.fetch)
+    const hearer = where === 'this tab' ? page : createEngine(sessionUrl, (state) => told.push(state), server.fetch)
     server.respond(() => signedIn())
     await settled(page.get())
     server.hold()
@@ -100,7 +101,7 @@ describe('session engine', () => {
 
     const refreshing = page.get()
     const inFlight = await server.requested(2)
-    await settled(page.observe('/signout', 'POST', new Response(null, { status: 200, headers: { 'latchkey-session': 'none' } })))
+    await settled(hearer.observe('/signout', 'POST', new Response(null, { status: 200, headers: { 'latchkey-session': 'none' } })))
     // The server extended the session just before the sign-out reached it.
     inFlight.answer(signedIn())
     expect((await settled(refreshing)).session).toBeNull()

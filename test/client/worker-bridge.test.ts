@@ -3,6 +3,7 @@
  * fake MessagePorts, one fake IndexedDB and fake time.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createAuthClient } from '../../src/client/create-auth-client.js'
 import { workerBridge } from '../../src/client/worker-bridge.js'
 import { alice, browserGlobals, closeChannels, fakeLocks, fakeServer, sessionUrl, settled, signedIn, until } from './support/browser-fakes.js'
 import { FakeContainer, FakeMessageChannel, FakeWorker } from './support/fake-worker.js'
@@ -77,5 +78,24 @@ describe('worker bridge', () => {
     container.replace(null)
     await vi.advanceTimersByTimeAsync(1000)
     await expect(settled(pending)).rejects.toThrow('worker')
+  })
+
+  it('has the client read the session in the page when the worker goes away mid-call', async () => {
+    // The page loaded before the session was read: the page's own engine may trust the shared record.
+    vi.stubGlobal('performance', { timeOrigin: Date.now(), getEntriesByType: () => [] })
+    vi.stubGlobal('addEventListener', () => {})
+    const worker = new FakeWorker()
+    container.controller = worker
+    const client = createAuthClient({ basePath: '/auth' })
+    expect((await settled(client.getSession()))?.user).toEqual(alice)
+    const calls = worker.calls
+    worker.stop()
+    const pending = client.getSession()
+    container.replace(null)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect((await settled(pending))?.user).toEqual(alice)
+    // Neither the stopped worker nor the server was asked: the page's engine read the shared record.
+    expect(worker.calls).toBe(calls)
+    expect(server.requests).toHaveLength(1)
   })
 })
