@@ -3,7 +3,7 @@
  * tabs (and the worker) of one origin; the server answers when the test says; time is fake.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createEngine } from '../../src/client/session-engine.js'
+import { createEngine, lockDeadline } from '../../src/client/session-engine.js'
 import type { SessionState } from '../../src/client/types.js'
 import { formatTiming } from '../../src/core/session-rule.js'
 import { alice, browserGlobals, closeChannels, dueIn, fakeLocks, fakeServer, sessionUrl, settled, signedIn, signedOut, until } from './support/browser-fakes.js'
@@ -18,6 +18,7 @@ beforeEach(() => {
   vi.setSystemTime(new Date('2026-03-01T09:00:00Z'))
 })
 afterEach(() => {
+  vi.restoreAllMocks()
   vi.useRealTimers()
   vi.unstubAllGlobals()
   closeChannels()
@@ -47,6 +48,29 @@ describe('session engine', () => {
     const next = await settled(Promise.all(tabs.flatMap((tab) => [tab.get(), tab.get()])))
     expect(server.requests).toHaveLength(2)
     for (const state of next) expect(state.due).toBe(Date.now() + dueIn)
+  })
+
+  it('refreshes without a tab that froze holding the lock, once the lock deadline passed', async () => {
+    // AbortSignal.timeout runs on Node's own timer: here it runs on the test's clock.
+    vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+      const controller = new AbortController()
+      setTimeout(() => controller.abort(new DOMException('The wait timed out', 'TimeoutError')), ms)
+      return controller.signal
+    })
+    const lock = fakeLocks()
+    browserGlobals({ locks: lock.locks })
+    const server = fakeServer()
+    const [frozen, other] = [createEngine(sessionUrl, undefined, server.fetch), createEngine(sessionUrl, undefined, server.fetch)]
+    frozen.get().catch(() => {})
+    // The frozen tab asked and holds the lock; its answer never comes.
+    await server.requested(1)
+    const waited = other.get()
+    await until(() => lock.waiting === 1)
+    await vi.advanceTimersByTimeAsync(lockDeadline - 1)
+    expect(server.requests).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    ;(await settled(server.requested(2))).answer(signedIn())
+    expect((await settled(waited)).session?.user).toEqual(alice)
   })
 
   it('coalesces concurrent asks in one page into one request (no Web Locks)', async () => {

@@ -90,16 +90,18 @@ export function fakeLocks() {
       queues.set(name, queue)
       waiting++
       await new Promise<void>((resolve, reject) => {
-        const take = () => {
+        const give = () => {
           waiting--
+          options.signal?.removeEventListener('abort', giveUp)
           resolve()
         }
-        queue.push(take)
-        options.signal?.addEventListener('abort', () => {
-          queue.splice(queue.indexOf(take), 1)
+        const giveUp = () => {
+          queue.splice(queue.indexOf(give), 1)
           waiting--
           reject(options.signal!.reason)
-        })
+        }
+        queue.push(give)
+        options.signal?.addEventListener('abort', giveUp)
       })
     }
     held.add(name)
