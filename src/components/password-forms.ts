@@ -1,6 +1,7 @@
 import type { AppProvider, AuthClient, SignInResult } from '../client/index.js'
 import { h } from './dom.js'
 import type { Key } from './words.js'
+import { need } from './plugins.js'
 
 /** What the password forms use of `<latchkey-signin>`. */
 export interface PasswordHost {
@@ -82,12 +83,12 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
     const [codeLabel, code] = codeField()
     const resend: HTMLButtonElement = button('resend', t('sendAgain'), () =>
       host.run(resend, async () => {
-        await client.password.resend(address)
+        await need(client, 'password', 'latchkey-signin').resend(address)
         resend.after(host.say(t('sentAgain', { email: address }), true))
       }))
     const verifyForm = form('verify-form', t('confirmEmail'), t('confirm'), [codeLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.verify({ email: address, code: code.value })
+        await need(client, 'password', 'latchkey-signin').verify({ email: address, code: code.value })
         back(address, t('addressConfirmed'))
       }))
     const step = mode('verify', t('confirmEmail'), verifyForm, resend)
@@ -101,7 +102,7 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
     const [chosenLabel, chosen] = newPassword(t('password'))
     host.open(mode('signup', t('createAccount'), form('signup-form', t('createAccount'), t('createAccountButton'), [addressLabel, nameLabel, chosenLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.signUp({ email: address.value, password: chosen.value, name: name.value || undefined })
+        await need(client, 'password', 'latchkey-signin').signUp({ email: address.value, password: chosen.value, name: name.value || undefined })
         verify(address.value, (heading) => heading.after(host.say(t('signUpSent'), true)))
       }))))
   }
@@ -114,14 +115,14 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
     const account = h('input', { type: 'email', name: 'email', autocomplete: 'username', hidden: true })
     const resetForm = form('reset-form', t('choosePassword'), t('changePassword'), [account, codeLabel, chosenLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.reset({ email: account.value, code: code.value, password: chosen.value })
+        await need(client, 'password', 'latchkey-signin').reset({ email: account.value, code: code.value, password: chosen.value })
         password.value = ''
         back(account.value, t('passwordChanged'))
       }))
     resetForm.hidden = true
     const forgotForm = form('forgot-form', t('resetPassword'), t('sendReset'), [addressLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.forgot(address.value)
+        await need(client, 'password', 'latchkey-signin').forgot(address.value)
         account.value = address.value
         forgotForm.after(host.say(t('resetSent', { email: address.value }), true))
         resetForm.hidden = false

@@ -6,6 +6,7 @@ import { errorMessage } from './messages.js'
 import type { passwordForm as PasswordForm } from './password-forms.js'
 import { proofField } from './proof-field.js'
 import { forHowLong } from '../core/for-how-long.js'
+import { maybe, need } from './plugins.js'
 
 /** The password forms, loaded the first time a provider needs them: most apps have none. */
 let passwordForm: typeof PasswordForm | undefined
@@ -18,7 +19,7 @@ const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'Passke
 const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form password-form', EmailNotVerified: 'password-form', Verification: 'email-form', EmailSignin: 'email-form', InvalidCode: 'code-form', CodeExpired: 'code-form', TooManyAttempts: 'code-form' }
 
 /** WebAuthn here (WebKitGTK has none): the passkey client's own check, else the global it needs. */
-const hasWebAuthn = (client: AuthClient) => client.passkey?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
+const hasWebAuthn = (client: AuthClient) => maybe(client, 'passkey')?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
 
 /** The letter mark: the name's first letter in a ring, drawn in CSS in the button's text colour. */
 const mark = (p: AppProvider) => h('span', { class: 'mark', part: 'logo mark', 'aria-hidden': 'true' }, p.name.trim().charAt(0).toUpperCase())
@@ -181,7 +182,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
      * prompt. Not awaited: the browser may keep it pending, and a refusal changes nothing here.
      */
     private upgrade() {
-      const passkey = this.client.passkey
+      const passkey = maybe(this.client, 'passkey')
       if (!passkey || !this.hasAttribute('passkey-upgrade')) return
       passkey.capabilities().then((c) => (c.conditionalCreate ? passkey.upgrade() : undefined)).catch(() => {})
     }
@@ -217,7 +218,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       const confirm = this.confirming ? { confirm: true } : {}
       const label = (p: AppProvider) => this.t('signInWith', { name: p.name })
       // With a passkey provider and the passkey client, the name fields offer passkeys in the autofill.
-      const passkey = this.client.passkey ? providers.find((p) => p.type === 'webauthn') : undefined
+      const passkey = maybe(this.client, 'passkey') ? providers.find((p) => p.type === 'webauthn') : undefined
       const autofill = (hint: string) => (passkey ? `${hint} webauthn` : hint)
       this.signInButtons.clear()
       const items = providers.map((p) => {
@@ -304,7 +305,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
             if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl, ...confirm })
             // client.signIn runs client.passkey.signIn() and then refreshes the session; the
             // button's ceremony cancels the waiting autofill, which starts again once it ends.
-            if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect, ...confirm }).finally(() => this.autofill(p, callbackUrl, redirect))
+            if (maybe(this.client, 'passkey')) return this.client.signIn(p.id, { callbackUrl, redirect, ...confirm }).finally(() => this.autofill(p, callbackUrl, redirect))
             this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
             return Promise.resolve()
           }),
@@ -331,7 +332,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         onsubmit: (e: Event) => {
           e.preventDefault()
           this.run(submit, async () => {
-            const result = await this.client.email.verify({ email: email(), code: input.value, provider: p.id, callbackUrl })
+            const result = await need(this.client, 'email', 'latchkey-signin').verify({ email: email(), code: input.value, provider: p.id, callbackUrl })
             if (redirect && result.url) location.href = result.url
             return result
           })
@@ -422,14 +423,14 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.render()
       field.input.focus()
       // Offers what this sign-in takes beyond a typed code; without an answer, the code field stays alone.
-      this.client.mfa.methods().then(({ methods, trustDevices }) => {
-        passkey.hidden = !(methods.includes('passkey') && this.client.passkey && hasWebAuthn(this.client))
+      Promise.resolve().then(() => need(this.client, 'mfa', 'latchkey-signin').methods()).then(({ methods, trustDevices }) => {
+        passkey.hidden = !(methods.includes('passkey') && maybe(this.client, 'passkey') && hasWebAuthn(this.client))
         trustLabel.hidden = !trustDevices
         if (trustDevices) trustLabel.lastChild!.textContent = this.t('trustDevice', { time: forHowLong(trustDevices, this.words.lang) })
       }, () => {})
     }
     private async verify(proof: MfaProof, trustDevice: boolean) {
-      const result = await this.client.mfa.verify({ ...proof, trustDevice, callbackUrl: this.callbackUrl })
+      const result = await need(this.client, 'mfa', 'latchkey-signin').verify({ ...proof, trustDevice, callbackUrl: this.callbackUrl })
       if (this.hasAttribute('redirect')) location.href = result.url
       return result
     }

@@ -1,0 +1,30 @@
+/** `phoneCodes()`: sign-in with a phone number and the code sent to it by SMS (the server's latchkey/plugins/phone). */
+import type { ClientPlugin } from '../plugin.js'
+import type { SignInResult } from '../auth-client.js'
+import { providerId, signInWithCode } from './codes.js'
+
+/**
+ * `client.phone`: `send({ phone })` texts a code to the number (the same answer whether or not it
+ * has an account); `verify({ phone, code })` signs this browser in with it. Refused with an
+ * `AuthClientError`: `InvalidPhoneNumber`, `InvalidCode`, `CodeExpired`, `TooManyAttempts`, `RateLimited`.
+ */
+export interface PhoneCodesClient {
+  send(options: { phone: string; provider?: string }): Promise<void>
+  verify(options: { phone: string; code: string; provider?: string; callbackUrl?: string }): Promise<SignInResult>
+}
+
+/** The plugin that adds `client.phone`. */
+export const phoneCodes = (): ClientPlugin<'phone', PhoneCodesClient> => {
+  const isPhone = (p: { type: string }) => p.type === 'phone'
+  return {
+    name: 'phone',
+    setup: ({ client }) => ({
+      async send({ phone, provider }) {
+        await signInWithCode(client, await providerId(client, provider, isPhone, 'phone'), { phone })
+      },
+      async verify({ phone, code, provider, callbackUrl }) {
+        return signInWithCode(client, await providerId(client, provider, isPhone, 'phone'), { phone, code }, callbackUrl)
+      },
+    }),
+  }
+}
