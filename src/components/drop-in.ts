@@ -25,4 +25,4 @@ export const client = createAuthClient({
   plugins: [mfa(), password(), emailCodes(), phoneCodes(), sessions(), accounts(), later],
 })
 defineElements(client)
-export { createAuthClient, AuthClientError, defineElements, accounts, emailCodes, mfa, password, phoneCodes, sessions }
+export { createAuthClient, AuthClientError, defineElements }
