@@ -15,8 +15,8 @@ export interface Plugged {
   passkey: PasskeyClient
 }
 
-/** Each namespace's plugin, as the app imports it. */
-const factories: Record<keyof Plugged, string> = { mfa: 'mfa', password: 'password', email: 'emailCodes', sessions: 'sessions', accounts: 'accounts', passkey: 'passkey' }
+/** Each namespace's plugin where its name differs. */
+const factories: Partial<Record<keyof Plugged, string>> = { email: 'emailCodes' }
 const told = new Set<string>()
 
 /** The namespace `name`, where the client has it. */
@@ -26,9 +26,9 @@ export const maybe = <K extends keyof Plugged>(client: AuthClient, name: K): Plu
 export function need<K extends keyof Plugged>(client: AuthClient, name: K, element: string): Plugged[K] {
   const found = maybe(client, name)
   if (found) return found
-  const from = name === 'passkey' ? 'latchkey/passkey' : 'latchkey'
-  const advice = `<${element}> needs the ${factories[name]} plugin: import { ${factories[name]} } from '${from}' and pass it, createAuthClient({ plugins: [${factories[name]}()] })`
-  if (!told.has(advice)) console.error(`latchkey: ${advice}`)
+  const plugin = factories[name] ?? name
+  const advice = `<${element}> needs the ${plugin} plugin: createAuthClient({ plugins: [${plugin}()] }), ${plugin} from latchkey${name === 'passkey' ? '/passkey' : ''}`
+  if (!told.has(advice)) console.error('latchkey: ' + advice)
   told.add(advice)
   throw Object.assign(new Error(advice), { code: 'PluginMissing' })
 }
