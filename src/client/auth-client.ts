@@ -68,4 +68,17 @@ export interface AuthClient<S extends Session = Session> extends Readonly<AuthCl
   /** POST /session through the server's `session`/`jwt` callbacks; every tab hears the result. */
   update(data?: unknown): Promise<S | null>
   onSessionChange(listener: (session: S | null) => void): () => void
+  /** The ways in the plugins draw in `<latchkey-signin>`, in the order they were passed. */
+  readonly waysIn: readonly WayIn[]
+}
+
+/**
+ * A way in `<latchkey-signin>` draws for the providers `knows` says yes to. `renderer` is the
+ * element's own drawing of that name (`'passkey'`, `'password'`, `'code'`), or a loader of one of
+ * your own: `() => import('./my-way.js').then((m) => m.render)`, a `SignInRenderer` from
+ * latchkey/components, imported the first time a page draws such a provider.
+ */
+export interface WayIn {
+  knows(provider: AppProvider): boolean
+  renderer: string | (() => Promise<unknown>)
 }

@@ -9,7 +9,7 @@ import { channelName } from './channel-name.js'
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
 import type { AppProvider, Session, SessionState } from './types.js'
-import type { AuthClient, SignInOptions, SignInResult } from './auth-client.js'
+import type { AuthClient, SignInOptions, SignInResult, WayIn } from './auth-client.js'
 import type { AuthClientSetup, AuthClientWith, ClaimedSignIn, ClientKernel, ClientPlugin } from './plugin.js'
 import { workerBridge } from './worker-bridge.js'
 
@@ -191,6 +191,7 @@ export function createAuthClient<A = unknown, const P extends readonly ClientPlu
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    waysIn: [],
   }
   const kernel: ClientKernel = {
     client,
@@ -202,6 +203,7 @@ export function createAuthClient<A = unknown, const P extends readonly ClientPlu
     use(plugin) {
       if (plugin.name in client) throw new Error(`latchkey: two plugins, or a plugin and the client, are both named "${plugin.name}"`)
       ;(client as unknown as Record<string, unknown>)[plugin.name] = plugin.setup(kernel)
+      ;(client.waysIn as WayIn[]).push(...(plugin.waysIn ?? []))
     },
   }
   plugins.forEach(kernel.use)

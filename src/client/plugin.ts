@@ -6,7 +6,7 @@
  */
 import type { Reply } from './request.js'
 import type { AppProvider, Session } from './types.js'
-import type { AuthClient, AuthClientOptions } from './auth-client.js'
+import type { AuthClient, AuthClientOptions, WayIn } from './auth-client.js'
 
 /** What a plugin builds on: the client's core, and its two POST helpers. */
 export interface ClientKernel {
@@ -37,10 +37,11 @@ export interface ClientKernel {
  */
 export type ClaimedSignIn = (provider: AppProvider, fields: Record<string, unknown> & { callbackUrl: string }) => Promise<{ url: string }>
 
-/** A client plugin: `client[name]` is what `setup` answers. */
+/** A client plugin: `client[name]` is what `setup` answers; `waysIn`, what it draws in `<latchkey-signin>`. */
 export interface ClientPlugin<Name extends string = string, Api = unknown> {
   readonly name: Name
   setup(kernel: ClientKernel): Api
+  readonly waysIn?: readonly WayIn[]
 }
 
 /** The namespaces a list of plugins adds, each under its name. */

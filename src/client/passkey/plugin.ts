@@ -5,7 +5,7 @@
  * session whose name or email changed (`client.update(...)` here, or in another tab).
  */
 import type { ClientPlugin } from '../plugin.js'
-import type { User } from '../../core/types.js'
+import type { AppProvider, User } from '../../core/types.js'
 import { createPasskeyClient, type PasskeyClient, type SignInOptions } from './client.js'
 
 export interface PasskeyPluginOptions {
@@ -14,11 +14,15 @@ export interface PasskeyPluginOptions {
 }
 
 /** The plugin that adds `client.passkey` and signs in with WebAuthn providers. */
+const isWebAuthn = (p: AppProvider) => p.type === 'webauthn'
+
 export const passkey = ({ provider }: PasskeyPluginOptions = {}): ClientPlugin<'passkey', PasskeyClient> => ({
   name: 'passkey',
+  // Its button, and passkeys offered in the autofill of the name fields.
+  waysIn: [{ knows: isWebAuthn, renderer: 'passkey' }],
   setup({ base, client, claimSignIn }) {
     const passkeys = createPasskeyClient({ basePath: base, getCsrfToken: client.getCsrfToken, provider })
-    claimSignIn((p) => p.type === 'webauthn', (p, fields) => passkeys.signIn({ ...(fields as SignInOptions), provider: p.id }))
+    claimSignIn(isWebAuthn, (p, fields) => passkeys.signIn({ ...(fields as SignInOptions), provider: p.id }))
     // The user's names as the passkey manager last heard them: a change while signed in is told.
     let user: User | undefined
     client.onSessionChange((session) => {

@@ -26,6 +26,8 @@ export interface PasswordClient {
 /** The plugin that adds `client.password`. */
 export const password = (): ClientPlugin<'password', PasswordClient> => ({
   name: 'password',
+  // Sign-in, sign-up and reset forms for a `Password()` provider (the element's, loaded where one is).
+  waysIn: [{ knows: (p) => !!p.password, renderer: 'password' }],
   setup({ get, send, settle }) {
     /** POST /password and its steps: a refusal is thrown with the server's code. */
     const post = <T = { ok: true }>(path: string, fields: Record<string, string>) => send<T>(`/password${path}`, fields)

@@ -18,6 +18,8 @@ export const phoneCodes = (): ClientPlugin<'phone', PhoneCodesClient> => {
   const isPhone = (p: { type: string }) => p.type === 'phone'
   return {
     name: 'phone',
+    // The number, then the code: drawn from the provider's own `form` and `code`.
+    waysIn: [{ knows: isPhone, renderer: 'code' }],
     setup: ({ client }) => ({
       async send({ phone, provider }) {
         await signInWithCode(client, await providerId(client, provider, isPhone, 'phone'), { phone })
