@@ -44,9 +44,15 @@ export interface ClientPlugin<Name extends string = string, Api = unknown> {
   readonly waysIn?: readonly WayIn[]
 }
 
+/**
+ * The built-in plugins' namespaces, each with its docs (each plugin's file adds its own, by
+ * declaration merging): picked from here, a namespace shows its docs on hover.
+ */
+export interface KnownNamespaces {}
+
 /** The namespaces a list of plugins adds, each under its name. */
-export type PluginNamespaces<P extends readonly ClientPlugin[]> = {
-  readonly [Q in P[number] as Q['name']]: ReturnType<Q['setup']>
+export type PluginNamespaces<P extends readonly ClientPlugin[]> = Pick<KnownNamespaces, Extract<P[number]['name'], keyof KnownNamespaces>> & {
+  readonly [Q in P[number] as Q['name'] extends keyof KnownNamespaces ? never : Q['name']]: ReturnType<Q['setup']>
 }
 
 declare const serverType: unique symbol

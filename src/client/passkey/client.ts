@@ -59,12 +59,7 @@ export interface PasskeyResult {
   url: string
 }
 
-/**
- * `client.passkey` (the passkey plugin): registering, signing in, and the signed-in user's
- * passkeys. Every list, removal, rename and passkey sign-in also tells the browser's passkey
- * manager which passkeys still work, and the user's names (Signal API). Removing one needs a
- * recent sign-in (`SessionNotFresh`); removing the last way to sign in is refused.
- */
+/** `client.passkey`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface PasskeyClient {
   register(options?: RegisterOptions): Promise<PasskeyResult>
   signIn(options?: SignInOptions): Promise<PasskeyResult>
@@ -218,4 +213,16 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
     }
   }
   return client
+}
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.passkey` (the passkey plugin): registering, signing in, and the signed-in user's
+     * passkeys. Every list, removal, rename and passkey sign-in also tells the browser's passkey
+     * manager which passkeys still work, and the user's names (Signal API). Removing one needs a
+     * recent sign-in (`SessionNotFresh`); removing the last way to sign in is refused.
+     */
+    readonly passkey: PasskeyClient
+  }
 }

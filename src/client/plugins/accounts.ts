@@ -4,12 +4,7 @@ import type { AccountInfo } from '../types.js'
 import type { SignInOptions, SignInResult } from '../auth-client.js'
 import { listed } from './listed.js'
 
-/**
- * `client.accounts`: the signed-in user's linked accounts. `link` is a sign-in with that provider
- * while signed in: it navigates to the provider and back. Linking and unlinking need a recent
- * sign-in (`SessionNotFresh`: show `<latchkey-signin confirm>`, then retry); unlinking the last
- * way to sign in is refused (`LastSignInMethod`).
- */
+/** `client.accounts`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface AccountsClient {
   list(): Promise<AccountInfo[]>
   link(provider: string, options?: SignInOptions): Promise<SignInResult | undefined>
@@ -28,3 +23,15 @@ export const accounts = (): ClientPlugin<'accounts', AccountsClient> => ({
     }
   },
 })
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.accounts`: the signed-in user's linked accounts. `link` is a sign-in with that provider
+     * while signed in: it navigates to the provider and back. Linking and unlinking need a recent
+     * sign-in (`SessionNotFresh`: show `<latchkey-signin confirm>`, then retry); unlinking the last
+     * way to sign in is refused (`LastSignInMethod`).
+     */
+    readonly accounts: AccountsClient
+  }
+}

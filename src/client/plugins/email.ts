@@ -3,11 +3,7 @@ import type { ClientPlugin } from '../plugin.js'
 import type { SignInResult } from '../auth-client.js'
 import { providerId, signInWithCode } from './codes.js'
 
-/**
- * `client.email`: after `signIn('email', { email, redirect: false })`, the code from that email
- * signs this browser in, wherever the email was read. Refused with an `AuthClientError` whose
- * code is `InvalidCode`, `CodeExpired` (ask again), `TooManyAttempts` (ask again) or `RateLimited`.
- */
+/** `client.email`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface EmailCodesClient {
   verify(options: { email: string; code: string; provider?: string; callbackUrl?: string }): Promise<SignInResult>
 }
@@ -24,3 +20,14 @@ export const emailCodes = (): ClientPlugin<'email', EmailCodesClient> => ({
     },
   }),
 })
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.email`: after `signIn('email', { email, redirect: false })`, the code from that email
+     * signs this browser in, wherever the email was read. Refused with an `AuthClientError` whose
+     * code is `InvalidCode`, `CodeExpired` (ask again), `TooManyAttempts` (ask again) or `RateLimited`.
+     */
+    readonly email: EmailCodesClient
+  }
+}

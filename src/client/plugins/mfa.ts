@@ -3,18 +3,7 @@ import { AuthClientError } from '../errors.js'
 import type { ClientPlugin } from '../plugin.js'
 import type { PasskeyClient } from '../passkey/client.js'
 
-/**
- * `client.mfa`. A sign-in that answers `SecondFactorRequired` goes on with `verify({ code })` (the
- * authenticator app's), `verify({ recoveryCode })` or, with the passkey plugin, `verify({ passkey:
- * true })` (one of the user's passkeys or security keys); `methods()` says which this sign-in
- * takes. `trustDevice: true` asks not to be asked again in this browser for a while. Refused with
- * `InvalidCode` (start again after five). The signed-in user manages their factors: `enroll()`
- * answers the app's `uri`, a `qr` (SVG) and the `secret`; `confirm(id, code)` confirms it (the
- * first factor's answer carries `newRecoveryCodes`, shown once); `remove(id, proof)`,
- * `recoveryCodes(proof)` (a new set; both take a second factor, `{ code }` or `{ recoveryCode }`)
- * and `forgetDevice(id)` (a trusted device asks again). Enrolling, removing and new codes need a
- * recent sign-in (`SessionNotFresh`).
- */
+/** `client.mfa`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface MfaClient {
   verify(proof: MfaProof & { callbackUrl?: string; trustDevice?: boolean }): Promise<{ url: string }>
   methods(): Promise<MfaMethods>
@@ -109,3 +98,21 @@ export const mfa = (): ClientPlugin<'mfa', MfaClient> => ({
     }
   },
 })
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.mfa`. A sign-in that answers `SecondFactorRequired` goes on with `verify({ code })` (the
+     * authenticator app's), `verify({ recoveryCode })` or, with the passkey plugin, `verify({ passkey:
+     * true })` (one of the user's passkeys or security keys); `methods()` says which this sign-in
+     * takes. `trustDevice: true` asks not to be asked again in this browser for a while. Refused with
+     * `InvalidCode` (start again after five). The signed-in user manages their factors: `enroll()`
+     * answers the app's `uri`, a `qr` (SVG) and the `secret`; `confirm(id, code)` confirms it (the
+     * first factor's answer carries `newRecoveryCodes`, shown once); `remove(id, proof)`,
+     * `recoveryCodes(proof)` (a new set; both take a second factor, `{ code }` or `{ recoveryCode }`)
+     * and `forgetDevice(id)` (a trusted device asks again). Enrolling, removing and new codes need a
+     * recent sign-in (`SessionNotFresh`).
+     */
+    readonly mfa: MfaClient
+  }
+}

@@ -1,18 +1,7 @@
 /** `password()`: email-and-password accounts (the server's `Password()` provider, docs/passwords.md). */
 import type { ClientPlugin } from '../plugin.js'
 
-/**
- * `client.password`. Signing in stays `signIn('password', { email, password, redirect: false })`:
- * refused with `CredentialsSignin`, or `EmailNotVerified` until the address is confirmed. `signUp`
- * answers the same whether or not the address has an account (its owner is emailed instead);
- * `verify` takes the code from the confirmation email and `resend` sends it again; `forgot` emails
- * a code that `reset` takes with the new password (every session of the user ends). Signed in,
- * `status()` says whether the user has a password and `set()` sets or changes it (a recent
- * sign-in, else `SessionNotFresh`; `currentPassword` where there is one), ending the other
- * sessions. Refusals are an `AuthClientError` with the server's code: `PasswordTooShort`,
- * `PasswordTooLong`, `PasswordBreached`, `InvalidCode`, `CodeExpired`, `TooManyAttempts`,
- * `RateLimited`, `CredentialsSignin` (a wrong `currentPassword`).
- */
+/** `client.password`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface PasswordClient {
   signUp(account: { email: string; password: string; name?: string }): Promise<void>
   verify(proof: { email: string; code: string }): Promise<void>
@@ -47,3 +36,21 @@ export const password = (): ClientPlugin<'password', PasswordClient> => ({
     }
   },
 })
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.password`. Signing in stays `signIn('password', { email, password, redirect: false })`:
+     * refused with `CredentialsSignin`, or `EmailNotVerified` until the address is confirmed. `signUp`
+     * answers the same whether or not the address has an account (its owner is emailed instead);
+     * `verify` takes the code from the confirmation email and `resend` sends it again; `forgot` emails
+     * a code that `reset` takes with the new password (every session of the user ends). Signed in,
+     * `status()` says whether the user has a password and `set()` sets or changes it (a recent
+     * sign-in, else `SessionNotFresh`; `currentPassword` where there is one), ending the other
+     * sessions. Refusals are an `AuthClientError` with the server's code: `PasswordTooShort`,
+     * `PasswordTooLong`, `PasswordBreached`, `InvalidCode`, `CodeExpired`, `TooManyAttempts`,
+     * `RateLimited`, `CredentialsSignin` (a wrong `currentPassword`).
+     */
+    readonly password: PasswordClient
+  }
+}

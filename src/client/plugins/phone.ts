@@ -3,11 +3,7 @@ import type { ClientPlugin } from '../plugin.js'
 import type { SignInResult } from '../auth-client.js'
 import { providerId, signInWithCode } from './codes.js'
 
-/**
- * `client.phone`: `send({ phone })` texts a code to the number (the same answer whether or not it
- * has an account); `verify({ phone, code })` signs this browser in with it. Refused with an
- * `AuthClientError`: `InvalidPhoneNumber`, `InvalidCode`, `CodeExpired`, `TooManyAttempts`, `RateLimited`.
- */
+/** `client.phone`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface PhoneCodesClient {
   send(options: { phone: string; provider?: string }): Promise<void>
   verify(options: { phone: string; code: string; provider?: string; callbackUrl?: string }): Promise<SignInResult>
@@ -28,5 +24,16 @@ export const phoneCodes = (): ClientPlugin<'phone', PhoneCodesClient> => {
         return signInWithCode(client, await providerId(client, provider, isPhone, 'phone'), { phone, code }, callbackUrl)
       },
     }),
+  }
+}
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.phone`: `send({ phone })` texts a code to the number (the same answer whether or not it
+     * has an account); `verify({ phone, code })` signs this browser in with it. Refused with an
+     * `AuthClientError`: `InvalidPhoneNumber`, `InvalidCode`, `CodeExpired`, `TooManyAttempts`, `RateLimited`.
+     */
+    readonly phone: PhoneCodesClient
   }
 }

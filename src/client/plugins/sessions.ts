@@ -3,11 +3,7 @@ import type { ClientPlugin } from '../plugin.js'
 import type { SessionInfo } from '../types.js'
 import { listed } from './listed.js'
 
-/**
- * `client.sessions`: the signed-in user's sessions, one per device. Ending another needs a recent
- * sign-in (`SessionNotFresh` otherwise); ending this one signs out here, in every tab. Signing
- * out everywhere: `revokeOthers()`, then `signOut()`.
- */
+/** `client.sessions`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface SessionsClient {
   list(): Promise<SessionInfo[]>
   revoke(id: string): Promise<SessionInfo[]>
@@ -22,3 +18,14 @@ export const sessions = (): ClientPlugin<'sessions', SessionsClient> => ({
     return { list, revoke: (id) => act({ action: 'revoke', id }), revokeOthers: () => act({ action: 'revoke-others' }) }
   },
 })
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.sessions`: the signed-in user's sessions, one per device. Ending another needs a recent
+     * sign-in (`SessionNotFresh` otherwise); ending this one signs out here, in every tab. Signing
+     * out everywhere: `revokeOthers()`, then `signOut()`.
+     */
+    readonly sessions: SessionsClient
+  }
+}
