@@ -1,12 +1,11 @@
 /**
  * The demo app: the SDK as an app uses it after `npm install latchkey`. One client (session reads
- * go through the service worker at /latchkey-sw.js), the sign-in components, the passkey client,
+ * go through the service worker at /latchkey-sw.js) with every plugin, the sign-in components,
  * and a panel that shows what the session engine knows.
  */
-import { createAuthClient } from 'latchkey'
+import { accounts, createAuthClient, emailCodes, mfa, password, sessions } from 'latchkey'
 import { defineElements } from 'latchkey/components'
-// The passkey client has no package entry yet; the demo takes it from the sources.
-import { createPasskeyClient } from 'latchkey/passkey'
+import { passkey } from 'latchkey/passkey'
 import { watchEngine } from './engine-peek.js'
 import { createEventLog } from './event-log.js'
 import { mountIdpCall } from './idp-call.js'
@@ -15,9 +14,7 @@ import { mountPasskeys } from './passkeys.js'
 import { createSessionPanel } from './session-panel.js'
 import { renderWhere } from './where.js'
 
-const client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js' })
-const passkey = createPasskeyClient({ basePath: client.basePath, getCsrfToken: client.getCsrfToken })
-client.passkey = passkey
+const client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [passkey(), mfa(), password(), emailCodes(), sessions(), accounts()] })
 defineElements(client)
 // A failed sign-in lands here with `?error=` (the server's `pages.error`): <latchkey-signin> has read
 // it and says it in words, signed in or out; out of the address bar, a reload does not repeat it.
@@ -34,7 +31,7 @@ watchEngine(client.basePath + '/session', (state) => {
   log.add(state)
   panel.show(state)
 })
-mountPasskeys(document.getElementById('passkeys')!, client, passkey)
+mountPasskeys(document.getElementById('passkeys')!, client, client.passkey)
 mountNotes(document.getElementById('notes-panel')!, client)
 mountIdpCall(document.getElementById('idp-call')!, document.querySelector('latchkey-accounts')!)
 renderWhere(document.getElementById('where')!)

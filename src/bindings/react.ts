@@ -8,11 +8,12 @@ import type { AuthClient, AuthStatus, Session } from '../client/index.js'
 // The elements in JSX: an app that imports the hooks gets typed <latchkey-signin> and the rest.
 export type { LatchkeyReactProps } from '../jsx/react.js'
 
-export interface UseSession {
-  data: Session | null
+/** `S`: the server's session type, where the client was given it (`server: typeOf<typeof auth>()`). */
+export interface UseSession<S extends Session = Session> {
+  data: S | null
   status: AuthStatus
   /** POST /session through the `session`/`jwt` callbacks; every tab hears the result. */
-  update: (data?: unknown) => Promise<Session | null>
+  update: (data?: unknown) => Promise<S | null>
 }
 
 /** One subscribe function per client, so React does not resubscribe on every render. */
@@ -24,14 +25,14 @@ const subscribeTo = (client: AuthClient | undefined) => {
   return subscribe
 }
 const none = () => () => {}
-const signedOutUpdate = async () => null
+const signedOutUpdate = async (): Promise<null> => null
 
 /**
  * `{ data, status, update }`, re-rendered on every session change in any tab. Rendered on the
  * server it is `loading` (and the hydration matches); on the server `client` may be undefined,
  * since a client needs a browser: `typeof window === 'undefined' ? undefined : createAuthClient()`.
  */
-export function useSession(client: AuthClient | undefined): UseSession {
+export function useSession<S extends Session = Session>(client: AuthClient<S> | undefined): UseSession<S> {
   // The snapshot is the engine's state object, the same until it changes: `client.session` is a
   // new object on each read while stale, which React would take for a change on every render.
   const state = useSyncExternalStore(subscribeTo(client), () => client?.state, () => undefined)

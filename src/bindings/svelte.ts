@@ -4,13 +4,14 @@ import type { AuthClient, AuthStatus, Session } from '../client/index.js'
 // The elements in markup: an app that imports the store gets typed <latchkey-signin> and the rest.
 export type { LatchkeySvelteAttributes } from '../jsx/svelte.js'
 
-export interface SessionValue {
-  data: Session | null
+/** `S`: the server's session type, where the client was given it (`server: typeOf<typeof auth>()`). */
+export interface SessionValue<S extends Session = Session> {
+  data: S | null
   status: AuthStatus
 }
 
-export function sessionStore(client: AuthClient): Readable<SessionValue> {
-  const now = (): SessionValue => ({ data: client.session ?? null, status: client.status })
+export function sessionStore<S extends Session = Session>(client: AuthClient<S>): Readable<SessionValue<S>> {
+  const now = (): SessionValue<S> => ({ data: client.session ?? null, status: client.status })
   return readable(now(), (set) => {
     set(now())
     return client.onSessionChange(() => set(now()))

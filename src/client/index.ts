@@ -1,5 +1,13 @@
-/** latchkey: the browser SDK. */
-export { createAuthClient, type AuthClient, type AuthClientOptions, type AuthClientLanguages, type SignInOptions, type SignInResult, type SignOutOptions, type MfaEnrolment, type MfaCode, type MfaFactor, type MfaMethods, type MfaProof, type MfaState, type PasswordClient, type TrustedDevice } from './create-auth-client.js'
+/** latchkey: the browser SDK, and its built-in plugins (each one's code is in an app's bundle only where the app passes it). */
+export { createAuthClient } from './create-auth-client.js'
+export type { WayIn, AuthClient, AuthClientOptions, AuthClientLanguages, SignInOptions, SignInResult, SignOutOptions } from './auth-client.js'
+export { typeOf, type AuthClientSetup, type AuthClientWith, type ClaimedSignIn, type ClientKernel, type ClientPlugin, type PluginNamespaces, type ServerType, type SessionFrom } from './plugin.js'
+export { mfa, type MfaClient, type MfaEnrolment, type MfaCode, type MfaFactor, type MfaMethods, type MfaProof, type MfaState, type TrustedDevice } from './plugins/mfa.js'
+export { password, type PasswordClient } from './plugins/password.js'
+export { emailCodes, type EmailCodesClient } from './plugins/email.js'
+export { phoneCodes, type PhoneCodesClient } from './plugins/phone.js'
+export { sessions, type SessionsClient } from './plugins/sessions.js'
+export { accounts, type AccountsClient } from './plugins/accounts.js'
 export { AuthClientError, type AuthClientErrorCode } from './errors.js'
 export type { AccountInfo, AppProvider, AuthStatus, ProviderForm, Session, SessionInfo, SessionState } from './types.js'
 export type { ElementMessages, Language, Plural } from '../locales/index.js'

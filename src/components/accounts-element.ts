@@ -1,6 +1,7 @@
 import type { AccountInfo, AppProvider, AuthClient } from '../client/index.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
+import { need } from './plugins.js'
 
 const isOAuth = (type: string) => type === 'oauth' || type === 'oidc'
 
@@ -19,7 +20,7 @@ export function accountsElement(client: AuthClient): CustomElementConstructor {
       super(client)
     }
     protected async read() {
-      const [accounts, providers] = await Promise.all([this.client.accounts.list(), this.client.getProviders()])
+      const [accounts, providers] = await Promise.all([need(this.client, 'accounts', 'latchkey-accounts').list(), this.client.getProviders()])
       this.providers = Object.values(providers).filter((p) => isOAuth(p.type))
       return accounts.filter((a) => a.type !== 'webauthn')
     }
@@ -27,14 +28,14 @@ export function accountsElement(client: AuthClient): CustomElementConstructor {
       const rows = this.list.map((a) => {
         const row = h('li', { part: 'account', 'data-provider': a.provider }, h('span', { part: 'name' }, a.name, a.email ? `: ${a.email}` : ''))
         if (isOAuth(a.type)) {
-          const unlink: HTMLButtonElement = h('button', { type: 'button', part: 'button unlink', 'aria-label': this.t('unlinkName', { name: a.name }), onclick: () => this.act(unlink, () => this.client.accounts.unlink(a.provider)) }, this.t('unlink'))
+          const unlink: HTMLButtonElement = h('button', { type: 'button', part: 'button unlink', 'aria-label': this.t('unlinkName', { name: a.name }), onclick: () => this.act(unlink, () => need(this.client, 'accounts', 'latchkey-accounts').unlink(a.provider)) }, this.t('unlink'))
           row.append(unlink)
         }
         return row
       })
       const linked = new Set(this.list.map((a) => a.provider))
       const connect = this.providers.filter((p) => !linked.has(p.id)).map((p) => {
-        const button: HTMLButtonElement = h('button', { type: 'button', part: 'button connect', 'data-provider': p.id, onclick: () => this.act(button, () => this.client.accounts.link(p.id, { callbackUrl: this.getAttribute('callback-url') ?? location.href })) }, this.t('connect', { name: p.name }))
+        const button: HTMLButtonElement = h('button', { type: 'button', part: 'button connect', 'data-provider': p.id, onclick: () => this.act(button, () => need(this.client, 'accounts', 'latchkey-accounts').link(p.id, { callbackUrl: this.getAttribute('callback-url') ?? location.href })) }, this.t('connect', { name: p.name }))
         return button
       })
       return [h('ul', { part: 'list', class: 'accounts' }, ...rows), ...connect]

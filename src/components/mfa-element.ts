@@ -3,6 +3,7 @@ import { date } from './dates.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
 import { proofField } from './proof-field.js'
+import { need } from './plugins.js'
 
 /** The key as an app's "enter a key" screen takes it: groups of four, easier to copy by eye. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
@@ -28,16 +29,19 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     /** Frees what the open panel holds (the download's Blob URL). */
     private release?: () => void
     private count = h('p', { part: 'count', class: 'message' })
-    private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.client.mfa.enroll()))) })
+    private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.mfa.enroll()))) })
     private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.openForm(this.renewal()) })
     constructor() {
       super(client)
       this.error.id = 'error'
     }
+    private get mfa() {
+      return need(this.client, 'mfa', 'latchkey-mfa')
+    }
     protected async read() {
       // Another user's panel (their recovery codes) never stays.
       this.open(undefined)
-      return this.apply(await this.client.mfa.list())
+      return this.apply(await this.mfa.list())
     }
     /** Takes in the server's answer: the codes left, and new codes to show; answers the factors. */
     private apply(state: MfaState): MfaFactor[] {
@@ -77,7 +81,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
         onsubmit: (e: Event) => {
           e.preventDefault()
           void this.run(confirm, async () => {
-            const state = await this.client.mfa.confirm(made.factor.id, input.value)
+            const state = await this.mfa.confirm(made.factor.id, input.value)
             this.open(undefined)
             return this.apply(state)
           }, form)
@@ -96,11 +100,11 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     }
     private removal(factor: MfaFactor): HTMLElement {
       const label = this.t('removeName', { name: this.name(factor) })
-      return this.proofForm('remove-form', label, this.t('removeIntro', { name: this.name(factor) }), this.t('remove'), (proof) => this.client.mfa.remove(factor.id, proof))
+      return this.proofForm('remove-form', label, this.t('removeIntro', { name: this.name(factor) }), this.t('remove'), (proof) => this.mfa.remove(factor.id, proof))
     }
     /** New recovery codes void the old ones: like a removal, they take a second factor, not only a fresh session. */
     private renewal(): HTMLElement {
-      return this.proofForm('renew-form', this.t('newRecoveryCodes'), this.t('renewIntro'), this.t('newRecoveryCodes'), (proof) => this.client.mfa.recoveryCodes(proof))
+      return this.proofForm('renew-form', this.t('newRecoveryCodes'), this.t('renewIntro'), this.t('newRecoveryCodes'), (proof) => this.mfa.recoveryCodes(proof))
     }
     /** A form that asks for a second factor (the app's code, or a recovery code) before `action`. */
     private proofForm(part: string, label: string, intro: string, submit: string, action: (proof: MfaCode) => Promise<MfaState>): HTMLElement {
@@ -167,7 +171,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
             const rows = this.devices.map((d) => {
         const forget: HTMLButtonElement = h('button', {
           type: 'button', part: 'button forget', 'aria-label': this.t('forgetName', { name: this.deviceName(d) }),
-          onclick: () => void this.run(forget, async () => this.apply(await this.client.mfa.forgetDevice(d.id))),
+          onclick: () => void this.run(forget, async () => this.apply(await this.mfa.forgetDevice(d.id))),
         }, this.t('forget'))
         return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, this.deviceName(d)), h('span', { part: 'when' }, this.t('trustedUntil', { date: date(this.words.lang, d.expiresAt) })), forget)
       })

@@ -1,27 +1,8 @@
-import type { AppProvider, AuthClient, SignInResult } from '../client/index.js'
+import type { AppProvider } from '../client/index.js'
+import type { SignInHost } from './sign-in-host.js'
 import { h } from './dom.js'
 import type { Key } from './words.js'
-
-/** What the password forms use of `<latchkey-signin>`. */
-export interface PasswordHost {
-  client: AuthClient
-  /** "Confirm it's you": no sign-up or reset then, only the sign-in. */
-  confirming: boolean
-  /** The email field's autocomplete (with `webauthn` where passkeys are offered in it). */
-  username: string
-  /** Runs a step from its button: a refusal in words under its form; answers whether it went through. */
-  run(button: HTMLButtonElement, action: () => Promise<unknown>): Promise<boolean>
-  /** The sign-in as the credentials form makes it (callback URL, `redirect`, `confirm`). */
-  signIn(fields: Record<string, string>): Promise<SignInResult>
-  /** Shows `mode` in place of the forms, the focus in its first field; none: the forms again. */
-  open(mode?: HTMLElement): void
-  /** The element's status line saying `words` (`mail`: followed by the `email-sent` slot), to place. */
-  say(words: string, mail?: boolean): HTMLElement
-  /** Shows the words of `code` after `near`. */
-  refuse(code: string, near: HTMLElement): void
-  /** `key`'s message in the element's language. */
-  t(key: Key, values?: Record<string, unknown>): string
-}
+import { need } from './plugins.js'
 
 function field(words: string, props: Record<string, unknown>): [HTMLLabelElement, HTMLInputElement] {
   const input = h('input', { required: true, part: 'input', ...props })
@@ -50,8 +31,8 @@ const notices: Record<string, Key> = { 'email-verified': 'addressConfirmed', 'pa
  * sign-up, go on to the code from the confirmation email; each step ends back at this form with
  * the address filled. An emailed link's page comes back here with `?notice=`, said in words.
  */
-export function passwordForm(host: PasswordHost, p: AppProvider, label: string): HTMLFormElement {
-  const { client, t } = host
+export function passwordForm(host: SignInHost, p: AppProvider): HTMLFormElement {
+  const { client, t, label } = host
   const codeField = () => field(t('codeFromEmail'), { name: 'code', part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
   const [emailLabel, email] = field(t('email'), { type: 'email', name: 'email', autocomplete: host.username })
   /** A step's address field, starting with the address typed into the sign-in form. */
@@ -82,12 +63,12 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
     const [codeLabel, code] = codeField()
     const resend: HTMLButtonElement = button('resend', t('sendAgain'), () =>
       host.run(resend, async () => {
-        await client.password.resend(address)
+        await need(client, 'password', 'latchkey-signin').resend(address)
         resend.after(host.say(t('sentAgain', { email: address }), true))
       }))
     const verifyForm = form('verify-form', t('confirmEmail'), t('confirm'), [codeLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.verify({ email: address, code: code.value })
+        await need(client, 'password', 'latchkey-signin').verify({ email: address, code: code.value })
         back(address, t('addressConfirmed'))
       }))
     const step = mode('verify', t('confirmEmail'), verifyForm, resend)
@@ -101,7 +82,7 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
     const [chosenLabel, chosen] = newPassword(t('password'))
     host.open(mode('signup', t('createAccount'), form('signup-form', t('createAccount'), t('createAccountButton'), [addressLabel, nameLabel, chosenLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.signUp({ email: address.value, password: chosen.value, name: name.value || undefined })
+        await need(client, 'password', 'latchkey-signin').signUp({ email: address.value, password: chosen.value, name: name.value || undefined })
         verify(address.value, (heading) => heading.after(host.say(t('signUpSent'), true)))
       }))))
   }
@@ -114,14 +95,14 @@ export function passwordForm(host: PasswordHost, p: AppProvider, label: string):
     const account = h('input', { type: 'email', name: 'email', autocomplete: 'username', hidden: true })
     const resetForm = form('reset-form', t('choosePassword'), t('changePassword'), [account, codeLabel, chosenLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.reset({ email: account.value, code: code.value, password: chosen.value })
+        await need(client, 'password', 'latchkey-signin').reset({ email: account.value, code: code.value, password: chosen.value })
         password.value = ''
         back(account.value, t('passwordChanged'))
       }))
     resetForm.hidden = true
     const forgotForm = form('forgot-form', t('resetPassword'), t('sendReset'), [addressLabel], (submit) =>
       host.run(submit, async () => {
-        await client.password.forgot(address.value)
+        await need(client, 'password', 'latchkey-signin').forgot(address.value)
         account.value = address.value
         forgotForm.after(host.say(t('resetSent', { email: address.value }), true))
         resetForm.hidden = false

@@ -2,6 +2,7 @@ import type { AuthClient, SessionInfo } from '../client/index.js'
 import { ago, date } from './dates.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
+import { need } from './plugins.js'
 
 /**
  * `<latchkey-sessions>`: the signed-in user's sessions, one per device, each with an end button,
@@ -15,7 +16,7 @@ export function sessionsElement(client: AuthClient): CustomElementConstructor {
       super(client)
     }
     protected read() {
-      return this.client.sessions.list()
+      return need(this.client, 'sessions', 'latchkey-sessions').list()
     }
     protected override fail(e: unknown) {
       super.fail(e)
@@ -25,7 +26,7 @@ export function sessionsElement(client: AuthClient): CustomElementConstructor {
       const { lang } = this.words
       const unknown = this.t('unknownTime')
       const rows = this.list.map((s) => {
-        const end: HTMLButtonElement = h('button', { type: 'button', part: 'button end', onclick: () => this.act(end, () => this.client.sessions.revoke(s.id)) }, this.t(s.current ? 'signOutHere' : 'end'))
+        const end: HTMLButtonElement = h('button', { type: 'button', part: 'button end', onclick: () => this.act(end, () => need(this.client, 'sessions', 'latchkey-sessions').revoke(s.id)) }, this.t(s.current ? 'signOutHere' : 'end'))
         return h('li', { part: 'session', 'data-current': s.current },
           h('span', { part: 'device' }, s.current ? this.t('thisDevice', { device: s.device }) : s.device),
           h('span', { part: 'when' }, this.t('sessionTimes', { created: s.createdAt ? date(lang, s.createdAt, true) : unknown, seen: s.lastSeenAt ? ago(lang, s.lastSeenAt) : unknown })),
@@ -33,7 +34,7 @@ export function sessionsElement(client: AuthClient): CustomElementConstructor {
         )
       })
       const others = this.list.filter((s) => !s.current).length
-      const endOthers: HTMLButtonElement = h('button', { type: 'button', part: 'button end-others', hidden: !others, onclick: () => this.act(endOthers, () => this.client.sessions.revokeOthers()) }, this.t('endOthers'))
+      const endOthers: HTMLButtonElement = h('button', { type: 'button', part: 'button end-others', hidden: !others, onclick: () => this.act(endOthers, () => need(this.client, 'sessions', 'latchkey-sessions').revokeOthers()) }, this.t('endOthers'))
       return [h('ul', { part: 'list', class: 'sessions' }, ...rows), endOthers]
     }
   }

@@ -3,12 +3,18 @@ import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
 import { errorMessage } from './messages.js'
-import type { passwordForm as PasswordForm } from './password-forms.js'
+import type { SignInRenderer } from './sign-in-host.js'
 import { proofField } from './proof-field.js'
 import { forHowLong } from '../core/for-how-long.js'
+import { maybe, need } from './plugins.js'
 
-/** The password forms, loaded the first time a provider needs them: most apps have none. */
-let passwordForm: typeof PasswordForm | undefined
+/** What draws one way in: the element's own drawings by name, or a plugin's renderer (lazily loaded). */
+type Draw = (p: AppProvider, c: ItemContext) => HTMLElement
+type ItemContext = { callbackUrl: string; redirect: boolean; confirm: object; label: (p: AppProvider) => string; autofill: (hint: string) => string }
+/** The element's drawing of a provider no plugin draws, by its kind (a table, so no kind is tested here). */
+const byKind: Record<string, string> = { email: 'email', credentials: 'credentials', webauthn: 'passkey' }
+/** Renderers the element ships but loads only where a page needs them: the password forms. */
+const lazyRenderers: Record<string, () => Promise<SignInRenderer>> = { password: async () => (await import('./password-forms.js')).passwordForm }
 
 const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 /** Tries the server gives one pending sign-in (features/mfa/verify.ts). */
@@ -18,7 +24,7 @@ const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'Passke
 const formOf: Record<string, string> = { CredentialsSignin: 'credentials-form password-form', EmailNotVerified: 'password-form', Verification: 'email-form', EmailSignin: 'email-form', InvalidCode: 'code-form', CodeExpired: 'code-form', TooManyAttempts: 'code-form' }
 
 /** WebAuthn here (WebKitGTK has none): the passkey client's own check, else the global it needs. */
-const hasWebAuthn = (client: AuthClient) => client.passkey?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
+const hasWebAuthn = (client: AuthClient) => maybe(client, 'passkey')?.supported() ?? typeof globalThis.PublicKeyCredential === 'function'
 
 /** The letter mark: the name's first letter in a ring, drawn in CSS in the button's text colour. */
 const mark = (p: AppProvider) => h('span', { class: 'mark', part: 'logo mark', 'aria-hidden': 'true' }, p.name.trim().charAt(0).toUpperCase())
@@ -47,9 +53,10 @@ function logo(p: AppProvider): HTMLElement {
  * A sign-in that answers `SecondFactorRequired` (or a page opened with it: an OAuth or email-link
  * sign-in that came back) goes on in one step in place of the forms: the code from the
  * authenticator app or a recovery code, then the session; "Start over" goes back to the forms.
- * A `Password()` provider (one whose /providers entry has `password`) gets its own form, whose
- * sign-up, confirmation and reset steps show in place of the forms too (password-forms.ts, loaded
- * only where the server has such a provider).
+ * Each way in is drawn by what the client's plugins bring (`client.waysIn`), else by the element's
+ * own drawing for its kind: the password plugin's form for a `Password()` provider, whose sign-up,
+ * confirmation and reset steps show in place of the forms too (password-forms.ts, loaded only
+ * where the server has such a provider).
  * Attributes: `callback-url`, `credentials-fields`, `redirect`, and `confirm`: "confirm it's you",
  * shown only while signed in, signing the same user in again (a fresh session) and firing
  * `latchkey-confirmed`; a sign-in as anyone else is refused and changes nothing.
@@ -88,7 +95,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         .getProviders()
         .then(async (p) => {
           const all = Object.values(p)
-          if (all.some((x) => x.password)) passwordForm ??= (await import('./password-forms.js')).passwordForm
+          await Promise.all(all.map((provider) => this.resolve(provider)))
           this.build(all)
         })
         .catch((e) => this.failed(e))
@@ -181,7 +188,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
      * prompt. Not awaited: the browser may keep it pending, and a refusal changes nothing here.
      */
     private upgrade() {
-      const passkey = this.client.passkey
+      const passkey = maybe(this.client, 'passkey')
       if (!passkey || !this.hasAttribute('passkey-upgrade')) return
       passkey.capabilities().then((c) => (c.conditionalCreate ? passkey.upgrade() : undefined)).catch(() => {})
     }
@@ -211,13 +218,14 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private build(all: AppProvider[]) {
       this.providers = all
       // A passkey button the browser cannot run would only fail when pressed.
-      const providers = hasWebAuthn(this.client) ? all : all.filter((p) => p.type !== 'webauthn')
+      const isPasskey = (p: AppProvider) => this.drawings.get(p.id)?.name === 'passkey'
+      const providers = hasWebAuthn(this.client) ? all : all.filter((p) => !isPasskey(p))
       const callbackUrl = this.callbackUrl
       const redirect = this.hasAttribute('redirect')
       const confirm = this.confirming ? { confirm: true } : {}
       const label = (p: AppProvider) => this.t('signInWith', { name: p.name })
       // With a passkey provider and the passkey client, the name fields offer passkeys in the autofill.
-      const passkey = this.client.passkey ? providers.find((p) => p.type === 'webauthn') : undefined
+      const passkey = maybe(this.client, 'passkey') ? providers.find(isPasskey) : undefined
       const autofill = (hint: string) => (passkey ? `${hint} webauthn` : hint)
       this.signInButtons.clear()
       const items = providers.map((p) => {
@@ -243,72 +251,101 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       if (button) button.append(this.badge)
       else this.badge.remove()
     }
-    private item(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: { callbackUrl: string; redirect: boolean; confirm: object; label: (p: AppProvider) => string; autofill: (hint: string) => string }): HTMLElement {
-      if (p.type === 'email') {
-        const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
-        const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
-        // The code form stands after the email form (forms do not nest), once an email went out.
-        const code = p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
-        const form: HTMLFormElement = h('form', {
-          part: 'form email-form', 'aria-label': label(p),
-          onsubmit: async (e: Event) => {
-            e.preventDefault()
-            triedWith(p.id)
-            const ok = await this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), this.t(p.code ? 'emailAndCodeSent' : 'emailSent', { email: input.value }))
-            if (ok && code) {
-              form.after(code)
-              code.hidden = false
-              code.querySelector('input')!.focus()
-            }
-          },
-        }, h('label', { part: 'label' }, this.t('email'), input), submit)
-        return form
+    /** Each provider's drawing, by its id: what a plugin's way in names, else the element's for its kind. */
+    private drawings = new Map<string, { name: string; draw: Draw }>()
+    private async resolve(p: AppProvider) {
+      const way = this.client.waysIn.find((w) => w.knows(p))
+      const renderer = way?.renderer ?? (p.form && p.code ? 'code' : byKind[p.type] ?? 'button')
+      const load = typeof renderer === 'function' ? (renderer as () => Promise<SignInRenderer>) : lazyRenderers[renderer]
+      const name = typeof renderer === 'string' ? renderer : 'plugin'
+      if (load) {
+        const render = await load()
+        return void this.drawings.set(p.id, { name, draw: (p, c) => render(this.host(p, c), p) })
       }
-      if (p.form && p.code) return this.pluginForm(p, p.form, p.code, callbackUrl, redirect, confirm, label(p))
-      if (p.type === 'credentials' && p.password && passwordForm) {
-        this.lengths = p.password
-        return passwordForm({
-          client: this.client, confirming: this.confirming, username: autofill('username'),
-          run: (button, action) => this.run(button, action),
-          signIn: (fields) => (triedWith(p.id), this.credentials(p, fields, callbackUrl, redirect, confirm)),
-          open: (mode) => this.open(mode),
-          say: (words, mail) => this.say(words, mail),
-          refuse: (code, near) => this.showError(code, undefined, near),
-          t: this.t,
-        }, p, label(p))
+      this.drawings.set(p.id, { name, draw: this.own[name] ?? this.own.button! })
+    }
+    private item(p: AppProvider, c: ItemContext): HTMLElement {
+      return (this.drawings.get(p.id)?.draw ?? this.own.button!)(p, c)
+    }
+    /** What a renderer uses of this element (sign-in-host.ts). */
+    private host(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext) {
+      const password = p.password
+      if (password) this.lengths = password
+      return {
+        client: this.client, confirming: this.confirming, username: autofill('username'), label: label(p), callbackUrl, redirect,
+        run: (button: HTMLButtonElement, action: () => Promise<unknown>) => this.run(button, action),
+        signIn: (fields: Record<string, string>) => (triedWith(p.id), this.credentials(p, fields, callbackUrl, redirect, confirm)),
+        open: (mode?: HTMLElement) => this.open(mode),
+        say: (words: string, mail?: boolean) => this.say(words, mail),
+        refuse: (code: string, near: HTMLElement) => this.showError(code, undefined, near),
+        t: this.t,
       }
-      if (p.type === 'credentials') {
-        const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
-        const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : autofill('username') }))
-        const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
-        return h('form', {
-          part: 'form credentials-form', 'aria-label': label(p),
-          onsubmit: (e: Event) => {
-            e.preventDefault()
-            const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
-            triedWith(p.id)
-            this.run(submit, () => this.credentials(p, fields, callbackUrl, redirect, confirm))
-          },
-        }, ...inputs.map((input, i) => h('label', { part: 'label' }, this.fieldName(names[i]), input)), submit)
-      }
+    }
+    /** The element's own drawings. */
+    private own: Record<string, Draw> = {
+      email: (p, c) => this.emailForm(p, c, false),
+      'email-code': (p, c) => this.emailForm(p, c, true),
+      code: (p, { callbackUrl, redirect, confirm, label }) => this.pluginForm(p, p.form!, p.code!, callbackUrl, redirect, confirm, label(p)),
+      credentials: (p, c) => this.credentialsForm(p, c),
+      passkey: (p, c) => this.button(p, c, true),
+      button: (p, c) => this.button(p, c, false),
+    }
+    /** The email form; `codes`: with the emailed code's form after it, where the provider sends one. */
+    private emailForm(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext, codes: boolean): HTMLFormElement {
+      const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
+      const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
+      // The code form stands after the email form (forms do not nest), once an email went out.
+      const code = codes && p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
+      const form: HTMLFormElement = h('form', {
+        part: 'form email-form', 'aria-label': label(p),
+        onsubmit: async (e: Event) => {
+          e.preventDefault()
+          triedWith(p.id)
+          const ok = await this.run(submit, () => this.client.signIn(p.id, { email: input.value, callbackUrl, redirect, ...confirm }), this.t(code ? 'emailAndCodeSent' : 'emailSent', { email: input.value }))
+          if (ok && code) {
+            form.after(code)
+            code.hidden = false
+            code.querySelector('input')!.focus()
+          }
+        },
+      }, h('label', { part: 'label' }, this.t('email'), input), submit)
+      return form
+    }
+    /** The credentials form: fields from `credentials-fields`, default "username,password". */
+    private credentialsForm(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext): HTMLFormElement {
+      const names = (this.getAttribute('credentials-fields') ?? 'username,password').split(',').map((s) => s.trim()).filter(Boolean)
+      const inputs = names.map((name) => h('input', { name, type: fieldType(name), required: true, part: 'input', autocomplete: fieldType(name) === 'password' ? 'current-password' : autofill('username') }))
+      const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
+      return h('form', {
+        part: 'form credentials-form', 'aria-label': label(p),
+        onsubmit: (e: Event) => {
+          e.preventDefault()
+          const fields = Object.fromEntries(inputs.map((i) => [i.name, i.value]))
+          triedWith(p.id)
+          this.run(submit, () => this.credentials(p, fields, callbackUrl, redirect, confirm))
+        },
+      }, ...inputs.map((input, i) => h('label', { part: 'label' }, this.fieldName(names[i]), input)), submit)
+    }
+    /** A provider's button: "Sign in with {name}" in its brand colour (OAuth, OIDC), or the passkey button. */
+    private button(p: AppProvider, { callbackUrl, redirect, confirm, label }: ItemContext, passkey: boolean): HTMLButtonElement {
       const style = p.style ?? {}
       const button: HTMLButtonElement = h('button', {
         type: 'button',
-        part: `button ${p.type === 'webauthn' ? 'passkey' : 'provider'}`,
+        part: `button ${passkey ? 'passkey' : 'provider'}`,
         'data-provider': p.id,
         '--latchkey-brand': style.brandColor ?? style.bg,
         '--latchkey-brand-text': style.text,
         onclick: () =>
           this.run(button, () => {
             triedWith(p.id)
-            if (p.type !== 'webauthn') return this.client.signIn(p.id, { callbackUrl, ...confirm })
-            // client.signIn runs client.passkey.signIn() and then refreshes the session; the
+            if (!passkey) return this.client.signIn(p.id, { callbackUrl, ...confirm })
+            // client.signIn runs the passkey plugin's ceremony and then refreshes the session; the
             // button's ceremony cancels the waiting autofill, which starts again once it ends.
-            if (this.client.passkey) return this.client.signIn(p.id, { callbackUrl, redirect, ...confirm }).finally(() => this.autofill(p, callbackUrl, redirect))
+            if (maybe(this.client, 'passkey')) return this.client.signIn(p.id, { callbackUrl, redirect, ...confirm }).finally(() => this.autofill(p, callbackUrl, redirect))
             this.dispatchEvent(new CustomEvent('latchkey-passkey', { detail: { provider: p }, bubbles: true, composed: true }))
             return Promise.resolve()
           }),
-      }, p.type !== 'webauthn' && logo(p), h('span', {}, label(p)))
+      }, !passkey && logo(p), h('span', {}, label(p)))
       return button
     }
     /** A credentials field's label: the catalogue's words for the usual names, else the name itself. */
@@ -331,7 +368,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         onsubmit: (e: Event) => {
           e.preventDefault()
           this.run(submit, async () => {
-            const result = await this.client.email.verify({ email: email(), code: input.value, provider: p.id, callbackUrl })
+            const result = await need(this.client, 'email', 'latchkey-signin').verify({ email: email(), code: input.value, provider: p.id, callbackUrl })
             if (redirect && result.url) location.href = result.url
             return result
           })
@@ -422,14 +459,14 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.render()
       field.input.focus()
       // Offers what this sign-in takes beyond a typed code; without an answer, the code field stays alone.
-      this.client.mfa.methods().then(({ methods, trustDevices }) => {
-        passkey.hidden = !(methods.includes('passkey') && this.client.passkey && hasWebAuthn(this.client))
+      Promise.resolve().then(() => need(this.client, 'mfa', 'latchkey-signin').methods()).then(({ methods, trustDevices }) => {
+        passkey.hidden = !(methods.includes('passkey') && maybe(this.client, 'passkey') && hasWebAuthn(this.client))
         trustLabel.hidden = !trustDevices
         if (trustDevices) trustLabel.lastChild!.textContent = this.t('trustDevice', { time: forHowLong(trustDevices, this.words.lang) })
       }, () => {})
     }
     private async verify(proof: MfaProof, trustDevice: boolean) {
-      const result = await this.client.mfa.verify({ ...proof, trustDevice, callbackUrl: this.callbackUrl })
+      const result = await need(this.client, 'mfa', 'latchkey-signin').verify({ ...proof, trustDevice, callbackUrl: this.callbackUrl })
       if (this.hasAttribute('redirect')) location.href = result.url
       return result
     }

@@ -91,12 +91,12 @@ test('list, the last-way guard, connect a second provider, unlink the first', as
   await context.close()
 })
 
-test('the SDK: accounts.list, accounts.unlink and passkeys.list answer typed errors signed out', async () => {
+test('the SDK: accounts.list, accounts.unlink and passkey.list answer typed errors signed out', async () => {
   const context = await env.browser.newContext()
-  const page = await openPage(context, env.server.url + '/')
+  const page = await openPage(context, env.server.url + '/?passkey')
   const codes = await page.evaluate(async () => {
     const code = (p: Promise<unknown>) => p.then(() => 'none', (e: { code?: string }) => e.code)
-    return [await code(window.client.accounts.list()), await code(window.client.accounts.unlink('first-idp')), await code(window.client.passkeys.list())]
+    return [await code(window.client.accounts.list()), await code(window.client.accounts.unlink('first-idp')), await code(window.client.passkey.list())]
   })
   expect(codes).toEqual(['AccessDenied', 'AccessDenied', 'AccessDenied'])
   await context.close()
@@ -104,7 +104,7 @@ test('the SDK: accounts.list, accounts.unlink and passkeys.list answer typed err
 
 test('a session past freshAge: Connect is refused before leaving and asks to confirm; once confirmed it links', async () => {
   const context = await env.browser.newContext()
-  const page = await openPage(context, env.server.url + '/')
+  const page = await openPage(context, env.server.url + '/?passkey')
   // Alice (left with the second IdP by the test above) signs in with it in a new browser.
   await signInAtIdp(page, 'second-idp')
   await page.evaluate(() => {
@@ -126,7 +126,7 @@ test('a session past freshAge: Connect is refused before leaving and asks to con
   // The same guard, and the same code, on every management call that removes a way in or ends a session.
   const refused = await page.evaluate(async () => {
     const code = (p: Promise<unknown>) => p.then(() => 'none', (e: { code?: string }) => e.code)
-    return [await code(window.client.accounts.unlink('second-idp')), await code(window.client.passkeys.remove('any-id')), await code(window.client.sessions.revokeOthers())]
+    return [await code(window.client.accounts.unlink('second-idp')), await code(window.client.passkey.remove('any-id')), await code(window.client.sessions.revokeOthers())]
   })
   expect(refused).toEqual(['SessionNotFresh', 'SessionNotFresh', 'SessionNotFresh'])
   expect(await stored(page)).toEqual(['second-idp'])

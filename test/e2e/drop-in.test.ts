@@ -49,7 +49,7 @@ test('the passkey part: a second script tag adds Latchkey.client.passkey, and th
   page.on('pageerror', (e) => errors.push(e.message))
   // Still one global: the passkey part adds to the drop-in's.
   expect(await page.evaluate(() => Object.keys(window).filter((k) => /latchkey/i.test(k)))).toEqual(['Latchkey'])
-  expect(await page.evaluate(() => Object.keys((window as any).Latchkey).sort())).toEqual(['AuthClientError', 'PasskeyError', 'client', 'createAuthClient', 'createPasskeyClient', 'defineElements'])
+  expect(await page.evaluate(() => Object.keys((window as any).Latchkey).sort())).toEqual(['AuthClientError', 'PasskeyError', 'client', 'createAuthClient', 'defineElements', 'passkey'])
   const registered = await page.evaluate(async () => {
     const { client } = (window as any).Latchkey
     await client.passkey.register({ email: 'drop.passkey@example.com' })

@@ -25,7 +25,7 @@ const sessionEmail = (tab: Tab) => tab.evaluate(() => window.client.getSession()
 /** Runs a passkey call in the page: its result, or the error's name, code and reason. */
 const passkey = (tab: Tab, call: 'register' | 'signIn', email?: string) =>
   tab.evaluate(([c, e]) => {
-    const run = c === 'register' ? window.client.passkey!.register(e ? { email: e } : {}) : window.client.passkey!.signIn(e ? { email: e } : {})
+    const run = c === 'register' ? window.client.passkey.register(e ? { email: e } : {}) : window.client.passkey.signIn(e ? { email: e } : {})
     return run.then((value) => ({ ok: true, value }), (err) => ({ ok: false, name: err?.name, code: err?.code, reason: err?.reason, message: String(err?.message ?? err) }))
   }, [call, email] as const)
 

@@ -8,7 +8,8 @@ import { ensureBuilt } from './ensure-built.js'
 
 declare global {
   interface Window {
-    client: import('../../src/client/index.js').AuthClient
+    /** The test page's client: every built-in plugin (passkey with `?passkey`), and `use` to add a stand-in one. */
+    client: import('../../src/client/index.js').AuthClient & import('../../src/components/plugins.js').Plugged & { use(plugin: import('../../src/client/index.js').ClientPlugin): void }
     changes: { at: number; email: string | null; stale: boolean }[]
     ready?: boolean
     /** Times the test page came back from the back-forward cache (test/support/app-server.ts). */

@@ -21,9 +21,9 @@ import { browserAndServer, openPage, signInWithForm } from './helpers.js'
 const appPage = (lang: string | null, options = '{}', body = '<latchkey-signin></latchkey-signin>') => `<!doctype html><html${lang ? ` lang="${lang}"` : ''}><meta charset="utf-8"><title>languages</title>
 ${body}
 <script type="module">
-import { createAuthClient } from '/latchkey.js'
+import { createAuthClient, mfa, password, emailCodes, sessions, accounts } from '/latchkey.js'
 import { defineElements } from '/latchkey-components.js'
-window.client = createAuthClient({ basePath: '/auth', serviceWorker: false, ...${options} })
+window.client = createAuthClient({ basePath: '/auth', serviceWorker: false, plugins: [mfa(), password(), emailCodes(), sessions(), accounts()], ...${options} })
 defineElements(window.client)
 window.ready = true
 </script></html>`

@@ -10,9 +10,9 @@ import { browserAndServer, openPage } from './helpers.js'
 const appPage = (options: string, body = '<latchkey-signin></latchkey-signin>') => `<!doctype html><html lang="en"><meta charset="utf-8"><title>lazy parts</title>
 ${body}
 <script type="module">
-import { createAuthClient } from '/latchkey.js'
+import { createAuthClient, mfa, password } from '/latchkey.js'
 import { defineElements } from '/latchkey-components.js'
-window.client = createAuthClient({ basePath: '/auth', serviceWorker: false })
+window.client = createAuthClient({ basePath: '/auth', serviceWorker: false, plugins: [mfa(), password()] })
 defineElements(window.client, ${options})
 window.ready = true
 </script></html>`

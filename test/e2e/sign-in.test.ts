@@ -133,13 +133,13 @@ describe('<latchkey-signin>', () => {
     await context.close()
   })
 
-  test('with client.passkey attached, the passkey button runs its signIn and the session follows (no worker)', async () => {
+  test('with a passkey plugin, the passkey button runs its signIn and the session follows (no worker)', async () => {
     const context = await fresh()
     const page = await openPage(context, server.url + '/?nosw', { controlled: false })
     await expect.poll(() => statusOf(page)).toBe('unauthenticated')
     // A stand-in for the passkey module: its "ceremony" signs in behind the SDK's back.
     await page.evaluate(() => {
-      const standIn: Pick<NonNullable<typeof window.client.passkey>, 'signIn'> = {
+      const standIn: Pick<typeof window.client.passkey, 'signIn'> = {
         async signIn(options) {
           ;(window as any).passkeyOptions = options
           const csrfToken = await window.client.getCsrfToken()
@@ -147,7 +147,7 @@ describe('<latchkey-signin>', () => {
           return { url: location.href }
         },
       }
-      window.client.passkey = standIn as NonNullable<typeof window.client.passkey>
+      window.client.use({ name: 'passkey', setup: ({ claimSignIn }) => (claimSignIn((p) => p.type === 'webauthn', (p, fields) => standIn.signIn({ ...fields, provider: p.id })), standIn) })
     })
     await page.locator('latchkey-signin button[part~="passkey"]').click()
     await expect.poll(() => userName(page).textContent()).toBe('key')

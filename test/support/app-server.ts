@@ -115,20 +115,19 @@ const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>
 <latchkey-user></latchkey-user>
 <latchkey-mfa></latchkey-mfa>
 <script type="module">
-import { createAuthClient } from '/latchkey.js'
+import { createAuthClient, accounts, emailCodes, mfa, password, phoneCodes, sessions } from '/latchkey.js'
 import { defineElements } from '/latchkey-components.js'
 const params = new URLSearchParams(location.search)
 const appsw = params.get('appsw')
 if (appsw) await navigator.serviceWorker.register(appsw, { type: appsw.includes('.mjs') ? 'module' : 'classic' })
-const client = createAuthClient({ basePath: params.get('base') ?? '/auth', serviceWorker: params.has('nosw') ? false : params.get('sw') ?? (appsw ? true : '/latchkey-sw.js') })
+// \`client.use(plugin)\`: a test adds a stand-in plugin after the page made its client.
+const plugins = [mfa(), password(), emailCodes(), phoneCodes(), sessions(), accounts(), { name: 'use', setup: (kernel) => kernel.use }]
+if (params.has('passkey')) plugins.push((await import('/latchkey-passkey.js')).passkey())
+const client = createAuthClient({ basePath: params.get('base') ?? '/auth', serviceWorker: params.has('nosw') ? false : params.get('sw') ?? (appsw ? true : '/latchkey-sw.js'), plugins })
 window.client = client
 window.createAuthClient = createAuthClient
 window.changes = []
 client.onSessionChange((s) => window.changes.push({ at: Date.now(), email: s?.user?.email ?? null, stale: !!s?.stale }))
-if (params.has('passkey')) {
-  const { createPasskeyClient } = await import('/latchkey-passkey.js')
-  client.passkey = createPasskeyClient({ basePath: client.basePath, getCsrfToken: client.getCsrfToken })
-}
 defineElements(client)
 // How many times this page came back from the back-forward cache.
 window.restored = 0

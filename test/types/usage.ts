@@ -4,7 +4,7 @@
  * packed package; this file keeps the same shapes in `tsc --noEmit -p .`.
  */
 import { createAuthClient, type SignInResult } from '../../src/client/index.js'
-import { createPasskeyClient, type PasskeyInfo } from '../../src/client/passkey/index.js'
+import { passkey, type PasskeyInfo } from '../../src/client/passkey/index.js'
 import type { AuthConfig, Provider } from '../../src/server/index.js'
 import GitHub from '../../src/providers/github.js'
 import Google from '../../src/providers/google.js'
@@ -21,10 +21,10 @@ export async function browser() {
   // @ts-expect-error a sign-in that may navigate away may answer nothing
   const sure: SignInResult = await auth.signIn('github')
 
-  // Attaching the passkey client gives its whole surface.
-  auth.passkey = createPasskeyClient({ basePath: '/auth', getCsrfToken: auth.getCsrfToken })
-  await auth.passkey.register({ email: 'a@example.com' })
-  const keys: PasskeyInfo[] = await auth.passkey.list()
-  await auth.passkey.remove(keys[0]!.id)
+  // The passkey plugin gives its whole surface.
+  const withPasskeys = createAuthClient({ plugins: [passkey()] })
+  await withPasskeys.passkey.register({ email: 'a@example.com' })
+  const keys: PasskeyInfo[] = await withPasskeys.passkey.list()
+  await withPasskeys.passkey.remove(keys[0]!.id)
   return [providers, config, result, maybe, sure]
 }

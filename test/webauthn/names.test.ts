@@ -77,13 +77,13 @@ describe('the passkey list', () => {
     expect((await env.app.adapter.getAuthenticator(key!.credentialID))?.name ?? null).toBeNull()
   })
 
-  test("the SDK's client.passkeys.rename does the same", async () => {
+  test("the SDK's passkey plugin, client.passkey.rename, does the same", async () => {
     await tab.page.evaluate(() => (window as any).signOut())
     await tab.swapAuthenticator()
     const email = freshEmail()
     expect((await run(`window.passkey.register({ email: ${JSON.stringify(email)} })`)).ok).toBe(true)
     const [key] = await env.app.adapter.listAuthenticatorsByUserId((await env.app.adapter.getUserByEmail(email))!.id)
-    const listed = await run(`window.authClient().passkeys.rename(${JSON.stringify(key!.credentialID)}, 'Phone')`)
+    const listed = await run(`window.authClient().passkey.rename(${JSON.stringify(key!.credentialID)}, 'Phone')`)
     expect(listed).toMatchObject({ ok: true, value: [{ id: key!.credentialID, name: 'Phone' }] })
     expect((await env.app.adapter.getAuthenticator(key!.credentialID))?.name).toBe('Phone')
   })

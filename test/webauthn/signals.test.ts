@@ -6,13 +6,27 @@
  */
 import { describe, expect, test } from 'vitest'
 import { toBase64Url } from '../../src/core/encoding.js'
-import { browserAndPasskeyApp } from './support/app.js'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { browserAndPasskeyApp, passkeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 type Call = { method: string; options: any }
 
-const env = browserAndPasskeyApp()
+// `update({ name })` renames the user, as an app's profile form would.
+const adapter = MemoryAdapter()
+const env = browserAndPasskeyApp(() =>
+  passkeyApp({
+    callbacks: {
+      async session({ session, user, trigger, newSession }: any) {
+        const name = trigger === 'update' ? (newSession as { name?: string } | undefined)?.name : undefined
+        if (!name) return session
+        await adapter.updateUser({ id: user.id, name })
+        return { ...session, user: { ...session.user, name } }
+      },
+    },
+  }, adapter),
+)
 
 let n = 0
 const freshEmail = () => `signals${++n}-${Date.now()}@example.com`
@@ -101,5 +115,29 @@ describe('Signal API', () => {
       for (const m of ['signalUnknownCredential', 'signalAllAcceptedCredentials', 'signalCurrentUserDetails']) api[m] = () => Promise.reject(new DOMException('no', 'NotAllowedError'))
     })
     expect((await run(tab, 'window.passkey.list()')).ok).toBe(true)
+  })
+
+  test("the session's name changes (client.update here, or in another tab): the passkey plugin signals the current details", async () => {
+    const { tab, user, email } = await signedUpTab()
+    const userId = toBase64Url(new TextEncoder().encode(user.id))
+    const other = await tab.page.context().newPage()
+    await other.goto(env.running.origin + '/')
+    await other.waitForFunction(() => (window as any).ready === true)
+    await other.evaluate(() => (window as any).recordSignals())
+    const signedIn = (page: AuthenticatorPage['page']) => page.waitForFunction(() => (window as any).authClient().status === 'authenticated')
+    await Promise.all([signedIn(tab.page), signedIn(other)])
+    const details = (name: string) => ({ method: 'signalCurrentUserDetails', options: { rpId: 'localhost', userId, name: email, displayName: name } })
+    const told = (page: AuthenticatorPage['page'], name: string) =>
+      page.waitForFunction((d) => (window as any).signals.some((c: Call) => JSON.stringify(c) === d), JSON.stringify(details(name)))
+
+    expect((await run(tab, "window.authClient().update({ name: 'Grace Hopper' })")).ok).toBe(true)
+    // This tab's update, and the other tab hearing it through the BroadcastChannel: both tell their passkey manager.
+    await Promise.all([told(tab.page, 'Grace Hopper'), told(other, 'Grace Hopper')])
+    await expect.poll(async () => (await stored(tab))[0]?.userDisplayName).toBe('Grace Hopper')
+
+    // And the other way round: the update made in the other tab reaches this one.
+    await other.evaluate(() => (window as any).authClient().update({ name: 'Ada' }))
+    await told(tab.page, 'Ada')
+    await other.close()
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The passkey client: registration, sign-in (with a button or from the autofill), and managing the
- * signed-in user's passkeys, against latchkey's WebAuthn routes. It only talks to the server; the
- * app (or the SDK, as `auth.passkey`) refreshes its session view after a sign-in.
+ * signed-in user's passkeys, against latchkey's WebAuthn routes: `client.passkey`, made by the
+ * passkey plugin (plugin.ts), which also refreshes the session after `client.signIn('passkey')`.
  */
 import {
   browserSupportsWebAuthn,
@@ -59,6 +59,7 @@ export interface PasskeyResult {
   url: string
 }
 
+/** `client.passkey`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface PasskeyClient {
   register(options?: RegisterOptions): Promise<PasskeyResult>
   signIn(options?: SignInOptions): Promise<PasskeyResult>
@@ -212,4 +213,16 @@ export function createPasskeyClient(config: PasskeyClientOptions): PasskeyClient
     }
   }
   return client
+}
+
+declare module '../plugin.js' {
+  interface KnownNamespaces {
+    /**
+     * `client.passkey` (the passkey plugin): registering, signing in, and the signed-in user's
+     * passkeys. Every list, removal, rename and passkey sign-in also tells the browser's passkey
+     * manager which passkeys still work, and the user's names (Signal API). Removing one needs a
+     * recent sign-in (`SessionNotFresh`); removing the last way to sign in is refused.
+     */
+    readonly passkey: PasskeyClient
+  }
 }

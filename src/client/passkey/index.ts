@@ -1,13 +1,6 @@
-/** The passkey client: `createPasskeyClient({ basePath, getCsrfToken })`, attached by the SDK as `auth.passkey`. */
-export {
-  createPasskeyClient,
-  type PasskeyClient,
-  type PasskeyClientOptions,
-  type PasskeyHint,
-  type PasskeyResult,
-  type RegisterOptions,
-  type SignInOptions,
-} from './client.js'
+/** latchkey/passkey: the passkey plugin, `createAuthClient({ plugins: [passkey()] })`, which adds `client.passkey`. */
+export { passkey, type PasskeyPluginOptions } from './plugin.js'
+export type { PasskeyClient, PasskeyHint, PasskeyResult, RegisterOptions, SignInOptions } from './client.js'
 export { PasskeyError, type PasskeyErrorCode, type PasskeyErrorKind } from './errors.js'
 export type { ClientCapabilities } from './capabilities.js'
 export type { PasskeyInfo, PasskeySignals } from '../../core/types.js'

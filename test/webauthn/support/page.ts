@@ -1,7 +1,12 @@
 /** The test page's script: the passkey client, the raw browser ceremonies, and session helpers. */
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
-import { createPasskeyClient, PasskeyError } from '../../../src/client/passkey/index.js'
+import { passkey, PasskeyError } from '../../../src/client/passkey/index.js'
+// The passkey plugin's own client, without a session client: these tests count the page's requests.
+import { createPasskeyClient } from '../../../src/client/passkey/client.js'
 import { createAuthClient } from '../../../src/client/create-auth-client.js'
+
+let sdk: ReturnType<typeof makeClient> | undefined
+const makeClient = () => createAuthClient({ serviceWorker: false, plugins: [passkey()] })
 
 const csrf = async (): Promise<string> => ((await (await fetch('/auth/csrf', { credentials: 'include' })).json()) as { csrfToken: string }).csrfToken
 
@@ -31,8 +36,8 @@ Object.assign(window, {
       body: JSON.stringify({ csrfToken: await csrf() }),
     })
   },
-  /** The SDK's client, sessions kept in the page (made on demand, so other tests do without it). */
-  authClient: () => createAuthClient({ serviceWorker: false }),
+  /** The SDK's client with the passkey plugin, sessions kept in the page (made on demand, once, so other tests do without it). */
+  authClient: () => (sdk ??= makeClient()),
   /** Signs in with the credentials provider (a password), as a form post would. */
   signInWithPassword: async (username: string) => {
     const res = await fetch('/auth/callback/credentials', {

@@ -1,0 +1,84 @@
+/** The client's core as an app sees it: its options and its methods (create-auth-client.ts makes it). */
+import type { WorkerRegistrationResult } from './register-worker.js'
+import type { AppProvider, AuthStatus, Session, SessionState } from './types.js'
+import type { ElementMessages, Language } from '../locales/index.js'
+
+export interface AuthClientOptions {
+  /** Where the server's routes live: a path, or an absolute URL. Default `/auth`. */
+  basePath?: string
+  /**
+   * Default (true): use the page's service worker when it includes latchkey's (see
+   * docs/service-worker.md), registering nothing. A script (`'/latchkey-sw.js'`): register
+   * latchkey's own worker first, unless another script is the worker at that scope.
+   * false: keep sessions in the page. Always false where `basePath` is on another origin.
+   */
+  serviceWorker?: string | boolean
+  /**
+   * The elements' language (a BCP 47 tag), over the page's `lang` and the browser's; an element's
+   * own `lang` attribute comes first. Default: none (docs/elements.md, "Languages").
+   */
+  locale?: string
+  /** Messages of a shipped language the app words its own way: `{ en: { signOut: 'Log out' } }`. */
+  messages?: { [tag in Language]?: Partial<ElementMessages> }
+  /** Languages the app adds, each a whole catalogue (a missing key is a type error): `{ it: { ... } }`. */
+  languages?: Record<string, ElementMessages>
+}
+
+/** What the elements speak: the `locale`, `messages` and `languages` options as given. */
+export type AuthClientLanguages = Pick<AuthClientOptions, 'locale' | 'messages' | 'languages'>
+
+export interface SignInOptions extends Record<string, unknown> {
+  callbackUrl?: string
+  /** false: credentials and email answer `{ ok, error, url }` instead of navigating. */
+  redirect?: boolean
+}
+
+export interface SignInResult {
+  ok: boolean
+  error: string | undefined
+  status: number
+  url: string | null
+}
+
+export interface SignOutOptions {
+  callbackUrl?: string
+  redirect?: boolean
+}
+
+export interface AuthClient<S extends Session = Session> extends Readonly<AuthClientLanguages> {
+  readonly status: AuthStatus
+  /** The last session known, without asking. */
+  readonly session: S | null | undefined
+  /** What the session engine last said: the session, `due` (local clock, ms: when it is next refreshed) and `stale`. */
+  readonly state: SessionState | undefined
+  readonly basePath: string
+  /** What became of the `serviceWorker` script to register; `skipped` says why and what to do. */
+  readonly workerRegistration: Promise<WorkerRegistrationResult>
+  getProviders(): Promise<Record<string, AppProvider>>
+  getCsrfToken(): Promise<string>
+  getSession(): Promise<S | null>
+  /**
+   * With `redirect: false` there is always a result (an OAuth sign-in still navigates to the
+   * provider). A plugin may run the sign-in of a provider it knows: the passkey plugin's ceremony
+   * for `signIn('passkey')`.
+   */
+  signIn(providerId: string | undefined, options: SignInOptions & { redirect: false }): Promise<SignInResult>
+  signIn(providerId?: string, options?: SignInOptions): Promise<SignInResult | undefined>
+  signOut(options?: SignOutOptions): Promise<{ url: string }>
+  /** POST /session through the server's `session`/`jwt` callbacks; every tab hears the result. */
+  update(data?: unknown): Promise<S | null>
+  onSessionChange(listener: (session: S | null) => void): () => void
+  /** The ways in the plugins draw in `<latchkey-signin>`, in the order they were passed. */
+  readonly waysIn: readonly WayIn[]
+}
+
+/**
+ * A way in `<latchkey-signin>` draws for the providers `knows` says yes to. `renderer` is the
+ * element's own drawing of that name (`'passkey'`, `'password'`, `'code'`), or a loader of one of
+ * your own: `() => import('./my-way.js').then((m) => m.render)`, a `SignInRenderer` from
+ * latchkey/components, imported the first time a page draws such a provider.
+ */
+export interface WayIn {
+  knows(provider: AppProvider): boolean
+  renderer: string | (() => Promise<unknown>)
+}

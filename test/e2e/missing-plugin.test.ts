@@ -1,0 +1,36 @@
+/**
+ * An element whose client plugin the app did not pass: the console names the plugin to pass, the
+ * element shows the failure in words, and the page goes on (no uncaught error).
+ */
+import { expect, test } from 'vitest'
+import { browserAndServer, signInWithForm, statusOf } from './helpers.js'
+
+const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>no plugins</title>
+<latchkey-signin></latchkey-signin><latchkey-sessions></latchkey-sessions>
+<script type="module">
+import { createAuthClient } from '/latchkey.js'
+import { defineElements } from '/latchkey-components.js'
+window.client = createAuthClient({ basePath: '/auth', serviceWorker: false })
+defineElements(window.client)
+window.ready = true
+</script></html>`
+
+const env = browserAndServer({ pages: { '/bare': page } })
+
+test('<latchkey-sessions> without the sessions plugin: a console error names it, the element says it failed, nothing throws', async () => {
+  const context = await env.browser.newContext()
+  const tab = await context.newPage()
+  const consoleErrors: string[] = []
+  const uncaught: string[] = []
+  tab.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()))
+  tab.on('pageerror', (e) => uncaught.push(e.message))
+  await tab.goto(env.server.url + '/bare')
+  await tab.waitForFunction(() => window.ready === true)
+  await signInWithForm(tab, 'bare')
+  await expect.poll(() => statusOf(tab)).toBe('authenticated')
+  const error = tab.locator('latchkey-sessions [part="error"]')
+  await expect.poll(() => error.isVisible()).toBe(true)
+  expect(consoleErrors.filter((m) => m.includes('<latchkey-sessions> needs the sessions plugin: createAuthClient({ plugins: [sessions()] })'))).toHaveLength(1)
+  expect(uncaught).toEqual([])
+  await context.close()
+})
