@@ -43,21 +43,46 @@ export async function signInWithForm(page: Page, username: string, password = 's
   await page.locator('latchkey-signin form[part~="credentials-form"] button[type="submit"]').click()
 }
 
+/**
+ * Resolves once the page's worker has nothing left to do: no read, observed answer or device
+ * binding under way (sw/index.ts answers `settle`). Where a test asserts that the worker did
+ * nothing, it asserts after this: anything the worker started, however late, has happened.
+ */
+export const workerSettled = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const { port1, port2 } = new MessageChannel()
+        port1.onmessage = () => resolve()
+        const session = new URL(window.client.basePath + '/session', location.origin).href
+        navigator.serviceWorker.controller!.postMessage({ latchkey: 'settle', session }, [port2])
+      }),
+  )
+
 export const userName = (page: Page) => page.locator('latchkey-user [part="name"]')
 export const statusOf = (page: Page) => page.evaluate(() => window.client.status)
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * The usual set-up of a browser test file: the browser files built, Chromium and the test app
- * server started before the first test and closed after the last. Read `browser` and `server`
- * from the answer inside tests.
+ * The set-up of a browser test file: the browser files built, Chromium and the test app server
+ * started before the first test and closed after the last. Read `browser` and `server` from the
+ * answer inside tests. `options` may be a function, called after the build, for options that
+ * need work first (scripts to bundle, another server to start); `timeout` is the set-up's, ms.
  */
-export function browserAndServer(options?: AppServerOptions): { browser: Browser; server: AppServer } {
+export function browserAndServer(
+  options?: AppServerOptions | (() => AppServerOptions | Promise<AppServerOptions>),
+  { timeout }: { timeout?: number } = {},
+): { browser: Browser; server: AppServer } {
   const started = {} as { browser: Browser; server: AppServer }
   beforeAll(async () => {
     await ensureBuilt()
-    ;[started.browser, started.server] = await Promise.all([launchBrowser(), startAppServer(options)])
-  })
+    const launching = launchBrowser()
+    try {
+      started.server = await startAppServer(typeof options === 'function' ? await options() : options)
+    } finally {
+      started.browser = await launching
+    }
+  }, timeout)
   afterAll(async () => {
     await started.browser?.close()
     await started.server?.close()
