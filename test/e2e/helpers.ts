@@ -59,6 +59,9 @@ export const workerSettled = (page: Page) =>
       }),
   )
 
+/** Resolves once `<latchkey-signin>` has no sign-in work under way (its `settled`, docs/elements.md). */
+export const settled = (page: Page) => page.locator('latchkey-signin').evaluate((el) => (el as HTMLElement & { settled: Promise<void> }).settled)
+
 export const userName = (page: Page) => page.locator('latchkey-user [part="name"]')
 export const statusOf = (page: Page) => page.evaluate(() => window.client.status)
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

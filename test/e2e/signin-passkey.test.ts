@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openWithAuthenticator, optionsAnswered } from '../webauthn/support/browser.js'
-import { browserAndServer } from './helpers.js'
+import { browserAndServer, settled } from './helpers.js'
 
 const env = browserAndServer()
 
@@ -43,12 +43,20 @@ describe('<latchkey-signin> with passkeys', () => {
     const errors: string[] = []
     await page.exposeFunction('reportError', (code: string) => errors.push(code))
     await page.addInitScript(() => document.addEventListener('latchkey-error', (e) => (window as any).reportError((e as CustomEvent).detail.code)))
+    // The browser's answer to the autofill's request, for the test to await.
+    await page.addInitScript(() => {
+      const get = navigator.credentials.get.bind(navigator.credentials)
+      navigator.credentials.get = (options) => ((window as any).answered = get(options))
+    })
     const asked = optionsAnswered(page, 'authenticate')
     await page.goto(`${env.server.url}/?passkey&nosw`)
     await asked
     // The virtual authenticator refuses a conditional request at once when it holds no passkey,
-    // as a browser does when one times out unused: not-allowed, in the background.
-    await page.waitForTimeout(500)
+    // as a browser does when one times out unused: not-allowed, in the background. Wait until the
+    // element has dealt with the refusal.
+    await page.waitForFunction(() => !!(window as any).answered)
+    await page.evaluate(() => (window as any).answered.catch(() => {}))
+    await settled(page)
     expect(errors).toEqual([])
     expect(await page.locator('latchkey-signin [part="error"]').isHidden()).toBe(true)
     await page.context().close()
