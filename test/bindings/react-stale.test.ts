@@ -13,7 +13,7 @@ const root = join(import.meta.dirname, '../..')
 
 /** A client in the state the real one is in while stale: `session` is a new object on every read, as in create-auth-client.ts. */
 const app = `
-import { createElement as h } from 'react'
+import { act, createElement as h } from 'react'
 import { createRoot } from 'react-dom/client'
 import { useSession } from './src/bindings/react.ts'
 
@@ -26,14 +26,17 @@ const client = {
   onSessionChange(l) { listeners.add(l); return () => listeners.delete(l) },
   update: async () => null,
 }
-window.signOut = () => { state = { session: null, stale: false, due: 0 }; listeners.forEach((l) => l(null)) }
+// Rendering and changes run in act(), which answers once React has no work left: the signal that
+// a render loop, had there been one, has shown itself.
+globalThis.IS_REACT_ACT_ENVIRONMENT = true
+window.signOut = async () => { await act(() => { state = { session: null, stale: false, due: 0 }; listeners.forEach((l) => l(null)) }) }
 window.renders = 0
 function App() {
   window.renders++
   const { data, status } = useSession(client)
   return h('p', { id: 'out' }, status + ':' + (data?.user?.email ?? '') + (data?.stale ? ':stale' : ''))
 }
-createRoot(document.getElementById('root')).render(h(App))
+window.rendered = act(() => createRoot(document.getElementById('root')).render(h(App))).then(() => {})
 `
 
 let browser: Browser
@@ -62,7 +65,7 @@ test('a stale session renders once, marked stale, and a change after it re-rende
   await page.setContent('<div id="root"></div>')
   await page.addScriptTag({ content: script })
   await expect.poll(() => page.textContent('#out'), { timeout: 5_000 }).toBe('authenticated:a@example.com:stale')
-  await page.waitForTimeout(200)
+  await page.evaluate(() => (window as unknown as { rendered: Promise<void> }).rendered)
   expect(errors).toEqual([])
   expect(await page.evaluate(() => (window as unknown as { renders: number }).renders)).toBeLessThan(5)
   await page.evaluate(() => (window as unknown as { signOut(): void }).signOut())

@@ -25,11 +25,13 @@ async function openTabs(context: BrowserContext, query: string, controlled: bool
 }
 
 /** Watches /session while the tabs stay open, with the server's clock moved forward midway. */
-async function watchWindows(seconds: number) {
+async function watchWindows(pages: Page[], seconds: number) {
   // Each tab asks once for its own load (src/client/create-auth-client.ts, `loaded`), and a tab
   // told "signed in" by another's broadcast may still have that read on its way: the count starts
-  // once those have landed, so it holds only the due windows' reads.
-  await sleep(1000)
+  // once those have landed (an ask in every tab joins or follows its read; then the server is
+  // idle), so it holds only the due windows' reads.
+  await Promise.all(pages.map((page) => page.evaluate(() => window.client.getSession())))
+  await env.server.idle()
   const start = env.server.sessionRequests.length
   await sleep((seconds * 1000) / 2)
   // A jump of the server's clock: sessions fall due earlier than the tabs last heard.
@@ -44,9 +46,9 @@ describe.each([
 ])('%s', (_name, query, controlled) => {
   test(`${tabs} tabs over several due windows make one /session request per window, and keep the session alive`, async () => {
     const context = await env.browser.newContext()
-    await openTabs(context, query, controlled)
+    const pages = await openTabs(context, query, controlled)
     const seconds = 8
-    const seen = await watchWindows(seconds)
+    const seen = await watchWindows(pages, seconds)
     const gaps = seen.slice(1).map((r, i) => r.at - seen[i].at)
     console.log(`${_name}: ${seen.length} /session requests from ${tabs} tabs in ${seconds}s with updateAge ${updateAge}s; gaps (server ms) ${gaps.join(', ')}`)
     // Every request was a due access that extended the session: none was spent inside a window
