@@ -1,9 +1,8 @@
 /** Shared steps of the browser tests. */
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
 import { startAppServer, type AppServer, type AppServerOptions } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser.js'
 import { ensureBuilt } from './ensure-built.js'
 
 declare global {
@@ -67,30 +66,21 @@ export const statusOf = (page: Page) => page.evaluate(() => window.client.status
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * The set-up of a browser test file: the browser files built, Chromium and the test app server
- * started before the first test and closed after the last. Read `browser` and `server` from the
- * answer inside tests. `options` may be a function, called after the build, for options that
- * need work first (scripts to bundle, another server to start); `timeout` is the set-up's, ms.
+ * A browser test file's set-up with the test app server (test/support/browser.ts, `browserAnd`):
+ * the browser files built first. `options` may be a function, called after the build, for options
+ * that need work first (scripts to bundle, another server to start).
  */
 export function browserAndServer(
   options?: AppServerOptions | (() => AppServerOptions | Promise<AppServerOptions>),
   { timeout }: { timeout?: number } = {},
 ): { browser: Browser; server: AppServer } {
-  const started = {} as { browser: Browser; server: AppServer }
-  beforeAll(async () => {
-    await ensureBuilt()
-    const launching = launchBrowser()
-    try {
-      started.server = await startAppServer(typeof options === 'function' ? await options() : options)
-    } finally {
-      started.browser = await launching
-    }
-  }, timeout)
-  afterAll(async () => {
-    await started.browser?.close()
-    await started.server?.close()
-  })
-  return started
+  return browserAnd(
+    async () => {
+      await ensureBuilt()
+      return startAppServer(typeof options === 'function' ? await options() : options)
+    },
+    { timeout },
+  )
 }
 
 /** Run in a page of the origin: the stored session record is due, as when its due instant passed while no tab ran. */
