@@ -5,9 +5,8 @@
  */
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchBrowser } from '../support/browser.js'
+import { beforeAll, expect, test } from 'vitest'
+import { browserAnd } from '../support/browser.js'
 
 const root = join(import.meta.dirname, '../..')
 
@@ -39,7 +38,7 @@ function App() {
 window.rendered = act(() => createRoot(document.getElementById('root')).render(h(App))).then(() => {})
 `
 
-let browser: Browser
+const env = browserAnd()
 let script: string
 beforeAll(async () => {
   const out = await build({
@@ -51,12 +50,10 @@ beforeAll(async () => {
     define: { 'process.env.NODE_ENV': '"development"' },
   })
   script = out.outputFiles[0].text
-  browser = await launchBrowser()
 }, 60_000)
-afterAll(() => browser?.close())
 
 test('a stale session renders once, marked stale, and a change after it re-renders', async () => {
-  const page = await browser.newPage()
+  const page = await env.browser.newPage()
   // An endless render loop blocks the page: fail in seconds rather than hang.
   page.setDefaultTimeout(5_000)
   const errors: string[] = []
