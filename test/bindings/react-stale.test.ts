@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { beforeAll, expect, test } from 'vitest'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 
 const root = join(import.meta.dirname, '../..')
 

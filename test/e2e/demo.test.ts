@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
 import { smallPng } from '../../scripts/small-png.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { secretOf, totp } from '../support/totp.js'
 import { addAuthenticator, startDemo } from './helpers.js'
 

@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startAppServer, type AppServer, type AppServerOptions } from '../support/app-server.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { ensureBuilt } from './ensure-built.js'
 
 declare global {

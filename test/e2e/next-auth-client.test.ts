@@ -19,7 +19,7 @@ import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { toNodeHandler } from '../../src/node/index.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import type { NextAuthWindow } from './next-auth/page.js'
 
 declare global {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Page } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { alice, startApp } from '../oauth/harness.js'
 

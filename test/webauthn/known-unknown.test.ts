@@ -17,7 +17,7 @@ import Passkey from '../../src/providers/passkey.js'
 import type { Handler } from '../../src/server/index.js'
 import { passkeyApp, serve, type PasskeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { Ceremony } from './support/ceremony.js'
 
 let app: PasskeyApp

@@ -8,7 +8,7 @@ import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/
 import type { Adapter } from '../../src/core/types.js'
 import { passkeyApp, serve } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { Ceremony } from './support/ceremony.js'
 
 let tab: AuthenticatorPage

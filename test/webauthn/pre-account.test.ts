@@ -14,7 +14,7 @@ import type { Adapter, AuthConfig, OAuthConfig, PasskeyInfo, SendVerificationReq
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { Jar } from '../support/jar.js'
 import { lastLink } from '../support/server.js'

@@ -19,7 +19,7 @@ import { Latchkey } from '../../src/server/latchkey.js'
 import type { Handler } from '../../src/server/index.js'
 import { passkeyApp, secret, serve, type PasskeyApp, type RunningApp } from './support/app.js'
 import { openWithAuthenticator } from './support/browser.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 

@@ -14,7 +14,7 @@ import type { Handler } from '../../src/server/index.js'
 import { storedSessionToken } from '../../src/server/kernel/session-token.js'
 import { passkeyApp, serve, type PasskeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
-import { browserAnd } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { Ceremony } from './support/ceremony.js'
 import { Jar } from '../support/jar.js'
 
