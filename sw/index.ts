@@ -10,6 +10,7 @@
 import { fromOrigin } from '../src/client/from-origin.js'
 import { networkFailure } from '../src/client/network-failure.js'
 import { createEngine } from '../src/client/session-engine.js'
+import { underWay } from '../src/client/under-way.js'
 import type { SessionState } from '../src/client/types.js'
 import { timingHeader } from '../src/core/session-rule.js'
 import { deviceBinding } from './device-binding.js'
@@ -56,18 +57,14 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
 
   const engine = createEngine(sessionUrl, schedule, device.fetch, device.holds)
 
-  /** Work under way (a page's read, an answer being observed): `settle` waits for it. */
-  const pending = new Set<Promise<unknown>>()
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    pending.add(work)
-    void work.finally(() => pending.delete(work)).catch(() => {})
-    return work
-  }
+  /** Work under way (a page's read, an answer being observed): `settle` waits for it and the device binding's. */
+  const work = underWay()
+  const track = work.track
   const settled = async () => {
     do {
-      await Promise.allSettled(pending)
+      await work.settled()
       await device.idle()
-    } while (pending.size)
+    } while (work.busy())
   }
 
   scope.addEventListener('message', (event) => {

@@ -5,6 +5,7 @@ import { lastUsed, triedWith } from './last-used.js'
 import { errorMessage } from './messages.js'
 import type { passwordForm as PasswordForm } from './password-forms.js'
 import { proofField } from './proof-field.js'
+import { underWay } from '../client/under-way.js'
 import { forHowLong } from '../core/for-how-long.js'
 
 /** The password forms, loaded the first time a provider needs them: most apps have none. */
@@ -137,17 +138,11 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.undescribe()
     }
     /** Work under way (a sign-in step, the autofill's answer, the upgrade's decision), for `settled`. */
-    private pending = new Set<Promise<unknown>>()
-    private track<T>(work: Promise<T>): Promise<T> {
-      this.pending.add(work)
-      void work.finally(() => this.pending.delete(work)).catch(() => {})
-      return work
-    }
+    private work = underWay()
+    private track = this.work.track
     /** Resolves once no sign-in work of this element is under way (docs/elements.md). */
     get settled(): Promise<void> {
-      return (async () => {
-        while (this.pending.size) await Promise.allSettled(this.pending)
-      })()
+      return this.work.settled()
     }
     /** Runs a sign-in step from `button`; answers whether it went through. */
     private run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string): Promise<boolean> {
