@@ -34,6 +34,8 @@ export interface DeviceBinding {
   holds(id: string): Promise<boolean>
   /** `fetch` that answers a DBSC challenge (403 or 401 with Secure-Session-Challenge) by refreshing and replaying once. */
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>
+  /** Resolves once no registration or renewal is under way. */
+  idle(): Promise<void>
 }
 
 export function deviceBinding(base: string, origin: string, hasTabs: () => Promise<boolean>): DeviceBinding {
@@ -126,6 +128,9 @@ export function deviceBinding(base: string, origin: string, hasTabs: () => Promi
       await (await db()).delete('keys', 'current')
     },
     holds: async (id) => (await stored())?.id === id,
+    async idle() {
+      while (binding || refreshing) await Promise.allSettled([binding, refreshing])
+    },
     async fetch(input, init) {
       const request = new Request(input, init)
       const replay = request.clone()

@@ -10,6 +10,7 @@
 import { fromOrigin } from '../src/client/from-origin.js'
 import { networkFailure } from '../src/client/network-failure.js'
 import { createEngine } from '../src/client/session-engine.js'
+import { underWay } from '../src/client/under-way.js'
 import type { SessionState } from '../src/client/types.js'
 import { timingHeader } from '../src/core/session-rule.js'
 import { deviceBinding } from './device-binding.js'
@@ -56,17 +57,30 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
 
   const engine = createEngine(sessionUrl, schedule, device.fetch, device.holds)
 
+  /** Work under way (a page's read, an answer being observed): `settle` waits for it and the device binding's. */
+  const work = underWay()
+  const track = work.track
+  const settled = async () => {
+    do {
+      await work.settled()
+      await device.idle()
+    } while (work.busy())
+  }
+
   scope.addEventListener('message', (event) => {
     const port = event.ports?.[0]
     const { latchkey, session } = event.data ?? {}
     // Another latchkey install in the same worker may serve the page's endpoint: stay silent.
-    if (latchkey !== 'connect' || !port || (session && session !== sessionUrl)) return
+    if (!port || (session && session !== sessionUrl)) return
+    // Answered once nothing the worker started is left to do (docs/service-worker.md), for tests.
+    if (latchkey === 'settle') return void settled().then(() => port.postMessage({ latchkey: 'settled' }))
+    if (latchkey !== 'connect') return
     port.postMessage({ latchkey: 'ready' })
     // The page's calls (src/client/worker-bridge.ts): `{ id, after }`, answered `{ id, state }` or `{ id, error }`.
     port.onmessage = async ({ data }) => {
       if (typeof data?.id !== 'number') return
       try {
-        port.postMessage({ id: data.id, state: await engine.get(typeof data.after === 'number' ? data.after : undefined) })
+        port.postMessage({ id: data.id, state: await track(engine.get(typeof data.after === 'number' ? data.after : undefined)) })
       } catch (e) {
         port.postMessage({ id: data.id, error: String(e) })
       }
@@ -89,7 +103,7 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
       if (inBase) afterAuthNavigation = true
       else if (afterAuthNavigation) {
         afterAuthNavigation = false
-        event.waitUntil(engine.expire().catch(() => {}))
+        event.waitUntil(track(engine.expire()).catch(() => {}))
       }
       return
     }
@@ -97,24 +111,28 @@ export function installLatchkey({ basePath = '/auth', apiPaths = [] }: LatchkeyW
       // fetch() and XHR only: scripts, styles and images say nothing about the session.
       if (request.destination !== '' || !apiPaths.some((prefix) => url.pathname.startsWith(prefix))) return
       event.respondWith(
-        device.fetch(request).then((response) => {
-          // An answer redirected to another origin is that origin's word, not the app's.
-          const told = fromOrigin(response, url.origin) && (response.status === 401 || response.headers.has(timingHeader))
-          if (told) event.waitUntil(appAnswered(request.method, response).catch(() => {}))
-          return response
-        }, networkFailure),
+        track(
+          device.fetch(request).then((response) => {
+            // An answer redirected to another origin is that origin's word, not the app's.
+            const told = fromOrigin(response, url.origin) && (response.status === 401 || response.headers.has(timingHeader))
+            if (told) event.waitUntil(track(appAnswered(request.method, response)).catch(() => {}))
+            return response
+          }, networkFailure),
+        ),
       )
       return
     }
     event.respondWith(
-      device.fetch(request).then(async (response) => {
-        try {
-          await engine.observe(url.pathname.slice(base.length), request.method, response)
-        } catch {
-          // Observing must never break the app's request.
-        }
-        return response
-      }, networkFailure),
+      track(
+        device.fetch(request).then(async (response) => {
+          try {
+            await engine.observe(url.pathname.slice(base.length), request.method, response)
+          } catch {
+            // Observing must never break the app's request.
+          }
+          return response
+        }, networkFailure),
+      ),
     )
   })
 }

@@ -5,6 +5,7 @@ import { lastUsed, triedWith } from './last-used.js'
 import { errorMessage } from './messages.js'
 import type { SignInRenderer } from './sign-in-host.js'
 import { proofField } from './proof-field.js'
+import { underWay } from '../client/under-way.js'
 import { forHowLong } from '../core/for-how-long.js'
 import { maybe, need } from './plugins.js'
 
@@ -143,8 +144,18 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       this.message.hidden = true
       this.undescribe()
     }
+    /** Work under way (a sign-in step, the autofill's answer, the upgrade's decision), for `settled`. */
+    private work = underWay()
+    private track = this.work.track
+    /** Resolves once no sign-in work of this element is under way (docs/elements.md). */
+    get settled(): Promise<void> {
+      return this.work.settled()
+    }
     /** Runs a sign-in step from `button`; answers whether it went through. */
-    private async run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string): Promise<boolean> {
+    private run(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string): Promise<boolean> {
+      return this.track(this.attempt(button, action, done))
+    }
+    private async attempt(button: HTMLButtonElement, action: () => Promise<SignInResult | undefined | unknown>, done?: string): Promise<boolean> {
       this.clear()
       button.disabled = true
       try {
@@ -190,7 +201,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private upgrade() {
       const passkey = maybe(this.client, 'passkey')
       if (!passkey || !this.hasAttribute('passkey-upgrade')) return
-      passkey.capabilities().then((c) => (c.conditionalCreate ? passkey.upgrade() : undefined)).catch(() => {})
+      // Only the decision is tracked: the browser may keep the upgrade itself pending.
+      this.track(passkey.capabilities().then((c) => void (c.conditionalCreate && passkey.upgrade().catch(() => {})))).catch(() => {})
     }
     /** Shows `mode` (a step of its own) in place of the forms, the focus in its first field; none: the forms again. */
     private open(mode?: HTMLElement) {
@@ -477,15 +489,17 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     /** Waits for the user to pick a passkey from the autofill; quietly ends where there is none. */
     private autofill(p: AppProvider, callbackUrl: string, redirect: boolean) {
       if (this.waiting || this.client.status === 'authenticated' || this.confirming) return
-      this.waiting = this.client
-        .signIn(p.id, { conditional: true, callbackUrl, redirect })
-        .then(
-          (result) => (result?.error ? this.showError(result.error) : result?.ok && triedWith(p.id)),
-          // The autofill runs in the background: one that gives way, is not offered, or times out
-          // unused (the browser says not-allowed) is no error to show.
-          (e: { code?: string }) => !quietAutofill.has(e?.code ?? '') && this.failed(e),
-        )
-        .finally(() => (this.waiting = undefined))
+      const asked = this.client.signIn(p.id, { conditional: true, callbackUrl, redirect })
+      const handled = asked.then(
+        (result) => (result?.error ? this.showError(result.error) : result?.ok && triedWith(p.id)),
+        // The autofill runs in the background: one that gives way, is not offered, or times out
+        // unused (the browser says not-allowed) is no error to show.
+        (e: { code?: string }) => !quietAutofill.has(e?.code ?? '') && this.failed(e),
+      )
+      // Under way for `settled` once the browser answered: until then it waits on the person.
+      const answered = () => void this.track(handled)
+      asked.then(answered, answered)
+      this.waiting = handled.finally(() => (this.waiting = undefined))
     }
     private outlet = h('slot')
     protected render() {

@@ -5,15 +5,14 @@
  */
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchBrowser } from '../support/browser.js'
+import { beforeAll, expect, test } from 'vitest'
+import { browserAnd } from '../support/browser-and.js'
 
 const root = join(import.meta.dirname, '../..')
 
 /** A client in the state the real one is in while stale: `session` is a new object on every read, as in create-auth-client.ts. */
 const app = `
-import { createElement as h } from 'react'
+import { act, createElement as h } from 'react'
 import { createRoot } from 'react-dom/client'
 import { useSession } from './src/bindings/react.ts'
 
@@ -26,17 +25,20 @@ const client = {
   onSessionChange(l) { listeners.add(l); return () => listeners.delete(l) },
   update: async () => null,
 }
-window.signOut = () => { state = { session: null, stale: false, due: 0 }; listeners.forEach((l) => l(null)) }
+// Rendering and changes run in act(), which answers once React has no work left: the signal that
+// a render loop, had there been one, has shown itself.
+globalThis.IS_REACT_ACT_ENVIRONMENT = true
+window.signOut = async () => { await act(() => { state = { session: null, stale: false, due: 0 }; listeners.forEach((l) => l(null)) }) }
 window.renders = 0
 function App() {
   window.renders++
   const { data, status } = useSession(client)
   return h('p', { id: 'out' }, status + ':' + (data?.user?.email ?? '') + (data?.stale ? ':stale' : ''))
 }
-createRoot(document.getElementById('root')).render(h(App))
+window.rendered = act(() => createRoot(document.getElementById('root')).render(h(App))).then(() => {})
 `
 
-let browser: Browser
+const env = browserAnd()
 let script: string
 beforeAll(async () => {
   const out = await build({
@@ -48,12 +50,10 @@ beforeAll(async () => {
     define: { 'process.env.NODE_ENV': '"development"' },
   })
   script = out.outputFiles[0].text
-  browser = await launchBrowser()
 }, 60_000)
-afterAll(() => browser?.close())
 
 test('a stale session renders once, marked stale, and a change after it re-renders', async () => {
-  const page = await browser.newPage()
+  const page = await env.browser.newPage()
   // An endless render loop blocks the page: fail in seconds rather than hang.
   page.setDefaultTimeout(5_000)
   const errors: string[] = []
@@ -62,7 +62,7 @@ test('a stale session renders once, marked stale, and a change after it re-rende
   await page.setContent('<div id="root"></div>')
   await page.addScriptTag({ content: script })
   await expect.poll(() => page.textContent('#out'), { timeout: 5_000 }).toBe('authenticated:a@example.com:stale')
-  await page.waitForTimeout(200)
+  await page.evaluate(() => (window as unknown as { rendered: Promise<void> }).rendered)
   expect(errors).toEqual([])
   expect(await page.evaluate(() => (window as unknown as { renders: number }).renders)).toBeLessThan(5)
   await page.evaluate(() => (window as unknown as { signOut(): void }).signOut())

@@ -6,15 +6,9 @@
  */
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, statusOf, userName } from './helpers.js'
-
-let browser: Browser
-let server: AppServer
+import { describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
 
 /** The Workbox worker of docs/service-worker.md, bundled as injectManifest would (latchkey/sw from the package's exports). */
 async function buildWorkboxWorker(): Promise<string> {
@@ -29,15 +23,7 @@ async function buildWorkboxWorker(): Promise<string> {
   return result.outputFiles[0].text
 }
 
-beforeAll(async () => {
-  await ensureBuilt()
-  const workbox = await buildWorkboxWorker()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ scripts: { '/workbox-sw.js': workbox } })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer(async () => ({ scripts: { '/workbox-sw.js': await buildWorkboxWorker() } }))
 
 const controllerScript = (page: Page) => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null)
 const registrations = (page: Page) => page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.map((x) => (x.active ?? x.waiting ?? x.installing)?.scriptURL)))
@@ -45,11 +31,11 @@ const engineChunkLoaded = (page: Page) => page.evaluate(() => performance.getEnt
 
 /** Asks for a sign-in link through the email form; answers the link. */
 async function requestLink(page: Page, email: string): Promise<string> {
-  const sent = server.outbox.length
+  const sent = env.server.outbox.length
   await page.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill(email)
   await page.locator('latchkey-signin form[part~="email-form"] button').click()
-  await expect.poll(() => server.outbox.length).toBe(sent + 1)
-  return server.outbox.at(-1)!.url
+  await expect.poll(() => env.server.outbox.length).toBe(sent + 1)
+  return env.server.outbox.at(-1)!.url
 }
 
 /** Offline, a page load shows the app's offline page, served by the app's worker. */
@@ -66,9 +52,9 @@ describe.each([
   ['Workbox, bundled with latchkey/sw', '/workbox-sw.js'],
 ])("the app's own worker with latchkey included (%s)", (_name, script) => {
   test('keeps its offline page; sign-in, a link sign-in in another tab and sign-out run through it', async () => {
-    const context = await browser.newContext()
-    const page = await openPage(context, server.url + '/?appsw=' + encodeURIComponent(script))
-    expect(await controllerScript(page)).toBe(server.url + script)
+    const context = await env.browser.newContext()
+    const page = await openPage(context, env.server.url + '/?appsw=' + encodeURIComponent(script))
+    expect(await controllerScript(page)).toBe(env.server.url + script)
     expect(await page.evaluate(() => window.client.workerRegistration)).toEqual({ status: 'off' })
     // The first load ran before the worker took control: load again under it.
     await page.reload()
@@ -95,29 +81,29 @@ describe.each([
     await page.reload()
     await page.waitForFunction(() => window.ready === true)
     await expect.poll(() => userName(page).textContent()).toBe('pwa.link@example.com')
-    expect(await registrations(page)).toEqual([server.url + script])
+    expect(await registrations(page)).toEqual([env.server.url + script])
     await context.close()
   })
 })
 
 describe("latchkey asked to register its own worker where the app's worker is", () => {
   test('registers nothing, says why (console and client.workerRegistration), and sessions work in the page', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const page = await context.newPage()
     const warnings: string[] = []
     page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
-    await page.goto(server.url + '/?appsw=/app-sw.js&sw=/latchkey-sw.js')
+    await page.goto(env.server.url + '/?appsw=/app-sw.js&sw=/latchkey-sw.js')
     await page.waitForFunction(() => window.ready === true)
     const result = await page.evaluate(() => window.client.workerRegistration)
     expect(result.status).toBe('skipped')
-    expect(result.message).toContain(`${server.url}/app-sw.js is the service worker at ${server.url}/`)
+    expect(result.message).toContain(`${env.server.url}/app-sw.js is the service worker at ${env.server.url}/`)
     expect(result.message).toContain("importScripts('/latchkey-sw-import.js')")
     expect(warnings).toContain(result.message)
 
     await page.evaluate(() => navigator.serviceWorker.ready)
     await page.reload()
     await page.waitForFunction(() => window.ready === true)
-    expect(await controllerScript(page)).toBe(server.url + '/app-sw.js')
+    expect(await controllerScript(page)).toBe(env.server.url + '/app-sw.js')
     expect((await page.evaluate(() => window.client.workerRegistration)).status).toBe('skipped')
     await signInWithForm(page, 'own')
     await expect.poll(() => userName(page).textContent()).toBe('own')
@@ -127,30 +113,30 @@ describe("latchkey asked to register its own worker where the app's worker is", 
     await expectOfflinePage(page)
     await page.reload()
     await expect.poll(() => userName(page).textContent()).toBe('own')
-    expect(await registrations(page)).toEqual([server.url + '/app-sw.js'])
+    expect(await registrations(page)).toEqual([env.server.url + '/app-sw.js'])
     await context.close()
   })
 })
 
 test("the drop-in script with no data-service-worker registers nothing: the app's worker stays", async () => {
-  const context = await browser.newContext()
-  const app = await openPage(context, server.url + '/?appsw=/app-sw.js')
-  expect(await controllerScript(app)).toBe(server.url + '/app-sw.js')
+  const context = await env.browser.newContext()
+  const app = await openPage(context, env.server.url + '/?appsw=/app-sw.js')
+  expect(await controllerScript(app)).toBe(env.server.url + '/app-sw.js')
   const page = await context.newPage()
-  await page.goto(server.url + '/drop-in.html?default')
+  await page.goto(env.server.url + '/drop-in.html?default')
   expect(await page.evaluate(() => (window as any).Latchkey.client.workerRegistration)).toEqual({ status: 'off' })
   await signInWithForm(page, 'plain')
   await expect.poll(() => userName(page).textContent()).toBe('plain')
-  expect(await registrations(page)).toEqual([server.url + '/app-sw.js'])
+  expect(await registrations(page)).toEqual([env.server.url + '/app-sw.js'])
   await expectOfflinePage(page)
   await context.close()
 })
 
 describe("latchkey's own worker", () => {
   test('observes page loads without answering them: offline, the browser says so, not the worker', async () => {
-    const context = await browser.newContext()
-    const page = await openPage(context, server.url + '/')
-    expect(await controllerScript(page)).toBe(server.url + '/latchkey-sw.js?base=%2Fauth')
+    const context = await env.browser.newContext()
+    const page = await openPage(context, env.server.url + '/')
+    expect(await controllerScript(page)).toBe(env.server.url + '/latchkey-sw.js?base=%2Fauth')
     const response = await page.reload()
     expect(response!.fromServiceWorker()).toBe(false)
     await context.setOffline(true)
@@ -161,12 +147,12 @@ describe("latchkey's own worker", () => {
 
 describe('no worker', () => {
   test('a page load that signed in (an emailed link) reads the session again, though the record was not due', async () => {
-    const context = await browser.newContext()
-    const page = await openPage(context, server.url + '/?nosw', { controlled: false })
+    const context = await env.browser.newContext()
+    const page = await openPage(context, env.server.url + '/?nosw', { controlled: false })
     await expect.poll(() => statusOf(page)).toBe('unauthenticated')
     // The link leads back to the page with no worker to see it pass.
     const link = new URL(await requestLink(page, 'nosw.link@example.com'))
-    link.searchParams.set('callbackUrl', server.url + '/?nosw')
+    link.searchParams.set('callbackUrl', env.server.url + '/?nosw')
     await page.goto(link.href)
     await page.waitForFunction(() => window.ready === true)
     await expect.poll(() => userName(page).textContent()).toBe('nosw.link@example.com')

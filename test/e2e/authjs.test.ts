@@ -3,34 +3,20 @@
  * no Latchkey-Session header, so the worker falls back to the session's `expires` and the paths
  * it sees pass (callback, signout) to keep every tab right.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, sleep, statusOf, userName } from './helpers.js'
+import { expect, test } from 'vitest'
+import { browserAndServer, openPage, signInWithForm, statusOf, userName, workerSettled } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ authjs: true })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer({ authjs: true })
 
 /** Requests for latchkey's device-binding routes, which Auth.js does not have. */
-const dbscRequests = () => [...server.requests].reduce((n, [key, count]) => n + (key.includes('/dbsc/') ? count : 0), 0)
+const dbscRequests = () => [...env.server.requests].reduce((n, [key, count]) => n + (key.includes('/dbsc/') ? count : 0), 0)
 
 test.each([
   ['with the worker', '', true],
   ['without a worker', '&nosw', false],
 ])('against Auth.js %s: sign in with the component, every tab hears, sign out reaches every tab', async (_name, query, controlled) => {
-  const context = await browser.newContext()
-  const url = server.url + '/?base=/api/auth' + query
+  const context = await env.browser.newContext()
+  const url = env.server.url + '/?base=/api/auth' + query
   const first = await openPage(context, url, { controlled })
   const second = await openPage(context, url, { controlled })
   expect(await statusOf(first)).toBe('unauthenticated')
@@ -45,12 +31,13 @@ test.each([
   expect(session?.user.email).toBe('ada@example.com')
 
   // Read from the record, not the network, until the conservative refresh falls due.
-  const before = server.sessionRequests.length
+  const before = env.server.sessionRequests.length
   await Promise.all([first, second].map((p) => p.evaluate(() => Promise.all([1, 2, 3].map(() => window.client.getSession())))))
-  expect(server.sessionRequests.length).toBe(before)
+  expect(env.server.sessionRequests.length).toBe(before)
 
-  // Auth.js announces no device binding: the worker, which would ask 2 s after a sign-in, asks nothing.
-  if (controlled) await sleep(3_000)
+  // Auth.js announces no device binding: the worker, which would ask 2 s after a sign-in, asks
+  // nothing once it has nothing under way.
+  if (controlled) await workerSettled(first)
   expect(dbscRequests()).toBe(asked)
 
   await second.locator('latchkey-user button[part~="signout"]').click()
@@ -60,8 +47,8 @@ test.each([
 })
 
 test('against Auth.js: the SDK signs in with redirect: false, updates the session and signs out without a redirect', async () => {
-  const context = await browser.newContext()
-  const page = await openPage(context, server.url + '/?base=/api/auth&nosw', { controlled: false })
+  const context = await env.browser.newContext()
+  const page = await openPage(context, env.server.url + '/?base=/api/auth&nosw', { controlled: false })
   const refused = await page.evaluate(() => window.client.signIn('credentials', { username: 'ada', password: 'wrong', redirect: false }))
   expect(refused).toMatchObject({ ok: false, error: 'CredentialsSignin', url: null })
   const signedIn = await page.evaluate(() => window.client.signIn('credentials', { username: 'ada', password: 'secret', redirect: false }))
@@ -78,8 +65,8 @@ test('against Auth.js: the SDK signs in with redirect: false, updates the sessio
 })
 
 test('against Auth.js: a CSRF token that no longer matches the cookie (another answer set a new one) is fetched again once', async () => {
-  const context = await browser.newContext()
-  const page = await openPage(context, server.url + '/?base=/api/auth&nosw', { controlled: false })
+  const context = await env.browser.newContext()
+  const page = await openPage(context, env.server.url + '/?base=/api/auth&nosw', { controlled: false })
   // The first /csrf answers a token the cookie does not hold, as when a read's Set-Cookie lands after it.
   let stale = 1
   await page.route('**/api/auth/csrf', (route) => (stale-- > 0 ? route.fulfill({ json: { csrfToken: 'stale' } }) : route.continue()))

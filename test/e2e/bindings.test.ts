@@ -3,33 +3,23 @@
  * by Vite with the real framework and latchkey's built files; a sign-in in one tab re-renders
  * the component in another, and a sign-out the same.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
+import { describe, expect, test } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
 import { appPage, buildApp } from '../support/example-app.js'
-import { ensureBuilt } from './ensure-built.js'
+import { browserAndServer } from './helpers.js'
 
 const apps = ['react', 'vue', 'svelte']
 
-let browser: Browser
-let server: AppServer
-const scripts: Record<string, string> = {}
-
-beforeAll(async () => {
-  await ensureBuilt()
+const env = browserAndServer(async () => {
+  const scripts: Record<string, string> = {}
   for (const name of apps) scripts[`/app-${name}.js`] = await buildApp(name)
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ scripts })])
-}, 120_000)
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+  return { scripts }
+}, { timeout: 120_000 })
 
 async function open(context: BrowserContext, name: string): Promise<Page> {
   const page = await context.newPage()
   page.on('pageerror', (e) => console.error(`[${name} page error]`, e.message))
-  await page.goto(`${server.url}/${name}.html`)
+  await page.goto(`${env.server.url}/${name}.html`)
   return page
 }
 
@@ -37,7 +27,7 @@ const shown = (page: Page) => page.locator('#out').textContent()
 
 describe.each(apps)('latchkey/%s (examples/%s-vite)', (name) => {
   test('a sign-in in one tab re-renders the component in another; a sign-out the same', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     await context.route(`**/${name}.html`, (route) =>
       route.fulfill({ contentType: 'text/html', body: appPage(name) }),
     )

@@ -6,36 +6,29 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
 import { smallPng } from '../../scripts/small-png.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { secretOf, totp } from '../support/totp.js'
-import { addAuthenticator, startDemo, type Demo } from './helpers.js'
+import { addAuthenticator, startDemo } from './helpers.js'
 
 const root = join(import.meta.dirname, '../..')
 const shots = join(root, 'test-results/demo')
 // A test run leaves the tracked tree alone unless asked to refresh the README's pictures.
 const docs = join(root, process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results/demo')
 
-let browser: Browser
-let demo: Demo
 let origin: string
 let dataDir: string
 
-beforeAll(async () => {
+const env = browserAnd(startDemo, { timeout: 120_000 })
+beforeAll(() => {
   mkdirSync(docs, { recursive: true })
-  ;[browser, demo] = await Promise.all([launchBrowser(), startDemo()])
-  ;({ origin, dataDir } = demo)
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await demo?.close()
+  ;({ origin, dataDir } = env.server)
 })
 
 async function tab(context?: BrowserContext): Promise<Page> {
-  const ctx = context ?? (await browser.newContext({ viewport: { width: 1120, height: 900 } }))
+  const ctx = context ?? (await env.browser.newContext({ viewport: { width: 1120, height: 900 } }))
   const page = await ctx.newPage()
   page.on('pageerror', (e) => console.error('[page error]', e.message))
   await page.goto(origin + '/')
@@ -84,7 +77,7 @@ const shownErrors = (page: Page) =>
 
 /** A new browser context with Chromium's virtual authenticator (CTAP2, internal, resident keys, user verification), on the demo. */
 async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1120, height: 900 } })
+  const context = await env.browser.newContext({ viewport: { width: 1120, height: 900 } })
   const page = await context.newPage()
   await addAuthenticator(page)
   await page.goto(origin + '/')
@@ -99,9 +92,9 @@ async function withCredentials(page: Page) {
 
 describe('the demo site', () => {
   test('says what runs where', () => {
-    expect(demo.output()).toContain(`App (Vite, npm import)     ${origin}/`)
-    expect(demo.output()).toContain(`PGlite in ${join(dataDir, 'db')}`)
-    expect(demo.output()).toMatch(/Demo IdP \(OpenID Connect\)\s+http:\/\/127\.0\.0\.1:\d+/)
+    expect(env.server.output()).toContain(`App (Vite, npm import)     ${origin}/`)
+    expect(env.server.output()).toContain(`PGlite in ${join(dataDir, 'db')}`)
+    expect(env.server.output()).toMatch(/Demo IdP \(OpenID Connect\)\s+http:\/\/127\.0\.0\.1:\d+/)
   })
 
   test('credentials: the demo account signs in and out; the panel shows expiry and next refresh', async () => {
@@ -343,7 +336,7 @@ describe('the demo site', () => {
   })
 
   test('no page logs an error or misses a file, the IdP\'s sign-in page included; each lists every page', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1024, height: 900 } })).newPage()
+    const page = await (await env.browser.newContext({ viewport: { width: 1024, height: 900 } })).newPage()
     const problems: string[] = []
     page.on('console', (m) => m.type() === 'error' && problems.push(`${page.url()}: ${m.text()}`))
     page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`))
@@ -363,7 +356,7 @@ describe('the demo site', () => {
 
   test('wide, the session panel stands beside the sign-in card; narrow, below it; the React page is centred', async () => {
     const boxes = async (width: number) => {
-      const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage()
+      const page = await (await env.browser.newContext({ viewport: { width, height: 900 } })).newPage()
       await page.goto(origin + '/')
       await signedOut(page)
       const [account, session, notes] = await Promise.all(['#account', '#session', '#notes'].map((id) => page.locator(id).boundingBox()))
@@ -386,7 +379,7 @@ describe('the demo site', () => {
   })
 
   test('at 390 px wide no page scrolls sideways, the drop-in code shows whole, and every image loads', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 800 } })
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 800 } })
     const page = await context.newPage()
     for (const path of ['/', '/react.html', '/drop-in.html', '/outbox']) {
       await page.goto(origin + path)
@@ -545,8 +538,8 @@ describe('the demo site', () => {
   }, 150_000)
 
   test('Ctrl-C stops every part and keeps the data', async () => {
-    expect(await demo.stop()).toBe(0)
-    expect(demo.output()).toContain(`stopped; the data stays in ${join(dataDir, 'db')}`)
+    expect(await env.server.stop()).toBe(0)
+    expect(env.server.output()).toContain(`stopped; the data stays in ${join(dataDir, 'db')}`)
     expect(existsSync(join(dataDir, 'db', 'PG_VERSION'))).toBe(true)
   })
 })

@@ -1,33 +1,19 @@
 /** The drop-in script: a plain HTML page with one <script src="/latchkey.iife.js">, no build step, and its passkey part. */
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
+import { expect, test } from 'vitest'
 import { openWithAuthenticator } from '../webauthn/support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { signInWithForm, userName } from './helpers.js'
+import { browserAndServer, signInWithForm, userName } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer()])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer()
 
 test.each([
   ['with the worker', '', true],
   ['without a worker (data-service-worker="false")', '?nosw', false],
 ])('the drop-in page signs in and out with one global and the components, %s', async (_name, query, controlled) => {
-  const context = await browser.newContext()
+  const context = await env.browser.newContext()
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
-  await page.goto(server.url + '/drop-in.html' + query)
+  await page.goto(env.server.url + '/drop-in.html' + query)
   expect(await page.evaluate(() => Object.keys((window as any).Latchkey).sort())).toEqual(['AuthClientError', 'client', 'createAuthClient', 'defineElements'])
   expect(await page.evaluate(() => Object.keys(window).filter((k) => /latchkey/i.test(k)))).toEqual(['Latchkey'])
   await expect.poll(() => page.locator('latchkey-signin button[data-provider="acme"]').textContent()).toBe('Sign in with Acme')
@@ -44,7 +30,7 @@ test.each([
 })
 
 test('the passkey part: a second script tag adds Latchkey.client.passkey, and the passkey button signs in', async () => {
-  const { page } = await openWithAuthenticator(browser, server.url + '/drop-in.html?passkey&nosw', { waitForReady: false })
+  const { page } = await openWithAuthenticator(env.browser, env.server.url + '/drop-in.html?passkey&nosw', { waitForReady: false })
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
   // Still one global: the passkey part adds to the drop-in's.
@@ -65,12 +51,12 @@ test('the passkey part: a second script tag adds Latchkey.client.passkey, and th
 })
 
 test('the passkey part alone says what it needs', async () => {
-  const context = await browser.newContext()
+  const context = await env.browser.newContext()
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
   // The ESM test page: no drop-in global to attach to.
-  await page.goto(server.url + '/?nosw')
+  await page.goto(env.server.url + '/?nosw')
   await page.addScriptTag({ url: '/latchkey-passkey.iife.js' })
   await expect.poll(() => errors.join()).toMatch(/load latchkey\.iife\.js first/)
   await context.close()

@@ -4,32 +4,19 @@
  * its page, and only its button signs that browser in; the code from the same email, typed where
  * the address was, signs that browser in; wrong codes burn it; an expired one says so.
  */
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, statusOf, userName } from './helpers.js'
+import { browserAndServer, openPage, statusOf, userName } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
 let smtp: SmtpSink
-
-beforeAll(async () => {
-  await ensureBuilt()
-  smtp = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ smtpPort: smtp.port })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await smtp?.close()
-})
+beforeAll(async () => void (smtp = await startSmtpSink()))
+afterAll(() => smtp?.close())
+const env = browserAndServer(() => ({ smtpPort: smtp.port }))
 
 /** A new browser asks for an email to `email` through the element; answers its page once "Check your email" shows. */
 async function ask(email: string): Promise<Page> {
-  const page = await openPage(await browser.newContext(), server.url + '/')
+  const page = await openPage(await env.browser.newContext(), env.server.url + '/')
   await page.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill(email)
   await page.locator('latchkey-signin form[part~="email-form"] button').click()
   await expect.poll(() => page.locator('latchkey-signin [part="message"]').textContent()).toContain(`a sign-in link and a code were sent to ${email}`)
@@ -47,14 +34,14 @@ async function typeCode(page: Page, code: string) {
 
 test('a link opened on another device shows its page, and the click signs that device in', async () => {
   const asking = await ask('grace@example.com')
-  const link = server.outbox.at(-1)!.url
+  const link = env.server.outbox.at(-1)!.url
 
   // A scanner's fetch first: it reads the page and uses nothing.
   const scanned = await fetch(link, { headers: { 'user-agent': 'Mozilla/5.0 (compatible; SafeLinks)' } })
   expect(scanned.status).toBe(200)
   expect(scanned.headers.getSetCookie()).toEqual([])
 
-  const phone = await browser.newContext()
+  const phone = await env.browser.newContext()
   const page = await phone.newPage()
   await page.goto(link)
   await expect.poll(() => page.locator('h1').textContent()).toBe('Sign in as grace@example.com on this device?')
@@ -106,7 +93,7 @@ test('five wrong codes burn it: the right one then says to ask again', async () 
 
 test('an expired code is refused with its own message', async () => {
   const page = await ask('kim@example.com')
-  server.advance(10 * 60_000 + 1000)
+  env.server.advance(10 * 60_000 + 1000)
   await typeCode(page, smtp.codeFor('kim@example.com'))
   await expect.poll(() => codeError(page).textContent()).toMatch(/^That code has expired/)
   expect(await statusOf(page)).toBe('unauthenticated')

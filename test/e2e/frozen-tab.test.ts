@@ -11,7 +11,7 @@
 import { expect, test } from 'vitest'
 import type { Page } from 'playwright-core'
 import { lockDeadline } from '../../src/client/session-engine.js'
-import { browserAndServer, openPage, signInWithForm, sleep, statusOf } from './helpers.js'
+import { browserAndServer, openPage, signInWithForm, statusOf } from './helpers.js'
 
 const env = browserAndServer()
 
@@ -40,10 +40,14 @@ test('a tab frozen (CDP Page.setWebLifecycleState) while it holds the refresh lo
   const cdp = await context.newCDPSession(holder)
   await cdp.send('Page.setWebLifecycleState', { state: 'frozen' })
   await cdp.send('Debugger.enable')
+  // The holder's script stops at the first statement it would run (the answer's arrival at the latest).
+  const paused = new Promise((resolve) => cdp.once('Debugger.paused', resolve))
   await cdp.send('Debugger.pause')
   release()
-  // Answered, but frozen: the holder cannot read the answer, and keeps the lock.
-  await sleep(500)
+  // Answered, but frozen: once the answer is sent and the holder's script stopped, it has not
+  // read the answer, and keeps the lock.
+  await env.server.idle()
+  await paused
   expect(await heldLocks(other)).toEqual([`latchkey:${env.server.url}/auth/session`])
 
   const started = Date.now()

@@ -1,9 +1,8 @@
 /** Shared steps of the browser tests. */
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
 import { startAppServer, type AppServer, type AppServerOptions } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { ensureBuilt } from './ensure-built.js'
 
 declare global {
@@ -44,26 +43,45 @@ export async function signInWithForm(page: Page, username: string, password = 's
   await page.locator('latchkey-signin form[part~="credentials-form"] button[type="submit"]').click()
 }
 
+/**
+ * Resolves once the page's worker has nothing left to do: no read, observed answer or device
+ * binding under way (sw/index.ts answers `settle`). Where a test asserts that the worker did
+ * nothing, it asserts after this: anything the worker started, however late, has happened.
+ */
+export const workerSettled = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const { port1, port2 } = new MessageChannel()
+        port1.onmessage = () => resolve()
+        const session = new URL(window.client.basePath + '/session', location.origin).href
+        navigator.serviceWorker.controller!.postMessage({ latchkey: 'settle', session }, [port2])
+      }),
+  )
+
+/** Resolves once `<latchkey-signin>` has no sign-in work under way (its `settled`, docs/elements.md). */
+export const settled = (page: Page) => page.locator('latchkey-signin').evaluate((el) => (el as HTMLElement & { settled: Promise<void> }).settled)
+
 export const userName = (page: Page) => page.locator('latchkey-user [part="name"]')
 export const statusOf = (page: Page) => page.evaluate(() => window.client.status)
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * The usual set-up of a browser test file: the browser files built, Chromium and the test app
- * server started before the first test and closed after the last. Read `browser` and `server`
- * from the answer inside tests.
+ * A browser test file's set-up with the test app server (test/support/browser.ts, `browserAnd`):
+ * the browser files built first. `options` may be a function, called after the build, for options
+ * that need work first (scripts to bundle, another server to start).
  */
-export function browserAndServer(options?: AppServerOptions): { browser: Browser; server: AppServer } {
-  const started = {} as { browser: Browser; server: AppServer }
-  beforeAll(async () => {
-    await ensureBuilt()
-    ;[started.browser, started.server] = await Promise.all([launchBrowser(), startAppServer(options)])
-  })
-  afterAll(async () => {
-    await started.browser?.close()
-    await started.server?.close()
-  })
-  return started
+export function browserAndServer(
+  options?: AppServerOptions | (() => AppServerOptions | Promise<AppServerOptions>),
+  { timeout }: { timeout?: number } = {},
+): { browser: Browser; server: AppServer } {
+  return browserAnd(
+    async () => {
+      await ensureBuilt()
+      return startAppServer(typeof options === 'function' ? await options() : options)
+    },
+    { timeout },
+  )
 }
 
 /** Run in a page of the origin: the stored session record is due, as when its due instant passed while no tab ran. */

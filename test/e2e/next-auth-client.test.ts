@@ -13,13 +13,13 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { toNodeHandler } from '../../src/node/index.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import type { NextAuthWindow } from './next-auth/page.js'
 
 declare global {
@@ -28,7 +28,7 @@ declare global {
   }
 }
 
-let browser: Browser
+const env = browserAnd()
 let server: Server
 let origin: string
 const outbox: string[] = []
@@ -85,11 +85,9 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  browser = await launchBrowser()
 })
 
 afterAll(async () => {
-  await browser?.close()
   server?.closeAllConnections()
   await new Promise((resolve) => server?.close(resolve))
 })
@@ -97,7 +95,7 @@ afterAll(async () => {
 const status = (p: Page) => p.locator('#status').textContent()
 
 async function open(major: string): Promise<Page> {
-  const context = await browser.newContext()
+  const context = await env.browser.newContext()
   const p = await context.newPage()
   p.on('pageerror', (e) => console.error(`[${major} page error]`, e.message))
   await p.goto(`${origin}/${major}`)

@@ -3,7 +3,7 @@
  * device-binding challenge, so the server logs nothing about a route that is off.
  */
 import { expect, test } from 'vitest'
-import { browserAndServer, openPage, statusOf } from './helpers.js'
+import { browserAndServer, openPage, statusOf, workerSettled } from './helpers.js'
 
 const env = browserAndServer()
 
@@ -13,10 +13,12 @@ test('a sign-in and session reads with binding off: no /dbsc request reaches the
   const ok = await page.evaluate(() => window.client.signIn('credentials', { username: 'probe', password: 'secret', redirect: false }).then((r) => r.ok))
   expect(ok).toBe(true)
   await expect.poll(() => statusOf(page)).toBe('authenticated')
-  // The worker waits two seconds for a browser's own binding before binding itself; wait past it.
+  // The worker would wait two seconds for a browser's own binding before binding itself: once the
+  // reload's read is answered, wait until the worker has nothing under way, a binding included.
   await page.reload()
   await page.waitForFunction(() => window.ready === true)
-  await page.waitForTimeout(3000)
+  await page.evaluate(() => window.client.getSession())
+  await workerSettled(page)
   expect([...env.server.requests.keys()].filter((k) => k.includes('/dbsc/'))).toEqual([])
   await context.close()
 })

@@ -4,21 +4,19 @@
  * navigation), and nothing else.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { startIdp, type Idp } from '../support/idp.js'
-import { alice, startApp, type App } from '../oauth/harness.js'
+import { alice, startApp } from '../oauth/harness.js'
 
-let browser: Browser
-let app: App
 let idp: Idp
 
+const env = browserAnd(startApp)
 beforeAll(async () => {
-  ;[browser, app] = await Promise.all([launchBrowser(), startApp()])
-  idp = await startIdp({ clients: [{ client_id: 'pages', client_secret: 'pages-secret', redirect_uris: [`${app.auth}/callback/idp`] }] })
-  app.use({
+  idp = await startIdp({ clients: [{ client_id: 'pages', client_secret: 'pages-secret', redirect_uris: [`${env.server.auth}/callback/idp`] }] })
+  env.server.use({
     secret: 'pages-test-secret-0123456789abcdef',
     adapter: MemoryAdapter(),
     providers: [
@@ -28,10 +26,7 @@ beforeAll(async () => {
     ],
   })
 })
-afterAll(async () => {
-  await browser?.close()
-  await Promise.all([app?.close(), idp?.close()])
-})
+afterAll(() => idp?.close())
 
 /** The page's CSP violations, as Chromium reports them on the console. */
 function violations(page: Page): string[] {
@@ -42,14 +37,14 @@ function violations(page: Page): string[] {
   return seen
 }
 
-const done = () => `${app.url}/done`
+const done = () => `${env.server.url}/done`
 
 describe("the pages' form-action", () => {
   test('the IdP button reaches the IdP, and with an IdP session the whole redirect chain back to the app passes', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const page = await context.newPage()
     const refused = violations(page)
-    await page.goto(`${app.auth}/signin?callbackUrl=${encodeURIComponent(done())}`)
+    await page.goto(`${env.server.auth}/signin?callbackUrl=${encodeURIComponent(done())}`)
     expect(await page.evaluate(() => document.contentType)).toBe('text/html')
     await page.getByRole('button', { name: 'Sign in with Demo IdP' }).click()
     await page.waitForURL((u) => u.origin === idp.origin)
@@ -59,23 +54,23 @@ describe("the pages' form-action", () => {
     await page.waitForURL(done())
     // Signed out at the app, still signed in at the IdP: the IdP answers at once, so one form
     // navigation goes latchkey → IdP → IdP → latchkey's callback → the app.
-    await page.goto(`${app.auth}/signout`)
+    await page.goto(`${env.server.auth}/signout`)
     await page.getByRole('button', { name: 'Sign out' }).click()
-    await page.waitForURL(app.url + '/')
-    await page.goto(`${app.auth}/signin?callbackUrl=${encodeURIComponent(done())}`)
+    await page.waitForURL(env.server.url + '/')
+    await page.goto(`${env.server.auth}/signin?callbackUrl=${encodeURIComponent(done())}`)
     await page.getByRole('button', { name: 'Sign in with Demo IdP' }).click()
     await page.waitForURL(done())
-    const session = await (await context.request.get(`${app.auth}/session`)).json()
+    const session = await (await context.request.get(`${env.server.auth}/session`)).json()
     expect(session.user.email).toBe(alice.email)
     expect(refused).toEqual([])
     await context.close()
   })
 
   test('the credentials form signs in and lands on the callback URL', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const page = await context.newPage()
     const refused = violations(page)
-    await page.goto(`${app.auth}/signin?callbackUrl=${encodeURIComponent(done())}`)
+    await page.goto(`${env.server.auth}/signin?callbackUrl=${encodeURIComponent(done())}`)
     await page.getByLabel('Username').fill('ada')
     await page.getByRole('button', { name: 'Sign in with Credentials' }).click()
     await page.waitForURL(done())
@@ -84,9 +79,9 @@ describe("the pages' form-action", () => {
   })
 
   test('a form to any other origin is refused', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${app.auth}/signin`)
+    await page.goto(`${env.server.auth}/signin`)
     const directive = await page.evaluate(
       () =>
         new Promise<string>((resolve) => {
@@ -99,7 +94,7 @@ describe("the pages' form-action", () => {
         }),
     )
     expect(directive).toBe('form-action https://attacker.example/collect')
-    expect(page.url()).toBe(`${app.auth}/signin`)
+    expect(page.url()).toBe(`${env.server.auth}/signin`)
     await context.close()
   })
 })

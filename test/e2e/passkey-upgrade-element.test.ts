@@ -7,7 +7,7 @@
  */
 import { expect, test } from 'vitest'
 import type { Page } from 'playwright-core'
-import { browserAndServer, openPage, signInWithForm, userName } from './helpers.js'
+import { browserAndServer, openPage, settled, signInWithForm, userName } from './helpers.js'
 
 const env = browserAndServer()
 
@@ -43,8 +43,8 @@ test('without the attribute, or where the browser cannot create conditionally, n
     const p = await page(attribute, can)
     await signInWithForm(p, `vic-${attribute}`)
     await expect.poll(() => userName(p).textContent()).toBe(`vic-${attribute}`)
-    // The decision comes right after the sign-in; give it the same moment the first test needed.
-    await new Promise((r) => setTimeout(r, 300))
+    // The element decides after the sign-in: wait until its sign-in work has ended.
+    await settled(p)
     expect(await upgrades(p)).toBe(0)
     await p.context().close()
   }

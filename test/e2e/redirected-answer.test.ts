@@ -6,19 +6,13 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, sleep, statusOf } from './helpers.js'
+import { browserAndServer, openPage, signInWithForm, statusOf, workerSettled } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
 let other: Server
 let otherHits = 0
 
+// Another origin (127.0.0.1, not localhost) that says "signed out" to any page that asks.
 beforeAll(async () => {
-  // Another origin (127.0.0.1, not localhost) that says "signed out" to any page that asks.
   other = createServer((_req, res) => {
     otherHits++
     res.writeHead(200, {
@@ -30,23 +24,14 @@ beforeAll(async () => {
     res.end('null')
   })
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
-  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([
-    launchBrowser(),
-    startAppServer({ redirects: { '/go': otherUrl + '/session' } }),
-  ])
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await new Promise((resolve) => other?.close(resolve))
-})
+afterAll(() => new Promise((resolve) => other?.close(resolve)))
+const env = browserAndServer(() => ({ redirects: { '/go': `http://127.0.0.1:${(other.address() as AddressInfo).port}/session` } }))
 
 test('a same-origin fetch redirected to another origin that exposes Latchkey-Session: none signs no tab out', async () => {
-  const context = await browser.newContext()
-  const first = await openPage(context, server.url + '/')
-  const second = await openPage(context, server.url + '/')
+  const context = await env.browser.newContext()
+  const first = await openPage(context, env.server.url + '/')
+  const second = await openPage(context, env.server.url + '/')
   await signInWithForm(first, 'victim')
   for (const page of [first, second]) await expect.poll(() => statusOf(page)).toBe('authenticated')
   const heard = await Promise.all([first, second].map((page) => page.evaluate(() => window.changes.length)))
@@ -60,8 +45,8 @@ test('a same-origin fetch redirected to another origin that exposes Latchkey-Ses
   expect(answer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/session$/)
   expect(otherHits).toBe(1)
 
-  // Time for the worker to act on it, had it believed it.
-  await sleep(1_000)
+  // Until the worker has acted on it, had it believed it.
+  await workerSettled(first)
   for (const [i, page] of [first, second].entries()) {
     expect(await statusOf(page)).toBe('authenticated')
     expect(await page.evaluate((from) => window.changes.slice(from).map((c) => c.email), heard[i])).toEqual([])

@@ -1,25 +1,12 @@
 /** Sign-in and sign-out through the components, in Chromium, against the real server. */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, statusOf, userName } from './helpers.js'
+import { describe, expect, test } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer()])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer()
 
 async function fresh(): Promise<BrowserContext> {
-  return browser.newContext()
+  return env.browser.newContext()
 }
 
 /** Every <img> in the sign-in element, and those that have not loaded (complete with no width). */
@@ -32,7 +19,7 @@ const imagesLoaded = (page: Page) =>
 describe('<latchkey-signin>', () => {
   test('renders a labelled button per provider with brand colour and logo, an email form, a credentials form and a passkey button', async () => {
     const context = await fresh()
-    const page = await openPage(context, server.url + '/')
+    const page = await openPage(context, env.server.url + '/')
     const acme = page.locator('latchkey-signin button[data-provider="acme"]')
     await expect.poll(() => acme.textContent()).toBe('Sign in with Acme')
     expect(await acme.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 20, 30)')
@@ -60,7 +47,7 @@ describe('<latchkey-signin>', () => {
   test('a logo that does not load gives way to the letter mark: no broken image is ever shown', async () => {
     const context = await fresh()
     await context.route('**/acme.svg', (route) => route.fulfill({ status: 404, body: 'not found' }))
-    const page = await openPage(context, server.url + '/')
+    const page = await openPage(context, env.server.url + '/')
     const acme = page.locator('latchkey-signin button[data-provider="acme"]')
     await acme.locator('[part~="mark"]').waitFor()
     expect(await acme.locator('[part~="mark"]').textContent()).toBe('A')
@@ -78,7 +65,7 @@ describe('<latchkey-signin>', () => {
       await route.continue()
     })
     const page = await context.newPage()
-    await page.goto(server.url + '/?nosw')
+    await page.goto(env.server.url + '/?nosw')
     const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
     await username.click()
     await page.keyboard.type('ad')
@@ -93,7 +80,7 @@ describe('<latchkey-signin>', () => {
 
   test('credentials: a wrong password is told in words; the right one signs in, and <latchkey-user> signs out', async () => {
     const context = await fresh()
-    const page = await openPage(context, server.url + '/')
+    const page = await openPage(context, env.server.url + '/')
     await signInWithForm(page, 'ada', 'wrong')
     await expect.poll(() => page.locator('latchkey-signin [part="error"]').textContent()).toBe('Sign in failed. Check the details you provided are correct.')
     expect(await statusOf(page)).toBe('unauthenticated')
@@ -113,11 +100,11 @@ describe('<latchkey-signin>', () => {
 
   test('email: the form sends a link; following it signs in this tab and the tab that asked', async () => {
     const context = await fresh()
-    const first = await openPage(context, server.url + '/')
+    const first = await openPage(context, env.server.url + '/')
     await first.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('Grace@Example.com')
     await first.locator('latchkey-signin form[part~="email-form"] button').click()
     await expect.poll(() => first.locator('latchkey-signin [part="message"]').textContent()).toContain('Check your email')
-    const mail = server.outbox.at(-1)!
+    const mail = env.server.outbox.at(-1)!
     expect(mail.identifier).toBe('grace@example.com')
 
     const second = await context.newPage()
@@ -135,7 +122,7 @@ describe('<latchkey-signin>', () => {
 
   test('with a passkey plugin, the passkey button runs its signIn and the session follows (no worker)', async () => {
     const context = await fresh()
-    const page = await openPage(context, server.url + '/?nosw', { controlled: false })
+    const page = await openPage(context, env.server.url + '/?nosw', { controlled: false })
     await expect.poll(() => statusOf(page)).toBe('unauthenticated')
     // A stand-in for the passkey module: its "ceremony" signs in behind the SDK's back.
     await page.evaluate(() => {
@@ -157,7 +144,7 @@ describe('<latchkey-signin>', () => {
 
   test('an ?error= in the URL is shown in words', async () => {
     const context = await fresh()
-    const page = await openPage(context, server.url + '/?error=Verification')
+    const page = await openPage(context, env.server.url + '/?error=Verification')
     await expect.poll(() => page.locator('latchkey-signin [part="error"]').textContent()).toBe(
       'The sign-in link is no longer valid. It may have been used already or it may have expired.',
     )
@@ -166,7 +153,7 @@ describe('<latchkey-signin>', () => {
 
   test('signIn(redirect: false) answers { ok, error, url } and typed errors, never undefined', async () => {
     const context = await fresh()
-    const page = await openPage(context, server.url + '/')
+    const page = await openPage(context, env.server.url + '/')
     const results = await page.evaluate(async () => {
       const bad = await window.client.signIn('credentials', { username: 'x', password: 'no', redirect: false })
       const email = await window.client.signIn('email', { email: 'lin@example.com', redirect: false })
@@ -197,7 +184,7 @@ describe('<latchkey-signin>', () => {
 
   test('signIn(redirect: false) answers for every provider, also as it navigates: an OAuth start that fails, no provider (the sign-in page)', async () => {
     const context = await fresh()
-    const page = await openPage(context, server.url + '/')
+    const page = await openPage(context, env.server.url + '/')
     // Each answer is written to sessionStorage as it arrives: the navigation it comes with commits in
     // a later task, so the write always lands, and the same-origin page it leads to can read it.
     // (A function exposed by Playwright lost the answer under load: the binding call could reach the

@@ -2,25 +2,11 @@
  * <latchkey-signin> with the passkey client attached: the username field offers passkeys in the
  * browser's autofill, and the passkey button runs the ceremony. Chromium's virtual authenticator.
  */
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAppServer, type AppServer } from '../support/app-server.js'
+import { describe, expect, it } from 'vitest'
 import { openWithAuthenticator, optionsAnswered } from '../webauthn/support/browser.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import './helpers.js'
+import { browserAndServer, settled } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer()])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer()
 
 const registerAndSignOut = (email: string) =>
   `(async () => {
@@ -31,7 +17,7 @@ const registerAndSignOut = (email: string) =>
 
 describe('<latchkey-signin> with passkeys', () => {
   it('marks the username field for passkey autofill and signs in from it', async () => {
-    const { page } = await openWithAuthenticator(browser, `${server.url}/?passkey&nosw`)
+    const { page } = await openWithAuthenticator(env.browser, `${env.server.url}/?passkey&nosw`)
     expect(await page.evaluate(registerAndSignOut('ada.autofill@example.com'))).toBeNull()
     await page.reload()
     await page.waitForFunction(() => window.ready === true)
@@ -44,7 +30,7 @@ describe('<latchkey-signin> with passkeys', () => {
   })
 
   it('the passkey button signs in', async () => {
-    const { page } = await openWithAuthenticator(browser, `${server.url}/?passkey&nosw`)
+    const { page } = await openWithAuthenticator(env.browser, `${env.server.url}/?passkey&nosw`)
     expect(await page.evaluate(registerAndSignOut('ada.button@example.com'))).toBeNull()
     await page.locator('latchkey-signin button[part~="passkey"]').click()
     await expect.poll(() => page.evaluate(() => window.client.status), { timeout: 10_000 }).toBe('authenticated')
@@ -53,23 +39,31 @@ describe('<latchkey-signin> with passkeys', () => {
   })
 
   it('an autofill that ends unused (no passkey on this device) shows no error', async () => {
-    const { page } = await openWithAuthenticator(browser, 'about:blank', { waitForReady: false })
+    const { page } = await openWithAuthenticator(env.browser, 'about:blank', { waitForReady: false })
     const errors: string[] = []
     await page.exposeFunction('reportError', (code: string) => errors.push(code))
     await page.addInitScript(() => document.addEventListener('latchkey-error', (e) => (window as any).reportError((e as CustomEvent).detail.code)))
+    // The browser's answer to the autofill's request, for the test to await.
+    await page.addInitScript(() => {
+      const get = navigator.credentials.get.bind(navigator.credentials)
+      navigator.credentials.get = (options) => ((window as any).answered = get(options))
+    })
     const asked = optionsAnswered(page, 'authenticate')
-    await page.goto(`${server.url}/?passkey&nosw`)
+    await page.goto(`${env.server.url}/?passkey&nosw`)
     await asked
     // The virtual authenticator refuses a conditional request at once when it holds no passkey,
-    // as a browser does when one times out unused: not-allowed, in the background.
-    await page.waitForTimeout(500)
+    // as a browser does when one times out unused: not-allowed, in the background. Wait until the
+    // element has dealt with the refusal.
+    await page.waitForFunction(() => !!(window as any).answered)
+    await page.evaluate(() => (window as any).answered.catch(() => {}))
+    await settled(page)
     expect(errors).toEqual([])
     expect(await page.locator('latchkey-signin [part="error"]').isHidden()).toBe(true)
     await page.context().close()
   })
 
   it('without the passkey client the fields keep their plain autofill', async () => {
-    const { page } = await openWithAuthenticator(browser, `${server.url}/?nosw`)
+    const { page } = await openWithAuthenticator(env.browser, `${env.server.url}/?nosw`)
     const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
     await expect.poll(() => username.getAttribute('autocomplete')).toBe('username')
     await page.context().close()

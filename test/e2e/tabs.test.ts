@@ -3,52 +3,41 @@
  * the same without a worker), a sign-out told to every tab at once, and an offline tab that
  * keeps its session, marked stale.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, sleep, statusOf, userName } from './helpers.js'
+import { describe, expect, test } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { browserAndServer, openPage, signInWithForm, sleep, statusOf, userName } from './helpers.js'
 
 const updateAge = 2 // seconds: a due window every two seconds, so a few pass in a short test
 const maxAge = 120
 const tabs = 5
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  // The server's clock runs an hour ahead of the browser's: the worker must time the rule in the
-  // server's clock (read from its Date header), or it would wait an hour to extend.
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge, updateAge, offset: 3600_000 })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+// The server's clock runs an hour ahead of the browser's: the worker must time the rule in the
+// server's clock (read from its Date header), or it would wait an hour to extend.
+const env = browserAndServer({ maxAge, updateAge, offset: 3600_000 })
 
 async function openTabs(context: BrowserContext, query: string, controlled: boolean): Promise<Page[]> {
-  const pages = [await openPage(context, server.url + '/' + query, { controlled })]
+  const pages = [await openPage(context, env.server.url + '/' + query, { controlled })]
   await signInWithForm(pages[0], 'tab')
   await expect.poll(() => statusOf(pages[0])).toBe('authenticated')
-  for (let i = 1; i < tabs; i++) pages.push(await openPage(context, server.url + '/' + query, { controlled }))
+  for (let i = 1; i < tabs; i++) pages.push(await openPage(context, env.server.url + '/' + query, { controlled }))
   for (const page of pages) await expect.poll(() => statusOf(page)).toBe('authenticated')
   return pages
 }
 
 /** Watches /session while the tabs stay open, with the server's clock moved forward midway. */
-async function watchWindows(seconds: number) {
+async function watchWindows(pages: Page[], seconds: number) {
   // Each tab asks once for its own load (src/client/create-auth-client.ts, `loaded`), and a tab
   // told "signed in" by another's broadcast may still have that read on its way: the count starts
-  // once those have landed, so it holds only the due windows' reads.
-  await sleep(1000)
-  const start = server.sessionRequests.length
+  // once those have landed (an ask in every tab joins or follows its read; then the server is
+  // idle), so it holds only the due windows' reads.
+  await Promise.all(pages.map((page) => page.evaluate(() => window.client.getSession())))
+  await env.server.idle()
+  const start = env.server.sessionRequests.length
   await sleep((seconds * 1000) / 2)
   // A jump of the server's clock: sessions fall due earlier than the tabs last heard.
-  server.advance(updateAge * 1000)
+  env.server.advance(updateAge * 1000)
   await sleep((seconds * 1000) / 2)
-  return server.sessionRequests.slice(start)
+  return env.server.sessionRequests.slice(start)
 }
 
 describe.each([
@@ -56,10 +45,10 @@ describe.each([
   ['without a worker (in-page fallback, Web Locks + BroadcastChannel)', '?nosw', false],
 ])('%s', (_name, query, controlled) => {
   test(`${tabs} tabs over several due windows make one /session request per window, and keep the session alive`, async () => {
-    const context = await browser.newContext()
-    await openTabs(context, query, controlled)
+    const context = await env.browser.newContext()
+    const pages = await openTabs(context, query, controlled)
     const seconds = 8
-    const seen = await watchWindows(seconds)
+    const seen = await watchWindows(pages, seconds)
     const gaps = seen.slice(1).map((r, i) => r.at - seen[i].at)
     console.log(`${_name}: ${seen.length} /session requests from ${tabs} tabs in ${seconds}s with updateAge ${updateAge}s; gaps (server ms) ${gaps.join(', ')}`)
     // Every request was a due access that extended the session: none was spent inside a window
@@ -74,7 +63,7 @@ describe.each([
 
 describe('changes reach every tab', () => {
   test('a sign-out in one tab reaches every tab', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const pages = await openTabs(context, '', true)
     const clicked = Date.now()
     await pages[0].locator('latchkey-user button[part~="signout"]').click()
@@ -88,7 +77,7 @@ describe('changes reach every tab', () => {
   })
 
   test('an offline tab keeps its session, marked stale, and recovers when back online', async () => {
-    const context = await browser.newContext()
+    const context = await env.browser.newContext()
     const [page] = await openTabs(context, '', true).then((p) => p.slice(0, 1))
     await context.setOffline(true)
     // Past the due instant the tab asks; the request fails; the last session stays, stale.

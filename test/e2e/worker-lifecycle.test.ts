@@ -3,32 +3,18 @@
  * call, with its state from IndexedDB; a hard reload (no controller) falls back to the in-page
  * engine and stays in step with the tabs the worker serves.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { startAppServer, type AppServer } from '../support/app-server.js'
-import { launchBrowser } from '../support/browser.js'
-import { ensureBuilt } from './ensure-built.js'
-import { openPage, signInWithForm, statusOf, userName } from './helpers.js'
+import { describe, expect, test } from 'vitest'
+import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
 
-let browser: Browser
-let server: AppServer
-
-beforeAll(async () => {
-  await ensureBuilt()
-  ;[browser, server] = await Promise.all([launchBrowser(), startAppServer({ maxAge: 3600, updateAge: 600 })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const env = browserAndServer({ maxAge: 3600, updateAge: 600 })
 
 describe.each([
   ['the worker', '', true],
   ['the in-page engine', '?nosw', false],
 ])('%s', (_name, query, controlled) => {
   test('coalesces concurrent asks into one request, then answers from IndexedDB', async () => {
-    const context = await browser.newContext()
-    const page = await openPage(context, server.url + '/' + query, { controlled })
+    const context = await env.browser.newContext()
+    const page = await openPage(context, env.server.url + '/' + query, { controlled })
     await expect.poll(() => statusOf(page)).toBe('unauthenticated')
     // Forget the record, then ask twenty times at once.
     await page.evaluate(() => new Promise((resolve) => {
@@ -39,18 +25,18 @@ describe.each([
         tx.oncomplete = () => resolve(open.result.close())
       }
     }))
-    const before = server.sessionRequests.length
+    const before = env.server.sessionRequests.length
     await page.evaluate(() => Promise.all(Array.from({ length: 20 }, () => window.client.getSession())))
-    expect(server.sessionRequests.length - before).toBe(1)
+    expect(env.server.sessionRequests.length - before).toBe(1)
     await page.evaluate(() => Promise.all(Array.from({ length: 20 }, () => window.client.getSession())))
-    expect(server.sessionRequests.length - before).toBe(1)
+    expect(env.server.sessionRequests.length - before).toBe(1)
     await context.close()
   })
 
   test('a session update in one tab reaches the others', async () => {
-    const context = await browser.newContext()
-    const first = await openPage(context, server.url + '/' + query, { controlled })
-    const second = await openPage(context, server.url + '/' + query, { controlled })
+    const context = await env.browser.newContext()
+    const first = await openPage(context, env.server.url + '/' + query, { controlled })
+    const second = await openPage(context, env.server.url + '/' + query, { controlled })
     await signInWithForm(first, 'upd')
     await expect.poll(() => statusOf(second)).toBe('authenticated')
     const updated = await first.evaluate(() => window.client.update({ theme: 'dark' }))
@@ -62,8 +48,8 @@ describe.each([
 
 describe('a disposable worker', () => {
   test('stopped through CDP, it comes back and the page still works, from IndexedDB with no network', async () => {
-    const context = await browser.newContext()
-    const page = await openPage(context, server.url + '/')
+    const context = await env.browser.newContext()
+    const page = await openPage(context, env.server.url + '/')
     await signInWithForm(page, 'stop')
     await expect.poll(() => statusOf(page)).toBe('authenticated')
 
@@ -74,7 +60,7 @@ describe('a disposable worker', () => {
     await cdp.send('ServiceWorker.stopAllWorkers')
     await expect.poll(() => states.at(-1)).toBe('stopped')
 
-    const before = server.sessionRequests.length
+    const before = env.server.sessionRequests.length
     const started = Date.now()
     const session = await page.evaluate(() => window.client.getSession())
     console.log(`after stopAllWorkers, getSession answered in ${Date.now() - started} ms (one late call, then a re-bind)`)
@@ -82,7 +68,7 @@ describe('a disposable worker', () => {
     expect(states).toContain('running')
     expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true)
     // Answered from the IndexedDB record: not due, so no request.
-    expect(server.sessionRequests.length).toBe(before)
+    expect(env.server.sessionRequests.length).toBe(before)
 
     // And a change still passes through the restarted worker to the page.
     await cdp.send('ServiceWorker.stopAllWorkers')
@@ -92,9 +78,9 @@ describe('a disposable worker', () => {
   })
 
   test('a hard reload (no controller) falls back to the page and stays correct', async () => {
-    const context = await browser.newContext()
-    const other = await openPage(context, server.url + '/')
-    const page = await openPage(context, server.url + '/')
+    const context = await env.browser.newContext()
+    const other = await openPage(context, env.server.url + '/')
+    const page = await openPage(context, env.server.url + '/')
     // Shift-reload: the browser bypasses the service worker for this page.
     const cdp = await context.newCDPSession(page)
     await cdp.send('Page.reload', { ignoreCache: true })
@@ -105,10 +91,10 @@ describe('a disposable worker', () => {
     await expect.poll(() => userName(page).textContent()).toBe('hard')
     // The controlled tab hears of it (BroadcastChannel) and reads the same IndexedDB record.
     await expect.poll(() => userName(other).textContent()).toBe('hard')
-    const before = server.sessionRequests.length
+    const before = env.server.sessionRequests.length
     expect(await page.evaluate(() => window.client.getSession().then((s) => s?.user.email))).toBe('hard@example.com')
     expect(await other.evaluate(() => window.client.getSession().then((s) => s?.user.email))).toBe('hard@example.com')
-    expect(server.sessionRequests.length).toBe(before)
+    expect(env.server.sessionRequests.length).toBe(before)
 
     // A sign-out in the controlled tab reaches the uncontrolled one.
     await other.locator('latchkey-user button[part~="signout"]').click()

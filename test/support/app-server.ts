@@ -37,6 +37,8 @@ export interface AppServer {
   now(): number
   /** Holds every GET /auth/session until the returned function is called. */
   holdSessions(): () => void
+  /** Resolves once no request is in flight (every answer sent, or its connection lost). */
+  idle(): Promise<void>
   /** Requests by `METHOD /path` (and ` (proof)` for one carrying a DBSC proof), counted from the start. */
   requests: Map<string, number>
   /** Off: every request under /auth and /api/ loses its connection, as when the network is down. */
@@ -161,6 +163,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const sessionRequests: SessionRequest[] = []
   const requests = new Map<string, number>()
   let held: Promise<void> | undefined
+  let inFlight = 0
+  const idlers: (() => void)[] = []
   let reachable = true
   const adapter = MemoryAdapter()
   let auth: ReturnType<typeof toNodeHandler>
@@ -172,6 +176,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     // A DBSC proof is counted apart: a renewal is one proof (after one request for the challenge).
     const key = `${req.method} ${path}${req.headers['secure-session-response'] ? ' (proof)' : ''}`
     requests.set(key, (requests.get(key) ?? 0) + 1)
+    inFlight++
+    res.once('close', () => --inFlight || idlers.splice(0).forEach((idle) => idle()))
     // A real server stamps Date with its own clock; the worker reads the skew from it.
     res.setHeader('date', new Date(now()).toUTCString())
     if (!reachable && (path.startsWith(base + '/') || path.startsWith('/api/'))) return void req.socket.destroy()
@@ -267,6 +273,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     now,
     endSessions: async (username) => void (await adapter.deleteSessionsByUserId!(`user-${username}`)),
     adapter,
+    idle: () => (inFlight ? new Promise<void>((resolve) => idlers.push(resolve)) : Promise.resolve()),
     holdSessions() {
       let release!: () => void
       held = new Promise<void>((resolve) => (release = resolve))

@@ -9,39 +9,31 @@
  */
 import { once } from 'node:events'
 import { Worker } from 'node:worker_threads'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromBase64Url } from '../../src/core/encoding.js'
 import type { Adapter } from '../../src/core/types.js'
 import Passkey from '../../src/providers/passkey.js'
 import type { Handler } from '../../src/server/index.js'
-import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
+import { passkeyApp, serve, type PasskeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { Ceremony } from './support/ceremony.js'
 
-let browser: Browser
 let app: PasskeyApp
-let running: RunningApp
 let tab: AuthenticatorPage
 const target = { handler: async (_: Request) => new Response(null, { status: 404 }) }
 let n = 0
 const freshEmail = () => `someone${++n}-${Date.now()}@example.com`
 
+const env = browserAnd(() => serve(target))
 beforeAll(async () => {
   app = passkeyApp()
   target.handler = app.handler
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(target)])
-  tab = await openWithAuthenticator(browser, running.origin + '/')
+  tab = await openWithAuthenticator(env.browser, env.server.origin + '/')
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await running?.close()
-})
-
-const ceremony = (handler = app.handler) => new Ceremony(tab.page, handler, running.origin)
+const ceremony = (handler = app.handler) => new Ceremony(tab.page, handler, env.server.origin)
 
 /** A user with one passkey from a fresh virtual authenticator (32-byte id, transport internal). */
 async function knownUser() {

@@ -4,38 +4,33 @@
  */
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
 import type { Adapter } from '../../src/core/types.js'
-import { passkeyApp, serve, type RunningApp } from './support/app.js'
+import { passkeyApp, serve } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { Ceremony } from './support/ceremony.js'
 
-let browser: Browser
-let running: RunningApp
 let tab: AuthenticatorPage
 let db: Queryable
 let adapter: Adapter
 
+const env = browserAnd(() => serve({ handler: async () => new Response(null, { status: 404 }) }))
 beforeAll(async () => {
   db = fromPGlite(await PGlite.create())
   await migrate(db)
   adapter = PostgresAdapter(db)
-  ;[browser, running] = await Promise.all([launchBrowser(), serve({ handler: async () => new Response(null, { status: 404 }) })])
-  tab = await openWithAuthenticator(browser, running.origin + '/')
+  tab = await openWithAuthenticator(env.browser, env.server.origin + '/')
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await running?.close()
   await db?.end?.()
 })
 
 test('two servers, one database: register on one, sign in across both, and a challenge counts once', async () => {
   const one = passkeyApp({}, adapter)
   const two = passkeyApp({}, adapter)
-  const c = new Ceremony(tab.page, one.handler, running.origin)
+  const c = new Ceremony(tab.page, one.handler, env.server.origin)
   const email = 'pg-user@example.com'
   const before = Date.now()
   const options = await c.options('register', { email })
@@ -49,14 +44,14 @@ test('two servers, one database: register on one, sign in across both, and a cha
   expect(stored!.createdAt!.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
   expect(stored!.createdAt!.getTime()).toBeLessThanOrEqual(Date.now())
 
-  const s = new Ceremony(tab.page, one.handler, running.origin)
+  const s = new Ceremony(tab.page, one.handler, env.server.origin)
   const auth = await s.options('authenticate')
   const cookie = s.jar.cookies.get('latchkey.challenge')!
   const signed = await s.sign('authenticate', auth.body.options)
   expect((await s.post('authenticate', signed, two.handler)).status).toBe(200)
   expect((await adapter.getAuthenticator!(created.id))!.counter).toBeGreaterThan(stored.counter)
 
-  const replay = new Ceremony(tab.page, one.handler, running.origin)
+  const replay = new Ceremony(tab.page, one.handler, env.server.origin)
   replay.jar.cookies.set('latchkey.challenge', cookie)
   const again = await replay.post('authenticate', signed)
   expect(again.reason).toBe('challenge')
@@ -67,7 +62,7 @@ test('createAuthenticator fails: no user, account or session rows remain', async
   await tab.swapAuthenticator()
   const broken: Adapter = { ...adapter, createAuthenticator: async () => Promise.reject(new Error('connection reset')) }
   const app = passkeyApp({}, broken)
-  const c = new Ceremony(tab.page, app.handler, running.origin)
+  const c = new Ceremony(tab.page, app.handler, env.server.origin)
   const email = 'pg-broken@example.com'
   const res = await c.run('register', { email })
   expect(res.status).toBe(500)

@@ -8,42 +8,37 @@
  */
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
 import type { Adapter, AuthConfig, OAuthConfig, PasskeyInfo, SendVerificationRequestParams } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { startIdp, type Idp } from '../support/idp.js'
 import { Jar } from '../support/jar.js'
 import { lastLink } from '../support/server.js'
 import { alice, bob, Browser as HttpBrowser, signIn as oauthSignIn } from '../oauth/harness.js'
-import { passkeyApp, serve, type RunningApp } from './support/app.js'
+import { passkeyApp, serve } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
 import { Ceremony } from './support/ceremony.js'
 
-let browser: Browser
-let running: RunningApp
 let tab: AuthenticatorPage
 let pglite: Queryable
 let idp: Idp
 const target = { handler: async (_: Request) => new Response(null, { status: 404 }) }
 
+const env = browserAnd(() => serve(target))
 beforeAll(async () => {
   pglite = fromPGlite(await PGlite.create())
   await migrate(pglite)
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(target)])
-  tab = await openWithAuthenticator(browser, running.origin + '/')
+  tab = await openWithAuthenticator(env.browser, env.server.origin + '/')
   idp = await startIdp({
-    clients: [{ client_id: 'latchkey', client_secret: 'idp-secret', redirect_uris: [`${running.origin}/auth/callback/idp`], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [{ client_id: 'latchkey', client_secret: 'idp-secret', redirect_uris: [`${env.server.origin}/auth/callback/idp`], token_endpoint_auth_method: 'client_secret_basic' }],
   })
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await running?.close()
   await pglite?.end?.()
   await idp?.close()
 })
@@ -86,11 +81,11 @@ const victimAddress = () => `victim${++n}-${Date.now()}@example.com`
 /** The attacker, signed out, registers a passkey for the victim's address, then signs in with it once more elsewhere. */
 async function squat(app: ReturnType<typeof victimApp>, email: string) {
   await tab.swapAuthenticator()
-  const attacker = new Ceremony(tab.page, app.handler, running.origin)
+  const attacker = new Ceremony(tab.page, app.handler, env.server.origin)
   const reg = await attacker.run('register', { email })
   expect(reg.status, JSON.stringify(reg.body)).toBe(200)
   expect((await attacker.session()).user.email).toBe(email)
-  const second = new Ceremony(tab.page, app.handler, running.origin)
+  const second = new Ceremony(tab.page, app.handler, env.server.origin)
   expect((await second.run('authenticate')).status).toBe(200)
   const user = (await app.adapter.getUserByEmail!(email))!
   expect(user.emailVerified).toBeNull()
@@ -100,7 +95,7 @@ async function squat(app: ReturnType<typeof victimApp>, email: string) {
 /** What must hold once the owner has proven the address. */
 async function expectAttackerOut(app: ReturnType<typeof victimApp>, squatted: Awaited<ReturnType<typeof squat>>) {
   for (const session of squatted.sessions) expect(await session.session()).toBeNull()
-  const retry = new Ceremony(tab.page, app.handler, running.origin)
+  const retry = new Ceremony(tab.page, app.handler, env.server.origin)
   const res = await retry.run('authenticate')
   expect(res.status).toBe(401)
   expect(res.reason).toBe('unknown-credential')
@@ -122,20 +117,20 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     const email = victimAddress()
     const squatted = await squat(app, email)
 
-    const victim = new Jar(app.handler, running.origin)
+    const victim = new Jar(app.handler, env.server.origin)
     await victim.postForm('/auth/signin/email', { csrfToken: await victim.csrf(), email, callbackUrl: '/home' })
     const landed = await victim.get(lastLink(app.outbox))
     expect(landed.status).toBe(302)
     expect((await victim.session()).user).toMatchObject({ id: squatted.userId, email })
 
     await expectAttackerOut(app, squatted)
-    expect(landed.headers.get('location')).toBe(`${running.origin}/home?notice=passkeys-removed`)
+    expect(landed.headers.get('location')).toBe(`${env.server.origin}/home?notice=passkeys-removed`)
     expect((await app.adapter.getUserByEmail!(email))!.emailVerified).toBeInstanceOf(Date)
     // The owner stays signed in, and a second email sign-in removes nothing more and says nothing.
     expect((await victim.session()).user.email).toBe(email)
-    const again = new Jar(app.handler, running.origin)
+    const again = new Jar(app.handler, env.server.origin)
     await again.postForm('/auth/signin/email', { csrfToken: await again.csrf(), email, callbackUrl: '/home' })
-    expect((await again.get(lastLink(app.outbox))).headers.get('location')).toBe(`${running.origin}/home`)
+    expect((await again.get(lastLink(app.outbox))).headers.get('location')).toBe(`${env.server.origin}/home`)
     expect((await victim.session()).user.email).toBe(email)
     expect(app.removed).toHaveLength(1)
   })
@@ -152,13 +147,13 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     expect((await attacker.jar.postJson('/auth/session', { csrfToken: await attacker.jar.csrf(), data: {} })).status).toBe(200)
     expect((await attacker.session()).user.email).toBe(email)
 
-    const victim = new Jar(app.handler, running.origin)
+    const victim = new Jar(app.handler, env.server.origin)
     await victim.postForm('/auth/signin/email', { csrfToken: await victim.csrf(), email, callbackUrl: '/home' })
     const landed = await victim.get(lastLink(app.outbox))
     expect((await victim.session()).user).toMatchObject({ id: squatted.userId, email })
 
     await expectAttackerOut(app, squatted)
-    expect(landed.headers.get('location')).toBe(`${running.origin}/home?notice=passkeys-removed`)
+    expect(landed.headers.get('location')).toBe(`${env.server.origin}/home?notice=passkeys-removed`)
     expect((await victim.session()).user.email).toBe(email)
   })
 
@@ -167,12 +162,12 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     const squatted = await squat(app, alice.email)
 
     const owner = new HttpBrowser()
-    const site = { auth: `${running.origin}/auth` }
+    const site = { auth: `${env.server.origin}/auth` }
     const finished = await oauthSignIn(owner, site, 'idp', alice)
     expect((await (await owner.request(`${site.auth}/session`)).json()).user).toMatchObject({ id: squatted.userId, email: alice.email })
 
     await expectAttackerOut(app, squatted)
-    expect(finished.location).toBe(`${running.origin}/dashboard?notice=passkeys-removed`)
+    expect(finished.location).toBe(`${env.server.origin}/dashboard?notice=passkeys-removed`)
     expect((await app.adapter.getUser!(squatted.userId))!.emailVerified).toBeInstanceOf(Date)
   })
 
@@ -183,9 +178,9 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     const [attacker] = squatted.sessions
 
     // The attacker, signed in to the squatted user, signs in at the IdP with an account of their own.
-    const site = { auth: `${running.origin}/auth` }
+    const site = { auth: `${env.server.origin}/auth` }
     const same = new HttpBrowser()
-    for (const [name, value] of attacker.jar.cookies) same.set(running.origin, name, encodeURIComponent(value))
+    for (const [name, value] of attacker.jar.cookies) same.set(env.server.origin, name, encodeURIComponent(value))
     const linking = await oauthSignIn(same, site, 'idp', bob)
     expect(linking.error).toBe('OAuthAccountNotLinked')
     // Not linked: the IdP account signs in to a user of its own.
@@ -206,7 +201,7 @@ describe.each(adapters)('%s', (_name, makeAdapter) => {
     const email = victimAddress()
     const squatted = await squat(app, email)
 
-    const jar = new Jar(app.handler, running.origin)
+    const jar = new Jar(app.handler, env.server.origin)
     const res = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), email, password: 'right' }, { 'x-auth-return-redirect': '1' })
     expect(res.status).toBe(403)
     expect(await res.json()).toMatchObject({ error: 'AccessDenied' })

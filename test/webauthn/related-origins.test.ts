@@ -13,18 +13,16 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
 import { toNodeHandler } from '../../src/node/index.js'
 import Passkey from '../../src/providers/passkey.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import type { Handler } from '../../src/server/index.js'
 import { passkeyApp, secret, serve, type PasskeyApp, type RunningApp } from './support/app.js'
 import { openWithAuthenticator } from './support/browser.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 
 type Outcome = { ok: true; value: any } | { ok: false; name: string; code?: string; reason?: string; message: string }
 
-let browser: Browser
 let app: PasskeyApp
 /** The RP's own origin, and the related one the ceremonies run on. */
 let main: RunningApp
@@ -32,14 +30,14 @@ let related: RunningApp
 const target: { handler: Handler } = { handler: () => Promise.reject(new Error('not set')) }
 const servers: Server[] = []
 
+const env = browserAnd()
 beforeAll(async () => {
-  ;[browser, main, related] = await Promise.all([launchBrowser(), serve(target), serve(target)])
+  ;[main, related] = await Promise.all([serve(target), serve(target)])
   app = passkeyApp({ providers: [Passkey({ relyingParty: { id: 'localhost', origin: main.origin }, relatedOrigins: [related.origin, 'https://example.co.uk'] })] })
   target.handler = app.handler
 })
 
 afterAll(async () => {
-  await browser?.close()
   await Promise.all([main?.close(), related?.close(), ...servers.map((s) => new Promise((r) => s.close(r)))])
 })
 
@@ -87,7 +85,7 @@ describe('/.well-known/webauthn', () => {
 
 describe('ceremonies on a related origin', () => {
   test('registration and sign-in made on a listed origin verify against the one RP ID; unlisted, the same sign-in is refused', async () => {
-    const tab = await openWithAuthenticator(browser, related.origin + '/')
+    const tab = await openWithAuthenticator(env.browser, related.origin + '/')
     const email = `related-${Date.now()}@example.com`
     const registered = await run(tab.page, `window.passkey.register({ email: ${JSON.stringify(email)} })`)
     expect(registered, JSON.stringify(registered)).toMatchObject({ ok: true })

@@ -5,41 +5,29 @@
 import { UnstorageAdapter } from '@auth/unstorage-adapter'
 import { createStorage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
 import WebAuthn from '../../src/providers/webauthn.js'
 import type { Handler } from '../../src/server/index.js'
 import { storedSessionToken } from '../../src/server/kernel/session-token.js'
-import { passkeyApp, serve, type PasskeyApp, type RunningApp } from './support/app.js'
+import { passkeyApp, serve, type PasskeyApp } from './support/app.js'
 import { openWithAuthenticator, type AuthenticatorPage } from './support/browser.js'
-import { launchBrowser } from '../support/browser.js'
+import { browserAnd } from '../support/browser-and.js'
 import { Ceremony } from './support/ceremony.js'
 import { Jar } from '../support/jar.js'
 
-let browser: Browser
 let app: PasskeyApp
-let running: RunningApp
 let tab: AuthenticatorPage
 const challengeCookie = 'latchkey.challenge'
 let n = 0
 const freshEmail = () => `user${++n}-${Date.now()}@example.com`
 
-beforeAll(async () => {
-  app = passkeyApp()
-  const target = { handler: app.handler }
-  ;[browser, running] = await Promise.all([launchBrowser(), serve(target)])
-  tab = await openWithAuthenticator(browser, running.origin + '/')
-})
+const env = browserAnd(() => serve({ handler: (app = passkeyApp()).handler }))
+beforeAll(async () => void (tab = await openWithAuthenticator(env.browser, env.server.origin + '/')))
 
-afterAll(async () => {
-  await browser?.close()
-  await running?.close()
-})
-
-const ceremony = (handler = app.handler) => new Ceremony(tab.page, handler, running.origin)
+const ceremony = (handler = app.handler) => new Ceremony(tab.page, handler, env.server.origin)
 
 /** A new user with one passkey; the ceremony's jar is signed in. */
 async function newUser(email = freshEmail()) {
@@ -65,7 +53,7 @@ describe('registration', () => {
     const data = await c.sign('register', options.body.options)
     const res = await c.post('register', data)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(res.body.url).toBe(running.origin + '/')
+    expect(res.body.url).toBe(env.server.origin + '/')
     expect(c.jar.cookies.has(challengeCookie)).toBe(false)
     expect((await c.session()).user.email).toBe(email)
 
@@ -352,7 +340,7 @@ describe('managing passkeys', () => {
     const { c, email, credentialId } = await newUser()
     const res = await c.jar.request('/auth/passkeys', { method: 'POST' }).catch(() => null)
     expect(res?.status).toBe(403)
-    const other = new Ceremony(tab.page, withEmail, running.origin)
+    const other = new Ceremony(tab.page, withEmail, env.server.origin)
     for (const [k, v] of c.jar.cookies) other.jar.cookies.set(k, v)
     const unproven = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
     expect(unproven.status).toBe(409)
@@ -369,7 +357,7 @@ describe('managing passkeys', () => {
     const { c, email, credentialId } = await newUser()
     const userId = (await app.adapter.getUserByEmail(email))!.id
     await app.adapter.linkAccount({ userId, type: 'oauth', provider: 'gone', providerAccountId: `gone-${userId}` })
-    const other = new Ceremony(tab.page, withOAuth, running.origin)
+    const other = new Ceremony(tab.page, withOAuth, env.server.origin)
     for (const [k, v] of c.jar.cookies) other.jar.cookies.set(k, v)
     const refused = await other.jar.postJson('/auth/passkeys', { action: 'remove', id: credentialId, csrfToken: await other.jar.csrf() })
     expect(refused.status).toBe(409)
@@ -391,7 +379,7 @@ describe('configuration', () => {
     const handler = app.variant({
       providers: [WebAuthn({ relyingParty: { name: 'Latchkey Test' }, timeout: 60_000, userVerification: 'required', enableConditionalUI: false })],
     })
-    const jar = new Jar(handler, running.origin)
+    const jar = new Jar(handler, env.server.origin)
     const reg = await (await jar.get(`/auth/webauthn-options/webauthn?action=register&email=${freshEmail()}`)).json()
     expect(reg.options.rp).toEqual({ id: 'localhost', name: 'Latchkey Test' })
     expect(reg.options.timeout).toBe(60_000)

@@ -3,16 +3,12 @@
  * cache on, as in a browser people use: Playwright turns it off by default
  * (`--disable-back-forward-cache`).
  */
-import { chromium, type Page } from 'playwright-core'
-import { chromiumPath } from '../browser.js'
+import type { Page } from 'playwright-core'
+import { launchBrowser } from '../browser.js'
 import { poll, type Engine, type Tab } from './index.js'
 
 export async function launchChromium(): Promise<Engine> {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    ignoreDefaultArgs: ['--disable-back-forward-cache'],
-  })
+  const browser = await launchBrowser({ backForwardCache: true })
   return {
     name: 'chromium',
     async newProfile() {

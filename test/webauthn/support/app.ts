@@ -5,10 +5,9 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { launchBrowser } from '../../support/browser.js'
+import { browserAnd } from '../../support/browser-and.js'
 import { MemoryAdapter } from '../../../src/adapters/memory.js'
 import Passkey from '../../../src/providers/passkey.js'
 import { toNodeHandler } from '../../../src/node/index.js'
@@ -87,14 +86,17 @@ export async function serve(app: { handler: Handler }): Promise<RunningApp> {
  * the fields inside tests and hooks.
  */
 export function browserAndPasskeyApp(make: () => PasskeyApp = () => passkeyApp()): { browser: Browser; app: PasskeyApp; running: RunningApp } {
-  const env = {} as { browser: Browser; app: PasskeyApp; running: RunningApp }
-  beforeAll(async () => {
-    env.app = make()
-    ;[env.browser, env.running] = await Promise.all([launchBrowser(), serve(env.app)])
-  })
-  afterAll(async () => {
-    await env.browser?.close()
-    await env.running?.close()
-  })
-  return env
+  const env = {} as { app: PasskeyApp }
+  const started = browserAnd(() => serve((env.app = make())))
+  return {
+    get browser() {
+      return started.browser
+    },
+    get running() {
+      return started.server
+    },
+    get app() {
+      return env.app
+    },
+  }
 }
