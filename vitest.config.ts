@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { missingServiceBanner } from './test/support/needs-service.js'
+import { filesOf, type Tier } from './test/support/tiers.js'
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 
@@ -17,9 +18,23 @@ const serviceOnly: Record<string, { example: string; files: string[] }> = {
 }
 const leftOut = Object.entries(serviceOnly).flatMap(([variable, { example, files }]) => {
   if (process.env[variable] || process.env.CI === 'true') return []
-  console.warn(missingServiceBanner(variable, `${files.join(', ')} did NOT run`, `${variable}=${example} npx vitest run ${files.join(' ')}`))
+  // Vitest loads this file once more for each project that extends it: one banner is enough.
+  if (!(globalThis as { bannerShown?: boolean }).bannerShown) console.warn(missingServiceBanner(variable, `${files.join(', ')} did NOT run`, `${variable}=${example} npx vitest run ${files.join(' ')}`))
   return files
 })
+;(globalThis as { bannerShown?: boolean }).bannerShown = true
+
+/**
+ * Vitest's default is one worker fewer than the cores: one, on a 2-core machine. Browser and HTTP
+ * files mostly wait on sockets and other processes, so more run side by side than there are cores.
+ */
+const workers: Record<Tier, number> = { unit: 2, http: 3, browser: 3, slow: 2 }
+
+function tier(name: Tier, groupOrder: number) {
+  // The slow tier packs the package once for the files that install it (test/support/packed.ts).
+  const globalSetup = name === 'slow' ? ['test/support/pack-dir.ts'] : []
+  return { extends: true, test: { name, include: filesOf(name), maxWorkers: workers[name], sequence: { groupOrder }, globalSetup } } as const
+}
 
 export default defineConfig({
   // The examples import the package by name, as an app does; tests run them from source
@@ -35,12 +50,14 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...leftOut],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Browser state can take seconds to settle while other suites load both cores.
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
+    // The tiers (test/support/tiers.ts says which file is where): `npm test` runs them one after
+    // the other (scripts/test.mjs); a bare `vitest run` does too, in this order.
+    projects: [tier('unit', 0), tier('http', 1), tier('browser', 2), tier('slow', 3)],
   },
 })
