@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url'
+import { relative } from 'node:path'
 import { configDefaults, defineConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { missingServiceBanner } from './test/support/needs-service.js'
-import { filesOf, type Tier } from './test/support/tiers.js'
+import { filesOf, longest, root, type Tier } from './test/support/tiers.js'
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 
@@ -28,7 +30,7 @@ const leftOut = Object.entries(serviceOnly).flatMap(([variable, { example, files
  * Vitest's default is one worker fewer than the cores: one, on a 2-core machine. Browser and HTTP
  * files mostly wait on sockets and other processes, so more run side by side than there are cores.
  */
-const workers: Record<Tier, number> = { unit: 2, http: 3, browser: 3, slow: 2 }
+const workers: Record<Tier, number> = { unit: 2, http: 3, browser: 3, slow: 3 }
 
 function tier(name: Tier, groupOrder: number) {
   // The slow tier packs the package once for the files that install it (test/support/packed.ts).
@@ -36,6 +38,21 @@ function tier(name: Tier, groupOrder: number) {
   // Unit files start nothing: worker threads cost them about a third less CPU than processes.
   const pool = name === 'unit' ? 'threads' : 'forks'
   return { extends: true, test: { name, include: filesOf(name), pool, maxWorkers: workers[name], sequence: { groupOrder }, globalSetup } } as const
+}
+
+/**
+ * Vitest's order (files that failed last time, then the longest, from its cache; larger files when
+ * it has none, as in a fresh clone), with the files known to be longest first.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const rank = (spec: TestSpecification) => {
+      const at = longest.indexOf(relative(root, spec.moduleId).split('\\').join('/'))
+      return at < 0 ? longest.length : at
+    }
+    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder
+    return (await super.sort(files)).sort((a, b) => group(a) - group(b) || rank(a) - rank(b))
+  }
 }
 
 export default defineConfig({
@@ -58,6 +75,7 @@ export default defineConfig({
     // Browser state can take seconds to settle while other suites load both cores.
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     // The tiers (test/support/tiers.ts says which file is where): `npm test` runs them one after
     // the other (scripts/test.mjs); a bare `vitest run` does too, in this order.
     projects: [tier('unit', 0), tier('http', 1), tier('browser', 2), tier('slow', 3)],
