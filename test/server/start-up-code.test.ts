@@ -9,18 +9,21 @@ import { describe, expect, it } from 'vitest'
 import { measure } from '../../bench/server-size.js'
 
 const credentialsOnly = 'Credentials({ authorize: async () => null })'
+/** One bundle of the credentials-only server for the three tests that read it (a bundle takes seconds). */
+let credentialsOnlyBuild: ReturnType<typeof measure> | undefined
+const measureCredentialsOnly = () => (credentialsOnlyBuild ??= measure(credentialsOnly))
 const heavy = /node_modules\/(otpauth|uqr|@simplewebauthn|oauth4webapi)\/|webauthn\/aaguid-names\.ts$/
 /** The files of a plugin's folder in a list of inputs, by name. */
 const filesOf = (folder: string, inputs: Iterable<string>) => [...inputs].filter((input) => input.startsWith(`src/server/features/${folder}/`)).map((input) => input.slice(`src/server/features/${folder}/`.length)).sort()
 
 describe('start-up code of a credentials-only server', () => {
   it('holds no OAuth, WebAuthn, TOTP or QR library, nor the authenticator names', async () => {
-    const { startupInputs } = await measure(credentialsOnly)
+    const { startupInputs } = await measureCredentialsOnly()
     expect([...startupInputs.keys()].filter((input) => heavy.test(input))).toEqual([])
   }, 60_000)
 
   it("holds only the light parts of oauth, mfa and webauthn: checks run at start-up, cookie names, shells", async () => {
-    const { startupInputs } = await measure(credentialsOnly)
+    const { startupInputs } = await measureCredentialsOnly()
     expect(filesOf('oauth', startupInputs.keys())).toEqual(['access-token-error.ts', 'check-cookies.ts', 'discovery-cache.ts', 'endpoints.ts', 'feature.ts', 'get-access-token.ts', 'required-fields.ts'])
     expect(filesOf('mfa', startupInputs.keys())).toEqual(['cookies.ts', 'feature.ts', 'options.ts'])
     expect(filesOf('webauthn', startupInputs.keys())).toEqual(expect.arrayContaining(['feature.ts', 'related-origins.ts']))
@@ -47,7 +50,7 @@ const loadedOnUse = [
 
 describe('start-up code of a credentials-only server, the other plugins', () => {
   it('holds no sign-in step, route or session reading of password, email, dbsc or the Auth.js migration; the bundle still has them, split off', async () => {
-    const { startupInputs, allInputs } = await measure(credentialsOnly)
+    const { startupInputs, allInputs } = await measureCredentialsOnly()
     expect(loadedOnUse.filter((file) => startupInputs.has(file))).toEqual([])
     expect(loadedOnUse.filter((file) => !allInputs.includes(file))).toEqual([])
     // What start-up needs stays: the option checks and the bound cookie's check on the session read.

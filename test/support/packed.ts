@@ -7,10 +7,12 @@
  * else the registry.
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
+import { inject } from 'vitest'
 
 export const repoRoot = join(import.meta.dirname, '../..')
 const exec = promisify(execFile)
@@ -95,12 +97,47 @@ async function installInto(work: string, spec: string, manifest: object, flags: 
 /** `npm pack` of the working tree (its `prepare` script builds dist), installed from the tarball. */
 export async function installPacked(): Promise<PackedProject> {
   const work = await mkdtemp(join(tmpdir(), 'latchkey-packed-'))
-  const stage = join(work, 'stage')
+  return installInto(work, await packOnce(work), {})
+}
+
+/**
+ * The tarball of the working tree. Four files install it; within a run (test/support/pack-dir.ts
+ * gives the run a folder) the first to ask packs, and the others wait for its tarball.
+ */
+async function packOnce(work: string): Promise<string> {
+  const shared = inject('packDir')
+  if (!shared) return pack(work)
+  const answer = join(shared, 'tarball')
+  try {
+    await mkdir(join(shared, 'lock'))
+  } catch {
+    for (;;) {
+      const text = await readFile(answer, 'utf8').catch(() => undefined)
+      if (text !== undefined) return text.startsWith('/') ? text : Promise.reject(new Error(`the run's npm pack failed: ${text}`))
+      await sleep(500)
+    }
+  }
+  try {
+    const tarball = await pack(shared)
+    await writeFile(`${answer}.part`, tarball)
+    await rename(`${answer}.part`, answer)
+    return tarball
+  } catch (error) {
+    await writeFile(`${answer}.part`, String(error))
+    await rename(`${answer}.part`, answer)
+    throw error
+  }
+}
+
+/** `npm pack` of a copy of the working tree, into `dir`; the tarball's path. */
+async function pack(dir: string): Promise<string> {
+  const stage = join(dir, 'stage')
   await mkdir(stage)
   await copyWorkingTree(stage)
   await symlink(join(repoRoot, 'node_modules'), join(stage, 'node_modules'), 'dir')
-  const tarball = join(work, (await must(stage, 'npm', ['pack', '--pack-destination', work, '--silent'])).trim().split('\n').pop()!)
-  return installInto(work, tarball, {})
+  const tarball = join(dir, (await must(stage, 'npm', ['pack', '--pack-destination', dir, '--silent'])).trim().split('\n').pop()!)
+  await rm(stage, { recursive: true, force: true })
+  return tarball
 }
 
 /**
