@@ -295,19 +295,19 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     }
     /** The element's own drawings. */
     private own: Record<string, Draw> = {
-      email: (p, c) => this.emailForm(p, c, false),
-      'email-code': (p, c) => this.emailForm(p, c, true),
+      // Without the emailCodes plugin the code form still shows, and says which plugin it needs.
+      email: (p, c) => this.emailForm(p, c),
       code: (p, { callbackUrl, redirect, confirm, label }) => this.pluginForm(p, p.form!, p.code!, callbackUrl, redirect, confirm, label(p)),
       credentials: (p, c) => this.credentialsForm(p, c),
       passkey: (p, c) => this.button(p, c, true),
       button: (p, c) => this.button(p, c, false),
     }
-    /** The email form; `codes`: with the emailed code's form after it, where the provider sends one. */
-    private emailForm(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext, codes: boolean): HTMLFormElement {
+    /** The email form, with the emailed code's form after it where the provider sends one. */
+    private emailForm(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext): HTMLFormElement {
       const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
       const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
       // The code form stands after the email form (forms do not nest), once an email went out.
-      const code = codes && p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
+      const code = p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
       const form: HTMLFormElement = h('form', {
         part: 'form email-form', 'aria-label': label(p),
         onsubmit: async (e: Event) => {
