@@ -3,7 +3,9 @@ import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
 import { errorMessage } from './messages.js'
-import type { SignInRenderer } from './sign-in-host.js'
+import type { SignInHost, SignInRenderer } from './sign-in-host.js'
+import type { Key } from './words.js'
+import { fill } from '../core/locale.js'
 import { proofField } from './proof-field.js'
 import { underWay } from '../client/under-way.js'
 import { forHowLong } from '../core/for-how-long.js'
@@ -280,9 +282,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       return (this.drawings.get(p.id)?.draw ?? this.own.button!)(p, c)
     }
     /** What a renderer uses of this element (sign-in-host.ts). */
-    private host(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext) {
+    private host(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext): SignInHost {
       const password = p.password
       if (password) this.lengths = password
+      const own = this.client.waysIn.find((w) => w.knows(p))?.messages
       return {
         client: this.client, confirming: this.confirming, username: autofill('username'), label: label(p), callbackUrl, redirect,
         run: (button: HTMLButtonElement, action: () => Promise<unknown>) => this.run(button, action),
@@ -290,7 +293,11 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         open: (mode?: HTMLElement) => this.open(mode),
         say: (words: string, mail?: boolean) => this.say(words, mail),
         refuse: (code: string, near: HTMLElement) => this.showError(code, undefined, near),
-        t: this.t,
+        t: (key, values) => {
+          const lang = this.words.lang
+          const text = own?.[lang]?.[key] ?? own?.en[key]
+          return text === undefined ? this.t(key as Key, values) : fill(lang, text, values)
+        },
       }
     }
     /** The element's own drawings. */
