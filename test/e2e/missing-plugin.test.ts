@@ -55,3 +55,10 @@ test('<latchkey-signin> without the emailCodes plugin: the code step still shows
   expect(await statusOf(tab)).toBe('unauthenticated')
   await context.close()
 })
+
+test('client.signIn with a passkey provider without the passkey plugin: refused, naming the plugin', async () => {
+  const { context, tab } = await openBare()
+  const refused = await tab.evaluate(() => window.client.signIn('passkey', { redirect: false }).then(() => undefined, (e: { code: string; message: string }) => ({ code: e.code, message: e.message })))
+  expect(refused).toEqual({ code: 'UnknownProvider', message: expect.stringContaining('createAuthClient({ plugins: [passkey()] })') })
+  await context.close()
+})
