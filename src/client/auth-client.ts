@@ -81,4 +81,12 @@ export interface AuthClient<S extends Session = Session> extends Readonly<AuthCl
 export interface WayIn {
   knows(provider: AppProvider): boolean
   renderer: string | (() => Promise<unknown>)
+  /** The renderer's own words: its `host.t(key)` finds them before the element's catalogue. */
+  messages?: WayInMessages
 }
+
+/**
+ * A way in's words per language: English required, each other language any of the keys; a key a
+ * language lacks is said in English.
+ */
+export type WayInMessages<K extends string = string> = { readonly en: Readonly<Record<K, string>> } & { readonly [lang: string]: Readonly<Partial<Record<K, string>>> | undefined }

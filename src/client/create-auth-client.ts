@@ -13,6 +13,8 @@ import type { AuthClient, SignInOptions, SignInResult, WayIn } from './auth-clie
 import type { AuthClientSetup, AuthClientWith, ClaimedSignIn, ClientKernel, ClientPlugin } from './plugin.js'
 import { workerBridge } from './worker-bridge.js'
 
+/** The plugin that claims the sign-ins of each kind the core cannot run itself: named when the app did not pass it. */
+const claimedBy: Record<string, string> = { webauthn: 'passkey' }
 const errorOf = (url: string | null) => (url ? (new URL(url, location.href).searchParams.get('error') ?? undefined) : undefined)
 
 function navigate(url: string) {
@@ -156,7 +158,8 @@ export function createAuthClient<A = unknown, const P extends readonly ClientPlu
         if (redirect) navigate(url)
         return { ok: true, error: undefined, status: 200, url }
       }
-      if (provider.type === 'webauthn') throw new AuthClientError('UnknownProvider', `A passkey sign-in needs the passkey plugin: createAuthClient({ plugins: [passkey()] }) (latchkey/passkey)`)
+      const claimant = claimedBy[provider.type]
+      if (claimant) throw new AuthClientError('UnknownProvider', `A ${provider.type} sign-in needs the ${claimant} plugin: createAuthClient({ plugins: [${claimant}()] })`)
       // An emailed code (or a plugin form's: `provider.form`) is entered where the sign-in ends; an address alone asks for the code.
       const sendsCode = provider.type === 'email' || !!provider.form
       const finishes = provider.type === 'credentials' || (sendsCode && fields.code !== undefined)

@@ -3,8 +3,6 @@ import { h } from './dom.js'
 import { ListElement } from './list-element.js'
 import { need } from './plugins.js'
 
-const isOAuth = (type: string) => type === 'oauth' || type === 'oidc'
-
 /**
  * `<latchkey-accounts>`: the signed-in user's linked accounts (OAuth, OIDC and email; passkeys
  * have their own list), an unlink button on each OAuth/OIDC one, and a "Connect" button for each
@@ -20,14 +18,15 @@ export function accountsElement(client: AuthClient): CustomElementConstructor {
       super(client)
     }
     protected async read() {
-      const [accounts, providers] = await Promise.all([need(this.client, 'accounts', 'latchkey-accounts').list(), this.client.getProviders()])
-      this.providers = Object.values(providers).filter((p) => isOAuth(p.type))
-      return accounts.filter((a) => a.type !== 'webauthn')
+      const plugin = need(this.client, 'accounts', 'latchkey-accounts')
+      const [accounts, providers] = await Promise.all([plugin.list(), this.client.getProviders()])
+      this.providers = Object.values(providers).filter((p) => plugin.kindOf(p) === 'linkable')
+      return accounts.filter((a) => plugin.kindOf(a) !== 'passkey')
     }
     protected show() {
       const rows = this.list.map((a) => {
         const row = h('li', { part: 'account', 'data-provider': a.provider }, h('span', { part: 'name' }, a.name, a.email ? `: ${a.email}` : ''))
-        if (isOAuth(a.type)) {
+        if (need(this.client, 'accounts', 'latchkey-accounts').kindOf(a) === 'linkable') {
           const unlink: HTMLButtonElement = h('button', { type: 'button', part: 'button unlink', 'aria-label': this.t('unlinkName', { name: a.name }), onclick: () => this.act(unlink, () => need(this.client, 'accounts', 'latchkey-accounts').unlink(a.provider)) }, this.t('unlink'))
           row.append(unlink)
         }

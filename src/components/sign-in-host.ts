@@ -25,8 +25,8 @@ export interface SignInHost {
   say(words: string, mail?: boolean): HTMLElement
   /** Shows the words of `code` after `near`. */
   refuse(code: string, near: HTMLElement): void
-  /** `key`'s message in the element's language. */
-  t(key: Key, values?: Record<string, unknown>): string
+  /** `key`'s message in the element's language: the way in's own `messages` first, then the element's catalogue. */
+  t(key: Key | (string & {}), values?: Record<string, unknown>): string
 }
 
 export type SignInRenderer = (host: SignInHost, provider: AppProvider) => HTMLElement

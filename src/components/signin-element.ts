@@ -3,7 +3,9 @@ import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
 import { errorMessage } from './messages.js'
-import type { SignInRenderer } from './sign-in-host.js'
+import type { SignInHost, SignInRenderer } from './sign-in-host.js'
+import type { Key } from './words.js'
+import { fill } from '../core/locale.js'
 import { proofField } from './proof-field.js'
 import { underWay } from '../client/under-way.js'
 import { forHowLong } from '../core/for-how-long.js'
@@ -280,9 +282,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       return (this.drawings.get(p.id)?.draw ?? this.own.button!)(p, c)
     }
     /** What a renderer uses of this element (sign-in-host.ts). */
-    private host(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext) {
+    private host(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext): SignInHost {
       const password = p.password
       if (password) this.lengths = password
+      const own = this.client.waysIn.find((w) => w.knows(p))?.messages
       return {
         client: this.client, confirming: this.confirming, username: autofill('username'), label: label(p), callbackUrl, redirect,
         run: (button: HTMLButtonElement, action: () => Promise<unknown>) => this.run(button, action),
@@ -290,24 +293,28 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         open: (mode?: HTMLElement) => this.open(mode),
         say: (words: string, mail?: boolean) => this.say(words, mail),
         refuse: (code: string, near: HTMLElement) => this.showError(code, undefined, near),
-        t: this.t,
+        t: (key, values) => {
+          const lang = this.words.lang
+          const text = own?.[lang]?.[key] ?? own?.en[key]
+          return text === undefined ? this.t(key as Key, values) : fill(lang, text, values)
+        },
       }
     }
     /** The element's own drawings. */
     private own: Record<string, Draw> = {
-      email: (p, c) => this.emailForm(p, c, false),
-      'email-code': (p, c) => this.emailForm(p, c, true),
+      // Without the emailCodes plugin the code form still shows, and says which plugin it needs.
+      email: (p, c) => this.emailForm(p, c),
       code: (p, { callbackUrl, redirect, confirm, label }) => this.pluginForm(p, p.form!, p.code!, callbackUrl, redirect, confirm, label(p)),
       credentials: (p, c) => this.credentialsForm(p, c),
       passkey: (p, c) => this.button(p, c, true),
       button: (p, c) => this.button(p, c, false),
     }
-    /** The email form; `codes`: with the emailed code's form after it, where the provider sends one. */
-    private emailForm(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext, codes: boolean): HTMLFormElement {
+    /** The email form, with the emailed code's form after it where the provider sends one. */
+    private emailForm(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext): HTMLFormElement {
       const input = h('input', { type: 'email', name: 'email', required: true, autocomplete: autofill('email'), part: 'input' })
       const submit = h('button', { type: 'submit', part: 'button submit' }, label(p))
       // The code form stands after the email form (forms do not nest), once an email went out.
-      const code = codes && p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
+      const code = p.code && this.codeForm(p, p.code, () => input.value, callbackUrl, redirect)
       const form: HTMLFormElement = h('form', {
         part: 'form email-form', 'aria-label': label(p),
         onsubmit: async (e: Event) => {

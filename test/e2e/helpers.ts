@@ -8,7 +8,7 @@ import { ensureBuilt } from './ensure-built.js'
 declare global {
   interface Window {
     /** The test page's client: every built-in plugin (passkey with `?passkey`), and `use` to add a stand-in one. */
-    client: import('../../src/client/index.js').AuthClient & import('../../src/components/plugins.js').Plugged & { use(plugin: import('../../src/client/index.js').ClientPlugin): void }
+    client: import('../../src/client/index.js').AuthClient & import('../../src/components/plugins.js').Plugged & { phone: import('../../src/client/index.js').PhoneCodesClient; use(plugin: import('../../src/client/index.js').ClientPlugin): void }
     changes: { at: number; email: string | null; stale: boolean }[]
     ready?: boolean
     /** Times the test page came back from the back-forward cache (test/support/app-server.ts). */

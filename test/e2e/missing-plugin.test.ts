@@ -17,7 +17,8 @@ window.ready = true
 
 const env = browserAndServer({ pages: { '/bare': page } })
 
-test('<latchkey-sessions> without the sessions plugin: a console error names it, the element says it failed, nothing throws', async () => {
+/** The page without plugins in a new context, with the console's errors and the uncaught ones it logs. */
+async function openBare() {
   const context = await env.browser.newContext()
   const tab = await context.newPage()
   const consoleErrors: string[] = []
@@ -26,11 +27,38 @@ test('<latchkey-sessions> without the sessions plugin: a console error names it,
   tab.on('pageerror', (e) => uncaught.push(e.message))
   await tab.goto(env.server.url + '/bare')
   await tab.waitForFunction(() => window.ready === true)
+  return { context, tab, consoleErrors, uncaught }
+}
+
+test('<latchkey-sessions> without the sessions plugin: a console error names it, the element says it failed, nothing throws', async () => {
+  const { context, tab, consoleErrors, uncaught } = await openBare()
   await signInWithForm(tab, 'bare')
   await expect.poll(() => statusOf(tab)).toBe('authenticated')
   const error = tab.locator('latchkey-sessions [part="error"]')
   await expect.poll(() => error.isVisible()).toBe(true)
   expect(consoleErrors.filter((m) => m.includes('<latchkey-sessions> needs the sessions plugin: createAuthClient({ plugins: [sessions()] })'))).toHaveLength(1)
   expect(uncaught).toEqual([])
+  await context.close()
+})
+
+test('<latchkey-signin> without the emailCodes plugin: the code step still shows, and typing the code names the plugin', async () => {
+  const { context, tab, consoleErrors, uncaught } = await openBare()
+  await tab.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('nora@example.com')
+  await tab.locator('latchkey-signin form[part~="email-form"] button').click()
+  const code = tab.locator('latchkey-signin form[part~="code-form"]')
+  await expect.poll(() => code.isVisible()).toBe(true)
+  await code.locator('input[name="code"]').fill('123456')
+  await code.locator('button').click()
+  await expect.poll(() => tab.locator('latchkey-signin [part="error"]').isVisible()).toBe(true)
+  expect(consoleErrors.filter((m) => m.includes('<latchkey-signin> needs the emailCodes plugin: createAuthClient({ plugins: [emailCodes()] })'))).toHaveLength(1)
+  expect(uncaught).toEqual([])
+  expect(await statusOf(tab)).toBe('unauthenticated')
+  await context.close()
+})
+
+test('client.signIn with a passkey provider without the passkey plugin: refused, naming the plugin', async () => {
+  const { context, tab } = await openBare()
+  const refused = await tab.evaluate(() => window.client.signIn('passkey', { redirect: false }).then(() => undefined, (e: { code: string; message: string }) => ({ code: e.code, message: e.message })))
+  expect(refused).toEqual({ code: 'UnknownProvider', message: expect.stringContaining('createAuthClient({ plugins: [passkey()] })') })
   await context.close()
 })

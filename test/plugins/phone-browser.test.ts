@@ -69,3 +69,20 @@ test('<latchkey-signin> signs up with a phone number and the texted code, then s
   expect(await page.evaluate(() => window.client.session!.user.id)).toBe(first)
   await context.close()
 })
+
+test('the SDK: client.phone.send texts a code, client.phone.verify signs in with it and refuses a wrong one', async () => {
+  const context = await env.browser.newContext()
+  const page = await openPage(context, env.server.url)
+  const before = texts.length
+  await page.evaluate(() => window.client.phone.send({ phone: '+1 415 555 0199' }))
+  const code = await codeFor('+14155550199', before)
+  const wrong = code === '000000' ? '111111' : '000000'
+  const refused = await page.evaluate((wrong) => window.client.phone.verify({ phone: '+14155550199', code: wrong }).then(() => 'signed in', (e: { code?: string }) => e.code), wrong)
+  expect(refused).toBe('InvalidCode')
+  expect(await statusOf(page)).toBe('unauthenticated')
+  const result = await page.evaluate((code) => window.client.phone.verify({ phone: '+14155550199', code, callbackUrl: '/after' }), code)
+  expect(result).toMatchObject({ ok: true, url: expect.stringMatching(/\/after$/) })
+  await expect.poll(() => statusOf(page)).toBe('authenticated')
+  expect(await page.evaluate(() => window.client.session!.amr)).toEqual(['sms'])
+  await context.close()
+})

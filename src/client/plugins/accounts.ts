@@ -9,6 +9,12 @@ export interface AccountsClient {
   list(): Promise<AccountInfo[]>
   link(provider: string, options?: SignInOptions): Promise<SignInResult | undefined>
   unlink(provider: string): Promise<AccountInfo[]>
+  /**
+   * What a provider, or an account of it, is here: `linkable` (OAuth, OIDC: linked with `link`,
+   * unlinked with `unlink`), `passkey` (listed and removed through `passkey()`), or `other` (email:
+   * linked by signing in with the address).
+   */
+  kindOf(of: { type: string }): 'linkable' | 'passkey' | 'other'
 }
 
 /** The plugin that adds `client.accounts`. */
@@ -20,6 +26,7 @@ export const accounts = (): ClientPlugin<'accounts', AccountsClient> => ({
       list,
       link: (provider, options) => kernel.client.signIn(provider, { ...options, link: true }),
       unlink: (provider) => act({ action: 'unlink', provider }),
+      kindOf: ({ type }) => (type === 'oauth' || type === 'oidc' ? 'linkable' : type === 'webauthn' ? 'passkey' : 'other'),
     }
   },
 })

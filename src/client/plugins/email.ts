@@ -11,8 +11,6 @@ export interface EmailCodesClient {
 /** The plugin that adds `client.email`. */
 export const emailCodes = (): ClientPlugin<'email', EmailCodesClient> => ({
   name: 'email',
-  // The email form, with the code form after it where the provider sends codes.
-  waysIn: [{ knows: (p) => p.type === 'email', renderer: 'email-code' }],
   setup: ({ client }) => ({
     async verify({ email, code, provider, callbackUrl }) {
       const id = await providerId(client, provider, (p) => p.type === 'email', 'email')
