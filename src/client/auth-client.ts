@@ -75,7 +75,7 @@ export interface AuthClient<S extends Session = Session> extends Readonly<AuthCl
 /**
  * A way in `<latchkey-signin>` draws for the providers `knows` says yes to. `renderer` is the
  * element's own drawing of that name (`'passkey'`, `'password'`, `'code'`), or a loader of one of
- * your own: `() => import('./my-way.js').then((m) => m.render)`, a `SignInRenderer` from
+ * your own: `() => import('your-app/way-in').then((m) => m.render)`, a `SignInRenderer` from
  * latchkey/components, imported the first time a page draws such a provider.
  */
 export interface WayIn {
