@@ -4,91 +4,17 @@
  * method, two tabs, sign out, the drop-in page; screenshots in test-results/demo/. With
  * UPDATE_SCREENSHOTS=1 it also rewrites the two the README shows, in docs/screenshots/.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, test } from 'vitest'
-import type { BrowserContext, Page } from 'playwright-core'
 import { smallPng } from '../../scripts/small-png.js'
-import { browserAnd } from '../support/browser-and.js'
-import { secretOf, totp } from '../support/totp.js'
-import { addAuthenticator, startDemo } from './helpers.js'
+import { demoSite } from './demo-site.js'
 
-const root = join(import.meta.dirname, '../..')
-const shots = join(root, 'test-results/demo')
-// A test run leaves the tracked tree alone unless asked to refresh the README's pictures.
-const docs = join(root, process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results/demo')
-
+const { env, shots, docs, tab, user, status, signedInAs, signedOut, signOut, brokenImages, refreshWithinAMinute, shownErrors, withAuthenticator, withCredentials } = demoSite()
 let origin: string
 let dataDir: string
-
-const env = browserAnd(startDemo, { timeout: 120_000 })
-beforeAll(() => {
-  mkdirSync(docs, { recursive: true })
-  ;({ origin, dataDir } = env.server)
-})
-
-async function tab(context?: BrowserContext): Promise<Page> {
-  const ctx = context ?? (await env.browser.newContext({ viewport: { width: 1120, height: 900 } }))
-  const page = await ctx.newPage()
-  page.on('pageerror', (e) => console.error('[page error]', e.message))
-  await page.goto(origin + '/')
-  await expect.poll(() => page.locator('#panel-status').textContent()).not.toBe('Loading…')
-  return page
-}
-
-const user = (page: Page) => page.locator('#panel-user')
-const status = (page: Page) => page.locator('#panel-status')
-
-async function signedInAs(page: Page, email: string) {
-  await page.locator('#panel-user', { hasText: email }).waitFor({ timeout: 15_000 })
-  await page.locator('#panel-status', { hasText: 'Signed in' }).waitFor()
-  await page.locator('latchkey-user', { hasText: 'Sign out' }).waitFor()
-}
-
-async function signedOut(page: Page) {
-  await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor({ timeout: 15_000 })
-  expect(await user(page).textContent()).toBe('—')
-}
-
-async function signOut(page: Page) {
-  await page.locator('latchkey-user button', { hasText: 'Sign out' }).click()
-  await signedOut(page)
-}
-
-/** Every <img> of the page and of its components that did not load (an avatar, a logo). */
-const brokenImages = (page: Page) =>
-  page.evaluate(() => {
-    const roots: (Document | ShadowRoot)[] = [document, ...[...document.querySelectorAll('*')].flatMap((el) => (el.shadowRoot ? [el.shadowRoot] : []))]
-    return roots.flatMap((root) => [...root.querySelectorAll('img')]).filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.src)
-  })
-
-/** The panel's next refresh: with the demo's updateAge of 60 s, within the minute whichever way one signed in. */
-async function refreshWithinAMinute(page: Page) {
-  await expect.poll(() => page.locator('#panel-due').textContent()).toMatch(/\d\d:\d\d:\d\d in \d+ s, by the session worker/)
-}
-
-/** The errors shown on the page: the components' and the page's own. */
-const shownErrors = (page: Page) =>
-  page.evaluate(() => {
-    const own = [...document.querySelectorAll('.message.error')]
-    const component = [...document.querySelector('latchkey-signin')!.shadowRoot!.querySelectorAll('[part~="error"]')]
-    return [...own, ...component].filter((el) => (el as HTMLElement).offsetParent !== null && el.textContent).map((el) => el.textContent)
-  })
-
-/** A new browser context with Chromium's virtual authenticator (CTAP2, internal, resident keys, user verification), on the demo. */
-async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await env.browser.newContext({ viewport: { width: 1120, height: 900 } })
-  const page = await context.newPage()
-  await addAuthenticator(page)
-  await page.goto(origin + '/')
-  return { context, page }
-}
-
-async function withCredentials(page: Page) {
-  await page.locator('latchkey-signin input[name=username]').fill('demo')
-  await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
-  await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
-}
+beforeAll(() => ({ origin, dataDir } = env.server))
 
 describe('the demo site', () => {
   test('says what runs where', () => {
@@ -394,148 +320,6 @@ describe('the demo site', () => {
     await page.screenshot({ path: join(shots, 'narrow.png'), fullPage: true })
     await context.close()
   })
-
-  test('password: sign up, the emailed link confirms, sign in; forgot and reset by code end the other session; the old password is refused', async () => {
-    const email = `pat-${Date.now()}@example.com`
-    const page = await tab()
-    const signin = page.locator('latchkey-signin')
-    const outbox = await page.context().newPage()
-    /** The newest outbox letter to `email` whose subject starts so. */
-    const letter = async (subject: string) => {
-      await outbox.goto(origin + '/outbox')
-      const item = outbox.locator('li.letter', { hasText: email }).filter({ hasText: subject }).first()
-      await item.waitFor()
-      return item
-    }
-    await signin.locator('button[part~="signup"]').click()
-    const signup = signin.locator('form[part~="signup-form"]')
-    await signup.locator('input[name=email]').fill(email)
-    await signup.locator('input[name=password]').fill('pat first passphrase')
-    await signup.locator('button[type=submit]').click()
-    await signin.locator('form[part~="verify-form"]').waitFor()
-    // The emailed link opens a page whose button confirms the address.
-    await (await letter('Confirm your email address')).locator('a.mail-link').click()
-    await outbox.locator('button', { hasText: 'Confirm my address' }).click()
-    await outbox.waitForURL(/notice=email-verified/)
-    await signin.locator('button[part~="back"]').click()
-    const form = signin.locator('form[part~="password-form"]')
-    const signInWith = async (p: Page, password: string) => {
-      const f = p.locator('latchkey-signin form[part~="password-form"]')
-      await f.locator('input[name=email]').fill(email)
-      await f.locator('input[name=password]').fill(password)
-      await f.locator('button[type=submit]').click()
-    }
-    await signInWith(page, 'pat first passphrase')
-    await signedInAs(page, email)
-    // Another browser signs in too.
-    const other = await tab()
-    await signInWith(other, 'pat first passphrase')
-    await signedInAs(other, email)
-
-    await signOut(page)
-    await signin.locator('button[part~="forgot"]').click()
-    const forgot = signin.locator('form[part~="forgot-form"]')
-    await forgot.locator('input[name=email]').fill(email)
-    await forgot.locator('button[type=submit]').click()
-    const code = (await (await letter('Reset your password')).locator('b.code').textContent())!
-    const reset = signin.locator('form[part~="reset-form"]')
-    await reset.locator('input[name=code]').fill(code)
-    await reset.locator('input[name=password]').fill('pat second passphrase')
-    await reset.locator('button[type=submit]').click()
-    // Changed: the element is back at its sign-in form, and says so.
-    await signin.locator('[part~="message"]', { hasText: 'Your password is changed' }).first().waitFor()
-    await signInWith(page, 'pat first passphrase')
-    await form.locator('[part="error"]', { hasText: 'Sign in failed' }).waitFor()
-    await signInWith(page, 'pat second passphrase')
-    await signedInAs(page, email)
-    // The reset ended the other browser's session: its next read says so.
-    await other.reload()
-    await signedOut(other)
-    // The owner was told, in the outbox.
-    await letter('Your password for')
-    await page.context().close()
-    await other.context().close()
-  }, 60_000)
-
-  test('two-step sign-in: an app set up, its code, a used code refused, a recovery code once, a passkey; "don\'t ask again" here and not elsewhere', async () => {
-    const { context, page } = await withAuthenticator()
-    await withCredentials(page)
-    await signedInAs(page, 'demo@example.com')
-    // The tests before this one asked for many passkey options from this address: where the demo's
-    // rate limit (30 a minute) says so, wait as a person would, then ask again.
-    for (;;) {
-      await page.locator('#passkeys button', { hasText: 'Add a passkey' }).click()
-      const said = page.locator('#passkeys .message.error', { hasText: /try again in \d+ seconds?/ })
-      await expect.poll(async () => (await page.locator('.passkey-list li .passkey-name').count()) + (await said.count())).toBe(1)
-      const wait = /try again in (\d+) seconds?/.exec((await said.textContent().catch(() => null)) ?? '')
-      if (!wait) break
-      await new Promise((r) => setTimeout(r, (Number(wait[1]) + 1) * 1000))
-    }
-    // The secret is read from the QR code's otpauth:// URI; codes come from an independent RFC 6238.
-    const mfa = page.locator('latchkey-mfa')
-    await mfa.locator('button[part~="enroll"]').click()
-    const secret = secretOf((await mfa.locator('a[part="link"]').getAttribute('href'))!)
-    const used = totp(secret, Date.now())
-    await mfa.locator('form[part~="enroll-form"] input').fill(used)
-    await mfa.locator('form[part~="enroll-form"] button[type="submit"]').click()
-    await expect.poll(() => mfa.locator('[part="codes"] li').count()).toBe(10)
-    const [recovery, another] = await mfa.locator('[part="codes"] li').allTextContents()
-    await mfa.locator('button[part~="done"]').click()
-    await signOut(page)
-
-    const step = page.locator('latchkey-signin [part~="mfa-step"]')
-    const field = step.locator('input[name="code"], input[name="recoveryCode"]')
-    const asked = async (p: Page) => {
-      await p.locator('latchkey-signin input[name=username]').fill('demo')
-      await p.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
-      await p.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
-      await p.locator('latchkey-signin [part~="mfa-step"]').waitFor()
-    }
-    // The code that confirmed the app is spent; the next step's code (one step of skew is allowed) signs in.
-    await asked(page)
-    await field.fill(used)
-    await step.locator('button[type="submit"]').click()
-    await step.locator('[part="error"]', { hasText: 'That code is not right' }).waitFor()
-    await field.fill(totp(secret, Date.now() + 30_000))
-    await step.locator('button[type="submit"]').click()
-    await signedInAs(page, 'demo@example.com')
-    await signOut(page)
-    // A recovery code once, then never again.
-    for (const expected of ['signed in', 'refused']) {
-      await asked(page)
-      await step.locator('button[part~="switch"]').click()
-      await field.fill(recovery!)
-      await step.locator('button[type="submit"]').click()
-      if (expected === 'refused') {
-        await step.locator('[part="error"]', { hasText: 'That code is not right' }).waitFor()
-        await step.locator('button[part~="start-over"]').click()
-        break
-      }
-      await signedInAs(page, 'demo@example.com')
-      await signOut(page)
-    }
-    // The passkey answers the step, and this browser is trusted.
-    await asked(page)
-    await step.locator('input[part~="trust-device"]').check()
-    await step.locator('button[part~="passkey"]').click()
-    await signedInAs(page, 'demo@example.com')
-    await signOut(page)
-    await withCredentials(page)
-    await signedInAs(page, 'demo@example.com')
-    // Another browser is asked.
-    const elsewhere = await tab()
-    await asked(elsewhere)
-    expect(await elsewhere.locator('#panel-status').textContent()).toContain('Signed out')
-    await elsewhere.context().close()
-    // Leave the demo account as the other tests found it: the app removed (with a recovery code), no trusted device.
-    await mfa.locator('[part="device"] button[part~="forget"]').click()
-    await mfa.locator('[part="factor"] button[part~="remove"]').click()
-    await mfa.locator('form[part~="remove-form"] button[part~="switch"]').click()
-    await mfa.locator('form[part~="remove-form"] input').fill(another!)
-    await mfa.locator('form[part~="remove-form"] button[type="submit"]').click()
-    await expect.poll(() => mfa.locator('[part="factor"]').count()).toBe(0)
-    await context.close()
-  }, 150_000)
 
   test('Ctrl-C stops every part and keeps the data', async () => {
     expect(await env.server.stop()).toBe(0)

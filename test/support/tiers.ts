@@ -78,6 +78,7 @@ export const longest = [
   'test/package/fresh-react-app.test.ts',
   'test/e2e/a11y.test.ts',
   'test/e2e/demo.test.ts',
+  'test/e2e/demo-accounts.test.ts',
   'test/server/password.test.ts',
   'test/server/session-adapters.test.ts',
   'test/e2e/engines.test.ts',

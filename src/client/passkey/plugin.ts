@@ -13,9 +13,9 @@ export interface PasskeyPluginOptions {
   provider?: string
 }
 
-/** The plugin that adds `client.passkey` and signs in with WebAuthn providers. */
 const isWebAuthn = (p: AppProvider) => p.type === 'webauthn'
 
+/** The plugin that adds `client.passkey` and signs in with WebAuthn providers. */
 export const passkey = ({ provider }: PasskeyPluginOptions = {}): ClientPlugin<'passkey', PasskeyClient> => ({
   name: 'passkey',
   // Its button, and passkeys offered in the autofill of the name fields.
