@@ -1,4 +1,4 @@
-import type { AppProvider, AuthClient, AuthStatus, MfaProof, ProviderForm, SignInResult } from '../client/index.js'
+import type { AppProvider, AuthClient, AuthStatus, MfaProof, ProviderForm, SignInResult, WayIn } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
@@ -274,7 +274,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       const name = typeof renderer === 'string' ? renderer : 'plugin'
       if (load) {
         const render = await load()
-        return void this.drawings.set(p.id, { name, draw: (p, c) => render(this.host(p, c), p) })
+        return void this.drawings.set(p.id, { name, draw: (p, c) => render(this.host(p, c, way?.messages), p) })
       }
       this.drawings.set(p.id, { name, draw: this.own[name] ?? this.own.button! })
     }
@@ -282,10 +282,9 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       return (this.drawings.get(p.id)?.draw ?? this.own.button!)(p, c)
     }
     /** What a renderer uses of this element (sign-in-host.ts). */
-    private host(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext): SignInHost {
+    private host(p: AppProvider, { callbackUrl, redirect, confirm, label, autofill }: ItemContext, own: WayIn['messages']): SignInHost {
       const password = p.password
       if (password) this.lengths = password
-      const own = this.client.waysIn.find((w) => w.knows(p))?.messages
       return {
         client: this.client, confirming: this.confirming, username: autofill('username'), label: label(p), callbackUrl, redirect,
         run: (button: HTMLButtonElement, action: () => Promise<unknown>) => this.run(button, action),
