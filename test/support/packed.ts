@@ -6,16 +6,14 @@
  * dependencies and runs `prepare` as it does for any git URL. Dependencies come from npm's cache,
  * else the registry.
  */
-import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { promisify } from 'node:util'
 import { inject } from 'vitest'
 
 export const repoRoot = join(import.meta.dirname, '../..')
-const exec = promisify(execFile)
 
 export interface Run {
   code: number
@@ -44,15 +42,45 @@ export interface PackedProject {
 // Nor the test run's own database: the installed CLI must find its defaults as a new project would.
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'DATABASE_URL'))
 
-async function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  try {
-    const { stdout, stderr } = await exec(command, args, { cwd, env: { ...cleanEnv, ...env }, maxBuffer: 16 << 20 })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string; message: string }
-    if (typeof e.code !== 'number') throw error
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? e.message }
-  }
+/**
+ * A command in `cwd`, its standard input closed (a tool that would ask a question reads end of
+ * input instead of waiting for an answer no one gives), killed with its children after `limitMs`,
+ * so a stuck install fails with what it printed instead of as a silent hook time-out.
+ */
+function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}, limitMs = 300_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...cleanEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }, limitMs)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      if (timedOut) stderr += `\n(${command} ${args.join(' ')} was stopped after ${limitMs / 1000} s)`
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr })
+    })
+  })
+}
+
+/** `what` timed, its duration printed: the slow tier's log shows which install step took the time. */
+async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now()
+  const result = await work()
+  console.log(`[packed] ${what}: ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  return result
 }
 
 async function must(cwd: string, command: string, args: string[]): Promise<string> {
@@ -64,9 +92,13 @@ async function must(cwd: string, command: string, args: string[]): Promise<strin
 /** The working tree's files (tracked, and new ones not ignored) into `stage`. */
 async function copyWorkingTree(stage: string): Promise<void> {
   const files = (await must(repoRoot, 'git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'])).split('\0').filter(Boolean)
-  for (const file of files) await cp(join(repoRoot, file), join(stage, file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error // deleted in the working tree, not yet in the index
-  })
+  for (const file of files) {
+    // Deleted in the working tree but not yet in the index, or not a file (a socket or pipe a test left would block a copy).
+    const kind = await lstat(join(repoRoot, file)).catch(() => undefined)
+    if (!kind || !(kind.isFile() || kind.isSymbolicLink())) continue
+    await mkdir(dirname(join(stage, file)), { recursive: true })
+    await cp(join(repoRoot, file), join(stage, file), { verbatimSymlinks: true })
+  }
 }
 
 /** A new project in `work/app` with `manifest`'s fields and `spec` installed. */
@@ -74,7 +106,9 @@ async function installInto(work: string, spec: string, manifest: object, flags: 
   const dir = join(work, 'app')
   await mkdir(dir)
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module', ...manifest }))
-  const installed = await run(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn', ...flags, spec])
+  const installed = await step(`npm install ${spec.startsWith('/') ? 'the tarball' : spec}`, () =>
+    run(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn', ...flags, spec]),
+  )
   if (installed.code !== 0) throw new Error(`npm install ${spec} failed (${installed.code}):\n${installed.stdout}\n${installed.stderr}`)
   return {
     dir,
@@ -111,11 +145,13 @@ async function packOnce(work: string): Promise<string> {
   try {
     await mkdir(join(shared, 'lock'))
   } catch {
-    for (;;) {
+    // The packer's own commands are bounded (run), so its answer comes; this bound only guards a packer that died.
+    for (const until = Date.now() + 600_000; Date.now() < until; ) {
       const text = await readFile(answer, 'utf8').catch(() => undefined)
       if (text !== undefined) return text.startsWith('/') ? text : Promise.reject(new Error(`the run's npm pack failed: ${text}`))
       await sleep(500)
     }
+    throw new Error(`no tarball in ${shared} after 600 s: the file that took the lock never wrote its answer`)
   }
   try {
     const tarball = await pack(shared)
@@ -133,9 +169,10 @@ async function packOnce(work: string): Promise<string> {
 async function pack(dir: string): Promise<string> {
   const stage = join(dir, 'stage')
   await mkdir(stage)
-  await copyWorkingTree(stage)
+  await step('copy of the working tree', () => copyWorkingTree(stage))
   await symlink(join(repoRoot, 'node_modules'), join(stage, 'node_modules'), 'dir')
-  const tarball = join(dir, (await must(stage, 'npm', ['pack', '--pack-destination', dir, '--silent'])).trim().split('\n').pop()!)
+  const packed = await step('npm pack (its prepare builds)', () => must(stage, 'npm', ['pack', '--pack-destination', dir, '--silent']))
+  const tarball = join(dir, packed.trim().split('\n').pop()!)
   await rm(stage, { recursive: true, force: true })
   return tarball
 }
