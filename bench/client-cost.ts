@@ -77,7 +77,7 @@ export async function run(): Promise<void> {
     await browser.close()
   }
 
-  // The table BENCHMARKS.md and the README carry.
+  // The table BENCHMARKS.md carries.
   const head = ['client', ...tabCounts.map((t) => `T=${t}: session requests / adapter reads per user-hour`), 'known after reload, from navigation start: median / p95', 'from the page\'s first script: median / p95', 'session JS (min+gzip)']
   console.log(`\n| ${head.join(' | ')} |`)
   console.log(`|${head.map(() => '---').join('|')}|`)
