@@ -69,7 +69,7 @@ beforeAll(async () => {
       await writeFile(join(app.dir, name), `${block.preamble}\nexport {}\n${block.code}\n`)
     }
   }
-}, 240_000)
+}, 600_000)
 afterAll(() => app?.remove())
 
 const resolutions = {

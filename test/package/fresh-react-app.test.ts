@@ -6,33 +6,20 @@
  * the Express API on one port and `vite` dev on another, with the guide's proxy between, and a
  * sign-in in Chromium through the rendered <latchkey-signin>, until <latchkey-user> names the user.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { launchBrowser } from '../support/browser.js'
-import { installPacked, repoRoot, type PackedProject } from '../support/packed.js'
+import { cleanEnv as env, installPacked, must, repoRoot, type PackedProject } from '../support/packed.js'
 
 // The guide says `npm create vite@latest`; the test pins the version it was written against.
 const createVite = 'create-vite@9.3.0'
-const exec = promisify(execFile)
-// As test/support/packed.ts: npm's own variables would point a nested npm at this repo.
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'DATABASE_URL'))
 const log = (line: string) => console.log(`[fresh-react-app] ${line}`)
 
-async function must(dir: string, command: string, args: string[], extra: Record<string, string> = {}): Promise<string> {
-  try {
-    const { stdout, stderr } = await exec(command, args, { cwd: dir, env: { ...env, ...extra }, maxBuffer: 16 << 20 })
-    return stdout + stderr
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string; message: string }
-    throw new Error(`${command} ${args.join(' ')} failed (${e.code}) in ${dir}:\n${e.stdout ?? ''}\n${e.stderr ?? e.message}`)
-  }
-}
 
 /** A port nothing listens on now. */
 async function freePort(): Promise<number> {

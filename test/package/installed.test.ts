@@ -16,7 +16,7 @@ let installedUnasked: string[]
 beforeAll(async () => {
   app = await installPacked()
   installedUnasked = optionalPeers.filter((name) => existsSync(join(app.dir, 'node_modules', name)))
-}, 240_000)
+}, 600_000)
 afterAll(() => app?.remove())
 
 const npx = (...args: string[]) => app.run('npx', ['--no', '--', 'latchkey', ...args])

@@ -40,14 +40,14 @@ export interface PackedProject {
  * to this repo, which would point a nested `npm install` at the repo's own node_modules).
  */
 // Nor the test run's own database: the installed CLI must find its defaults as a new project would.
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'DATABASE_URL'))
+export const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'DATABASE_URL'))
 
 /**
  * A command in `cwd`, its standard input closed (a tool that would ask a question reads end of
  * input instead of waiting for an answer no one gives), killed with its children after `limitMs`,
  * so a stuck install fails with what it printed instead of as a silent hook time-out.
  */
-function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}, limitMs = 300_000): Promise<Run> {
+export function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}, limitMs = 540_000): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...cleanEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let stdout = ''
@@ -55,6 +55,9 @@ function run(cwd: string, command: string, args: string[], env: Record<string, s
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     let timedOut = false
+    const started = Date.now()
+    const lastLine = () => (stderr.trim() || stdout.trim()).split('\n').pop()?.slice(0, 200) ?? ''
+    const progress = setInterval(() => console.log(`[packed] still running after ${Math.round((Date.now() - started) / 1000)} s: ${command} ${args.join(' ')} (last output: ${lastLine() || 'none'})`), 60_000)
     const timer = setTimeout(() => {
       timedOut = true
       try {
@@ -65,10 +68,12 @@ function run(cwd: string, command: string, args: string[], env: Record<string, s
     }, limitMs)
     child.on('error', (error) => {
       clearTimeout(timer)
+      clearInterval(progress)
       reject(error)
     })
     child.on('close', (code, signal) => {
       clearTimeout(timer)
+      clearInterval(progress)
       if (timedOut) stderr += `\n(${command} ${args.join(' ')} was stopped after ${limitMs / 1000} s)`
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr })
     })
@@ -83,9 +88,10 @@ async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
   return result
 }
 
-async function must(cwd: string, command: string, args: string[]): Promise<string> {
-  const result = await run(cwd, command, args)
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}):\n${result.stdout}\n${result.stderr}`)
+/** `run`, its standard output; a non-zero exit throws with everything the command printed. */
+export async function must(cwd: string, command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const result = await run(cwd, command, args, env)
+  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}) in ${cwd}:\n${result.stdout}\n${result.stderr}`)
   return result.stdout
 }
 
