@@ -1,13 +1,16 @@
 /**
  * Writes docs/providers.md: every built-in provider with its id, name, type, the options it
- * needs and, where its doc comment has a `Tokens:` line, how its access and refresh tokens behave,
- * read from the modules themselves (the configuration they build and their doc comment).
+ * needs, the variables it reads from the environment and, where its doc comment has a `Tokens:`
+ * line, how its access and refresh tokens behave, read from the modules themselves (the
+ * configuration they build, the settings they declare and their doc comment).
  *
  *   npx tsx scripts/provider-table.ts
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { emailProviderIds, oauthProviderIds } from '../src/core/provider-ids.js'
+import type { OAuthConfig } from '../src/core/types.js'
+import { envPrefix, envSettings } from '../src/providers/lib/env.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -17,6 +20,7 @@ interface Row {
   type: string
   what: string
   needs: string
+  env: string
   tokens: string
 }
 
@@ -44,6 +48,14 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|')
 }
 
+/** The variables an OAuth provider reads, the ones it can do without marked so. */
+function variables(config: { id: string; type: string }): string {
+  if (config.type !== 'oauth' && config.type !== 'oidc') return ''
+  return envSettings(config as OAuthConfig<any>)
+    .map((s) => `\`${envPrefix(config.id)}_${s.variable}\`${s.required ? '' : ' (optional)'}`)
+    .join(', ')
+}
+
 async function rows(ids: readonly string[], options: Record<string, unknown>): Promise<Row[]> {
   const out: Row[] = []
   for (const id of ids) {
@@ -51,14 +63,17 @@ async function rows(ids: readonly string[], options: Record<string, unknown>): P
     const mod = (await import(`../src/providers/${id}.js`)) as { default: (o: Record<string, unknown>) => { id: string; name: string; type: string } }
     const config = mod.default(options)
     if (config.id !== id) throw new Error(`${file}: builds id ${config.id}`)
-    out.push({ id, name: config.name, type: config.type, ...split(docComment(readFileSync(file, 'utf8'))) })
+    out.push({ id, name: config.name, type: config.type, env: variables(config), ...split(docComment(readFileSync(file, 'utf8'))) })
   }
   return out
 }
 
-function table(list: Row[]): string {
-  const head = '| id | name | type | provider | options it needs |\n|---|---|---|---|---|\n'
-  return head + list.map((r) => `| \`${r.id}\` | ${cell(r.name)} | ${r.type} | ${cell(r.what)} | ${cell(r.needs)} |`).join('\n') + '\n'
+function table(list: Row[], withEnv: boolean): string {
+  const head = withEnv
+    ? '| id | name | type | provider | options it needs | read from the environment |\n|---|---|---|---|---|---|\n'
+    : '| id | name | type | provider | options it needs |\n|---|---|---|---|---|\n'
+  const row = (r: Row) => `| \`${r.id}\` | ${cell(r.name)} | ${r.type} | ${cell(r.what)} | ${cell(r.needs)} |${withEnv ? ` ${r.env} |` : ''}`
+  return head + list.map(row).join('\n') + '\n'
 }
 
 const oauth = await rows(oauthProviderIds, { clientId: 'client-id', clientSecret: 'client-secret', issuer: 'https://issuer.example' })
@@ -74,13 +89,27 @@ overrides the default of the same name (\`authorization\`, \`token\`, \`userinfo
 \`client\` are merged key by key). \`clientId\` and \`clientSecret\` are the client credentials the
 provider issues to the app; \`issuer\` is the address of a tenant, realm or instance.
 
-Left out, each is read from the environment as Auth.js does: \`AUTH_<ID>_ID\`, \`AUTH_<ID>_SECRET\`
-and, for OpenID Connect, \`AUTH_<ID>_ISSUER\` (the id in capitals, \`-\` as \`_\`: \`AUTH_GITHUB_ID\`,
-\`AUTH_MICROSOFT_ENTRA_ID_SECRET\`). \`Latchkey(config)\` refuses to start, naming the field and the
-variable, when a provider has no \`clientId\`, no \`clientSecret\` (except ZITADEL and the generic
-\`OAuth\` and \`OIDC\`, which may be public clients relying on PKCE, and any provider whose
-\`client.token_endpoint_auth_method\` is \`none\` or \`private_key_jwt\`), or no \`issuer\` where
-the table below says it needs one.
+Left out, each is read from the environment under Auth.js's names: \`AUTH_<ID>_ID\` and
+\`AUTH_<ID>_SECRET\` for every provider, and \`AUTH_<ID>_ISSUER\` (or the other setting the last
+column names) for those that take one (the id in capitals, \`-\` as \`_\`: \`AUTH_GITHUB_ID\`,
+\`AUTH_MICROSOFT_ENTRA_ID_SECRET\`). So each builds with no arguments, \`GitHub()\` or
+\`providers: [GitHub]\`. \`Latchkey(config)\` reads the variables as it starts, not the provider as
+it is built (a module may build its providers before the environment is loaded), and builds the
+provider again with what it read: what derives from a setting (Keycloak's endpoints from its
+issuer, TikTok's \`client_key\` from its client id) is as if it had been passed. What the app passes
+wins over the environment. A copy (\`{ ...GitHub(), name: 'Code' }\`) or a provider written by hand
+gets its fields filled instead: \`clientId\`, \`clientSecret\` and, for OpenID Connect, \`issuer\`. The
+generic \`OIDC\` reads \`AUTH_<ID>_ID\`, \`AUTH_<ID>_SECRET\` and \`AUTH_<ID>_ISSUER\` for the id it is
+given, \`OAuth\` the first two; both need that id (and a name) passed.
+
+\`Latchkey(config)\` refuses to start, with a \`Configuration\` error naming the option and the
+variable (\`latchkey: provider "keycloak" has no issuer: pass { issuer } in its options, or set
+AUTH_KEYCLOAK_ISSUER\`), when a provider has no \`clientId\`, no \`clientSecret\` (except ZITADEL and
+the generic \`OAuth\` and \`OIDC\`, which may be public clients relying on PKCE, and any provider whose
+\`client.token_endpoint_auth_method\` is \`none\` or \`private_key_jwt\`), or no setting the last column
+lists without "(optional)": an \`issuer\` may be left out when \`wellKnown\` or the endpoints are given.
+A variable marked "(optional)" replaces a default: \`AUTH_MICROSOFT_ENTRA_ID_ISSUER\` a single
+tenant's issuer for the multi-tenant one, \`AUTH_GITLAB_ISSUER\` a self-managed instance for gitlab.com.
 
 To try an OAuth sign-in before registering an app anywhere, point the generic \`OIDC\` provider at
 latchkey's Demo IdP on your machine: [guides/local-openid-provider.md](guides/local-openid-provider.md).
@@ -101,9 +130,20 @@ const auth = Latchkey({
 })
 \`\`\`
 
+With \`AUTH_GITHUB_ID\`, \`AUTH_GITHUB_SECRET\`, \`AUTH_KEYCLOAK_ID\`, \`AUTH_KEYCLOAK_SECRET\` and
+\`AUTH_KEYCLOAK_ISSUER\` set, the same configuration is:
+
+\`\`\`ts
+import { Latchkey } from 'latchkey/server'
+import GitHub from 'latchkey/providers/github'
+import Keycloak from 'latchkey/providers/keycloak'
+
+const auth = Latchkey({ providers: [GitHub(), Keycloak()] })
+\`\`\`
+
 ## OAuth 2 and OpenID Connect (${oauth.length}: ${oidc} OpenID Connect, ${oauth.length - oidc} OAuth 2)
 
-${table(oauth)}
+${table(oauth, true)}
 ## Provider tokens
 
 \`auth.getAccessToken\` (see the README) refreshes an access token that carries an expiry
@@ -121,10 +161,11 @@ ${oauth.filter((r) => r.tokens).map((r) => `| \`${r.id}\` | ${cell(r.tokens)} |`
 ## Email (${email.length})
 
 Each sends the sign-in link (a plain-text and a simple HTML message). The HTTP ones take
-\`apiBaseUrl\`, the API's base address, for tests and proxies. The generic \`email\` provider (the app
-brings its own \`sendVerificationRequest\`) is not listed here.
+\`apiBaseUrl\`, the API's base address, for tests and proxies. They read nothing from the environment:
+pass their options (\`Resend({ apiKey: process.env.AUTH_RESEND_KEY })\`). The generic \`email\` provider
+(the app brings its own \`sendVerificationRequest\`) is not listed here.
 
-${table(email)}`
+${table(email, false)}`
 
 mkdirSync(`${root}docs`, { recursive: true })
 writeFileSync(`${root}docs/providers.md`, doc)

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The 42 API's current user (GET /v2/me), the fields sign-in uses. */
 export interface FortyTwoProfile {
@@ -26,8 +26,8 @@ export interface FortyTwoProfile {
 }
 
 /** 42 School (intra.42.fr). Needs `clientId`, `clientSecret`. */
-export default function FortyTwo(options: OAuthUserConfig<FortyTwoProfile>): OAuthConfig<FortyTwoProfile> {
-  return mergeProvider<OAuthConfig<FortyTwoProfile>>(
+export default function FortyTwo(options: OAuthUserConfig<FortyTwoProfile> = {}): OAuthConfig<FortyTwoProfile> {
+  const provider = mergeProvider<OAuthConfig<FortyTwoProfile>>(
     {
       id: '42-school',
       name: '42 School',
@@ -47,4 +47,5 @@ export default function FortyTwo(options: OAuthUserConfig<FortyTwoProfile>): OAu
     },
     options,
   )
+  return readsEnv(provider, FortyTwo)
 }

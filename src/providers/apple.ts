@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { joinName, mergeProvider } from './lib/index.js'
+import { joinName, mergeProvider, readsEnv } from './lib/index.js'
 
 /**
  * Claims of a Sign in with Apple ID token, plus `user`: the JSON Apple posts to the callback
@@ -28,8 +28,8 @@ export interface AppleProfile {
  * secret JWT signed with the team's key). Apple answers with a form POST to the callback.
  * Tokens: a refresh token at sign-in; Apple's access token serves only Apple's token endpoints, not an API.
  */
-export default function Apple(options: OIDCUserConfig<AppleProfile>): OIDCConfig<AppleProfile> {
-  return mergeProvider<OIDCConfig<AppleProfile>>(
+export default function Apple(options: OIDCUserConfig<AppleProfile> = {}): OIDCConfig<AppleProfile> {
+  const provider = mergeProvider<OIDCConfig<AppleProfile>>(
     {
       id: 'apple',
       name: 'Apple',
@@ -50,4 +50,5 @@ export default function Apple(options: OIDCUserConfig<AppleProfile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, Apple)
 }

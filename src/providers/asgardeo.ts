@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of an Asgardeo organization (ID token / `/oauth2/userinfo`). */
 export interface AsgardeoProfile extends StandardClaims {
@@ -9,8 +9,8 @@ export interface AsgardeoProfile extends StandardClaims {
 }
 
 /** WSO2 Asgardeo. Needs `issuer` (`https://api.asgardeo.io/t/<organization>/oauth2/token`), `clientId`, `clientSecret`. */
-export default function Asgardeo(options: OIDCUserConfig<AsgardeoProfile>): OIDCConfig<AsgardeoProfile> {
-  return mergeProvider<OIDCConfig<AsgardeoProfile>>(
+export default function Asgardeo(options: OIDCUserConfig<AsgardeoProfile> = {}): OIDCConfig<AsgardeoProfile> {
+  const provider = mergeProvider<OIDCConfig<AsgardeoProfile>>(
     {
       id: 'asgardeo',
       name: 'Asgardeo',
@@ -29,4 +29,5 @@ export default function Asgardeo(options: OIDCUserConfig<AsgardeoProfile>): OIDC
     },
     options,
   )
+  return readsEnv(provider, Asgardeo, needs('issuer'))
 }

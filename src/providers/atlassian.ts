@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The Atlassian account of the user (GET https://api.atlassian.com/me). */
 export interface AtlassianProfile {
@@ -21,8 +21,8 @@ export interface AtlassianProfile {
  * Atlassian (OAuth 2.0 3LO apps). Needs `clientId`, `clientSecret`; scopes `read:me read:account` by default.
  * Tokens: 1-hour access tokens; a refresh token with the `offline_access` scope; it rotates on each use.
  */
-export default function Atlassian(options: OAuthUserConfig<AtlassianProfile>): OAuthConfig<AtlassianProfile> {
-  return mergeProvider<OAuthConfig<AtlassianProfile>>(
+export default function Atlassian(options: OAuthUserConfig<AtlassianProfile> = {}): OAuthConfig<AtlassianProfile> {
+  const provider = mergeProvider<OAuthConfig<AtlassianProfile>>(
     {
       id: 'atlassian',
       name: 'Atlassian',
@@ -40,4 +40,5 @@ export default function Atlassian(options: OAuthUserConfig<AtlassianProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Atlassian)
 }

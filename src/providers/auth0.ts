@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Auth0's normalized user profile claims (ID token / `/userinfo`). */
 export interface Auth0Profile extends StandardClaims {
@@ -15,8 +15,8 @@ export interface Auth0Profile extends StandardClaims {
  * Auth0 tenant. Needs `issuer` (`https://<tenant>.<region>.auth0.com` or a custom domain), `clientId`, `clientSecret`.
  * Tokens: a refresh token with the `offline_access` scope when the API allows offline access; rotation is a per-application setting.
  */
-export default function Auth0(options: OIDCUserConfig<Auth0Profile>): OIDCConfig<Auth0Profile> {
-  return mergeProvider<OIDCConfig<Auth0Profile>>(
+export default function Auth0(options: OIDCUserConfig<Auth0Profile> = {}): OIDCConfig<Auth0Profile> {
+  const provider = mergeProvider<OIDCConfig<Auth0Profile>>(
     {
       id: 'auth0',
       name: 'Auth0',
@@ -30,4 +30,5 @@ export default function Auth0(options: OIDCUserConfig<Auth0Profile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, Auth0, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of an authentik OAuth2/OpenID provider (scopes openid, profile, email). */
 export interface AuthentikProfile extends StandardClaims {
@@ -13,8 +13,8 @@ export interface AuthentikProfile extends StandardClaims {
 }
 
 /** authentik, the self-hosted identity provider. Needs `issuer` (`https://host/application/o/<app-slug>/`), `clientId`, `clientSecret`. */
-export default function Authentik(options: OIDCUserConfig<AuthentikProfile>): OIDCConfig<AuthentikProfile> {
-  return mergeProvider<OIDCConfig<AuthentikProfile>>(
+export default function Authentik(options: OIDCUserConfig<AuthentikProfile> = {}): OIDCConfig<AuthentikProfile> {
+  const provider = mergeProvider<OIDCConfig<AuthentikProfile>>(
     {
       id: 'authentik',
       name: 'Authentik',
@@ -28,4 +28,5 @@ export default function Authentik(options: OIDCUserConfig<AuthentikProfile>): OI
     },
     options,
   )
+  return readsEnv(provider, Authentik, needs('issuer'))
 }

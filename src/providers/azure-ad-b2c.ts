@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of an Azure AD B2C user flow (ID token); `emails` holds the sign-in addresses. */
 export interface AzureADB2CProfile extends StandardClaims {
@@ -16,8 +16,8 @@ export interface AzureADB2CProfile extends StandardClaims {
  * (`https://<tenant>.b2clogin.com/<tenant-id>/v2.0/`), or `wellKnown` for the flow
  * (`https://<tenant>.b2clogin.com/<tenant>.onmicrosoft.com/<user-flow>/v2.0/.well-known/openid-configuration`), `clientId`, `clientSecret`.
  */
-export default function AzureADB2C(options: OIDCUserConfig<AzureADB2CProfile>): OIDCConfig<AzureADB2CProfile> {
-  return mergeProvider<OIDCConfig<AzureADB2CProfile>>(
+export default function AzureADB2C(options: OIDCUserConfig<AzureADB2CProfile> = {}): OIDCConfig<AzureADB2CProfile> {
+  const provider = mergeProvider<OIDCConfig<AzureADB2CProfile>>(
     {
       id: 'azure-ad-b2c',
       name: 'Azure Active Directory B2C',
@@ -36,4 +36,5 @@ export default function AzureADB2C(options: OIDCUserConfig<AzureADB2CProfile>): 
     },
     options,
   )
+  return readsEnv(provider, AzureADB2C, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv, takes } from './lib/index.js'
 import type { MicrosoftEntraIDProfile } from './microsoft-entra-id.js'
 
 /** Claims of a Microsoft identity platform v2.0 ID token: Entra ID's, under its former name. */
@@ -10,10 +10,10 @@ export type AzureADProfile = MicrosoftEntraIDProfile
  * `clientSecret`; `tenantId` for a single tenant, default `common`.
  * Tokens: access tokens of about an hour; a refresh token with the `offline_access` scope; it rotates on use.
  */
-export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { tenantId?: string }): OIDCConfig<AzureADProfile> {
+export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { tenantId?: string } = {}): OIDCConfig<AzureADProfile> {
   const { tenantId = 'common', ...rest } = options
   const base = `https://login.microsoftonline.com/${tenantId}`
-  return mergeProvider<OIDCConfig<AzureADProfile>>(
+  const provider = mergeProvider<OIDCConfig<AzureADProfile>>(
     {
       id: 'azure-ad',
       name: 'Azure Active Directory',
@@ -28,4 +28,5 @@ export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { tena
     rest,
     options,
   )
+  return readsEnv(provider, AzureAD, takes('tenantId'))
 }

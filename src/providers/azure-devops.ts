@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** The Azure DevOps profile of the user (GET /_apis/profile/profiles/me?details=true). */
 export interface AzureDevOpsProfile {
@@ -18,9 +18,9 @@ export interface AzureDevOpsProfile {
  * Azure DevOps Services (its own OAuth 2.0, with a JWT-bearer code exchange). Needs `clientId`
  * (the app id) and `clientSecret` (the app's client secret, a JWT); scope `vso.profile` by default.
  */
-export default function AzureDevOps(options: OAuthUserConfig<AzureDevOpsProfile>): OAuthConfig<AzureDevOpsProfile> {
+export default function AzureDevOps(options: OAuthUserConfig<AzureDevOpsProfile> = {}): OAuthConfig<AzureDevOpsProfile> {
   const tokenUrl = 'https://app.vssps.visualstudio.com/oauth2/token'
-  return mergeProvider<OAuthConfig<AzureDevOpsProfile>>(
+  const provider = mergeProvider<OAuthConfig<AzureDevOpsProfile>>(
     {
       id: 'azure-devops',
       name: 'Azure DevOps',
@@ -59,4 +59,5 @@ export default function AzureDevOps(options: OAuthUserConfig<AzureDevOpsProfile>
     },
     options,
   )
+  return readsEnv(provider, AzureDevOps)
 }

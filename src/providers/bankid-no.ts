@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, takes } from './lib/index.js'
 
 /** Claims of BankID with OpenID Connect (Norway): ID token / userinfo. */
 export interface BankIDNorwayProfile extends StandardClaims {
@@ -19,9 +19,9 @@ export interface BankIDNorwayProfile extends StandardClaims {
  * BankID Norway. Needs `clientId`, `clientSecret`; `issuer` for the test environment
  * (`https://auth.current.bankid.no/auth/realms/current`).
  */
-export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile>): OIDCConfig<BankIDNorwayProfile> {
+export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile> = {}): OIDCConfig<BankIDNorwayProfile> {
   const issuer = options.issuer ?? 'https://auth.bankid.no/auth/realms/prod'
-  return mergeProvider<OIDCConfig<BankIDNorwayProfile>>(
+  const provider = mergeProvider<OIDCConfig<BankIDNorwayProfile>>(
     {
       id: 'bankid-no',
       name: 'BankID Norge',
@@ -37,4 +37,5 @@ export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile
     },
     options,
   )
+  return readsEnv(provider, BankIDNorway, takes('issuer'))
 }

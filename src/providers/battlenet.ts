@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, takes } from './lib/index.js'
 
 /** Claims of Battle.net's ID token / `/oauth/userinfo`: the account id and BattleTag only. */
 export interface BattleNetProfile extends StandardClaims {
@@ -12,9 +12,9 @@ export interface BattleNetProfile extends StandardClaims {
 export type BattleNetIssuer = 'https://oauth.battle.net' | 'https://oauth.battlenet.com.cn' | (string & {})
 
 /** Battle.net (Blizzard). Needs `clientId`, `clientSecret`; `issuer` for China (`https://oauth.battlenet.com.cn`). */
-export default function BattleNet(options: OIDCUserConfig<BattleNetProfile> & { issuer?: BattleNetIssuer }): OIDCConfig<BattleNetProfile> {
+export default function BattleNet(options: OIDCUserConfig<BattleNetProfile> & { issuer?: BattleNetIssuer } = {}): OIDCConfig<BattleNetProfile> {
   const issuer = options.issuer ?? 'https://oauth.battle.net'
-  return mergeProvider<OIDCConfig<BattleNetProfile>>(
+  const provider = mergeProvider<OIDCConfig<BattleNetProfile>>(
     {
       id: 'battlenet',
       name: 'Battle.net',
@@ -28,4 +28,5 @@ export default function BattleNet(options: OIDCUserConfig<BattleNetProfile> & { 
     },
     options,
   )
+  return readsEnv(provider, BattleNet, takes('issuer'))
 }

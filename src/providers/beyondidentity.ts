@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a Beyond Identity application (ID token / userinfo). */
 export interface BeyondIdentityProfile extends StandardClaims {
@@ -12,8 +12,8 @@ export interface BeyondIdentityProfile extends StandardClaims {
  * Beyond Identity (passwordless). Needs `issuer`
  * (`https://auth-<region>.beyondidentity.com/v1/tenants/<tenant>/realms/<realm>/applications/<app>`), `clientId`, `clientSecret`.
  */
-export default function BeyondIdentity(options: OIDCUserConfig<BeyondIdentityProfile>): OIDCConfig<BeyondIdentityProfile> {
-  return mergeProvider<OIDCConfig<BeyondIdentityProfile>>(
+export default function BeyondIdentity(options: OIDCUserConfig<BeyondIdentityProfile> = {}): OIDCConfig<BeyondIdentityProfile> {
+  const provider = mergeProvider<OIDCConfig<BeyondIdentityProfile>>(
     {
       id: 'beyondidentity',
       name: 'Beyond Identity',
@@ -27,4 +27,5 @@ export default function BeyondIdentity(options: OIDCUserConfig<BeyondIdentityPro
     },
     options,
   )
+  return readsEnv(provider, BeyondIdentity, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** Bitbucket Cloud's current user (GET /2.0/user), with `email` added from /2.0/user/emails. */
 export interface BitbucketProfile {
@@ -17,8 +17,8 @@ export interface BitbucketProfile {
 }
 
 /** Bitbucket Cloud. Needs `clientId` (the consumer key), `clientSecret`; scopes `account email`. */
-export default function Bitbucket(options: OAuthUserConfig<BitbucketProfile>): OAuthConfig<BitbucketProfile> {
-  return mergeProvider<OAuthConfig<BitbucketProfile>>(
+export default function Bitbucket(options: OAuthUserConfig<BitbucketProfile> = {}): OAuthConfig<BitbucketProfile> {
+  const provider = mergeProvider<OAuthConfig<BitbucketProfile>>(
     {
       id: 'bitbucket',
       name: 'Bitbucket',
@@ -47,4 +47,5 @@ export default function Bitbucket(options: OAuthUserConfig<BitbucketProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Bitbucket)
 }

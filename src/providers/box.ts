@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Box's current user (GET /2.0/users/me); `login` is the email address. */
 export interface BoxProfile {
@@ -20,8 +20,8 @@ export interface BoxProfile {
  * Box. Needs `clientId`, `clientSecret`.
  * Tokens: 1-hour access tokens and a 60-day refresh token that rotates on each use.
  */
-export default function Box(options: OAuthUserConfig<BoxProfile>): OAuthConfig<BoxProfile> {
-  return mergeProvider<OAuthConfig<BoxProfile>>(
+export default function Box(options: OAuthUserConfig<BoxProfile> = {}): OAuthConfig<BoxProfile> {
+  const provider = mergeProvider<OAuthConfig<BoxProfile>>(
     {
       id: 'box',
       name: 'Box',
@@ -37,4 +37,5 @@ export default function Box(options: OAuthUserConfig<BoxProfile>): OAuthConfig<B
     },
     options,
   )
+  return readsEnv(provider, Box)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, under } from './lib/index.js'
+import { mergeProvider, under, readsEnv, needs } from './lib/index.js'
 
 /** The SAML user that SAML Jackson (BoxyHQ / Ory Polis) returns from /api/oauth/userinfo. */
 export interface BoxyHQSAMLProfile {
@@ -18,8 +18,8 @@ export interface BoxyHQSAMLProfile {
  * BoxyHQ SAML Jackson (SAML SSO behind OAuth 2.0). Needs `issuer` (the Jackson service URL),
  * `clientId` (`dummy` when the tenant and product go in the authorization params), `clientSecret`.
  */
-export default function BoxyHQSAML(options: OAuthUserConfig<BoxyHQSAMLProfile>): OAuthConfig<BoxyHQSAMLProfile> {
-  return mergeProvider<OAuthConfig<BoxyHQSAMLProfile>>(
+export default function BoxyHQSAML(options: OAuthUserConfig<BoxyHQSAMLProfile> = {}): OAuthConfig<BoxyHQSAMLProfile> {
+  const provider = mergeProvider<OAuthConfig<BoxyHQSAMLProfile>>(
     {
       id: 'boxyhq-saml',
       name: 'BoxyHQ SAML',
@@ -40,4 +40,5 @@ export default function BoxyHQSAML(options: OAuthUserConfig<BoxyHQSAMLProfile>):
     },
     options,
   )
+  return readsEnv(provider, BoxyHQSAML, needs('issuer'))
 }

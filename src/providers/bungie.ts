@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv, needs } from './lib/index.js'
 
 /** The `bungieNetUser` of GET /Platform/User/GetMembershipsForCurrentUser/ (Bungie shares no email). */
 export interface BungieProfile {
@@ -15,10 +15,10 @@ export interface BungieProfile {
 }
 
 /** Bungie.net. Needs `clientId`, `clientSecret` and `apiKey` (the application's X-API-Key). */
-export default function Bungie(options: OAuthUserConfig<BungieProfile> & { apiKey?: string }): OAuthConfig<BungieProfile> {
+export default function Bungie(options: OAuthUserConfig<BungieProfile> & { apiKey?: string } = {}): OAuthConfig<BungieProfile> {
   const { apiKey, ...rest } = options
   const url = 'https://www.bungie.net/Platform/User/GetMembershipsForCurrentUser/'
-  return mergeProvider<OAuthConfig<BungieProfile>>(
+  const provider = mergeProvider<OAuthConfig<BungieProfile>>(
     {
       id: 'bungie',
       name: 'Bungie',
@@ -47,4 +47,5 @@ export default function Bungie(options: OAuthUserConfig<BungieProfile> & { apiKe
     rest,
     options,
   )
+  return readsEnv(provider, Bungie, needs('apiKey'))
 }

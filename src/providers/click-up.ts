@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** ClickUp's authorized user (GET /api/v2/user). */
 export interface ClickUpProfile {
@@ -18,8 +18,8 @@ export interface ClickUpProfile {
 }
 
 /** ClickUp. Needs `clientId`, `clientSecret`. */
-export default function ClickUp(options: OAuthUserConfig<ClickUpProfile>): OAuthConfig<ClickUpProfile> {
-  return mergeProvider<OAuthConfig<ClickUpProfile>>(
+export default function ClickUp(options: OAuthUserConfig<ClickUpProfile> = {}): OAuthConfig<ClickUpProfile> {
+  const provider = mergeProvider<OAuthConfig<ClickUpProfile>>(
     {
       id: 'click-up',
       name: 'ClickUp',
@@ -40,4 +40,5 @@ export default function ClickUp(options: OAuthUserConfig<ClickUpProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, ClickUp)
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of an Amazon Cognito user pool (ID token / `/oauth2/userInfo`). */
 export interface CognitoProfile extends StandardClaims {
@@ -13,8 +13,8 @@ export interface CognitoProfile extends StandardClaims {
  * Amazon Cognito user pool. Needs `issuer` (`https://cognito-idp.<region>.amazonaws.com/<user-pool-id>`), `clientId`, `clientSecret`.
  * Tokens: 1-hour access tokens and a refresh token (30 days by default); it does not rotate unless the pool turns rotation on.
  */
-export default function Cognito(options: OIDCUserConfig<CognitoProfile>): OIDCConfig<CognitoProfile> {
-  return mergeProvider<OIDCConfig<CognitoProfile>>(
+export default function Cognito(options: OIDCUserConfig<CognitoProfile> = {}): OIDCConfig<CognitoProfile> {
+  const provider = mergeProvider<OIDCConfig<CognitoProfile>>(
     {
       id: 'cognito',
       name: 'Cognito',
@@ -33,4 +33,5 @@ export default function Cognito(options: OIDCUserConfig<CognitoProfile>): OIDCCo
     },
     options,
   )
+  return readsEnv(provider, Cognito, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Coinbase's current user (GET /v2/user); `email` needs scope `wallet:user:email`. */
 export interface CoinbaseProfile {
@@ -23,8 +23,8 @@ export interface CoinbaseProfile {
 }
 
 /** Coinbase (Coinbase App OAuth2). Needs `clientId`, `clientSecret`. */
-export default function Coinbase(options: OAuthUserConfig<CoinbaseProfile>): OAuthConfig<CoinbaseProfile> {
-  return mergeProvider<OAuthConfig<CoinbaseProfile>>(
+export default function Coinbase(options: OAuthUserConfig<CoinbaseProfile> = {}): OAuthConfig<CoinbaseProfile> {
+  const provider = mergeProvider<OAuthConfig<CoinbaseProfile>>(
     {
       id: 'coinbase',
       name: 'Coinbase',
@@ -44,4 +44,5 @@ export default function Coinbase(options: OAuthUserConfig<CoinbaseProfile>): OAu
     },
     options,
   )
+  return readsEnv(provider, Coinbase)
 }

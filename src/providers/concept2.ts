@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The Concept2 Logbook user (GET /api/users/me). */
 export interface Concept2Profile {
@@ -23,8 +23,8 @@ export interface Concept2Profile {
 }
 
 /** Concept2 Logbook. Needs `clientId`, `clientSecret`. */
-export default function Concept2(options: OAuthUserConfig<Concept2Profile>): OAuthConfig<Concept2Profile> {
-  return mergeProvider<OAuthConfig<Concept2Profile>>(
+export default function Concept2(options: OAuthUserConfig<Concept2Profile> = {}): OAuthConfig<Concept2Profile> {
+  const provider = mergeProvider<OAuthConfig<Concept2Profile>>(
     {
       id: 'concept2',
       name: 'Concept2',
@@ -45,4 +45,5 @@ export default function Concept2(options: OAuthUserConfig<Concept2Profile>): OAu
     },
     options,
   )
+  return readsEnv(provider, Concept2)
 }

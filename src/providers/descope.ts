@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, takes } from './lib/index.js'
 
 /** Claims of a Descope project's OIDC federated app (ID token / userinfo). */
 export interface DescopeProfile extends StandardClaims {
@@ -12,9 +12,9 @@ export interface DescopeProfile extends StandardClaims {
  * Descope. Needs `clientId` (the Descope project id) and `clientSecret` (an access key); the issuer
  * defaults to `https://api.descope.com/<project-id>`.
  */
-export default function Descope(options: OIDCUserConfig<DescopeProfile>): OIDCConfig<DescopeProfile> {
+export default function Descope(options: OIDCUserConfig<DescopeProfile> = {}): OIDCConfig<DescopeProfile> {
   const issuer = options.issuer ?? (options.clientId ? `https://api.descope.com/${options.clientId}` : undefined)
-  return mergeProvider<OIDCConfig<DescopeProfile>>(
+  const provider = mergeProvider<OIDCConfig<DescopeProfile>>(
     {
       id: 'descope',
       name: 'Descope',
@@ -28,4 +28,5 @@ export default function Descope(options: OIDCUserConfig<DescopeProfile>): OIDCCo
     },
     options,
   )
+  return readsEnv(provider, Descope, takes('issuer'))
 }

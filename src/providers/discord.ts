@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Discord's user object (GET /users/@me); `email` needs scope `email`. */
 export interface DiscordProfile {
@@ -35,8 +35,8 @@ function avatarUrl(p: DiscordProfile): string {
  * Discord. Needs `clientId`, `clientSecret`; scopes `identify email`.
  * Tokens: access tokens of about a week and a refresh token that rotates on each use.
  */
-export default function Discord(options: OAuthUserConfig<DiscordProfile>): OAuthConfig<DiscordProfile> {
-  return mergeProvider<OAuthConfig<DiscordProfile>>(
+export default function Discord(options: OAuthUserConfig<DiscordProfile> = {}): OAuthConfig<DiscordProfile> {
+  const provider = mergeProvider<OAuthConfig<DiscordProfile>>(
     {
       id: 'discord',
       name: 'Discord',
@@ -51,4 +51,5 @@ export default function Discord(options: OAuthUserConfig<DiscordProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Discord)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Dribbble's authenticated user (GET /v2/user). */
 export interface DribbbleProfile {
@@ -18,8 +18,8 @@ export interface DribbbleProfile {
 }
 
 /** Dribbble. Needs `clientId`, `clientSecret`; scope `public` (add `upload` to post shots). */
-export default function Dribbble(options: OAuthUserConfig<DribbbleProfile>): OAuthConfig<DribbbleProfile> {
-  return mergeProvider<OAuthConfig<DribbbleProfile>>(
+export default function Dribbble(options: OAuthUserConfig<DribbbleProfile> = {}): OAuthConfig<DribbbleProfile> {
+  const provider = mergeProvider<OAuthConfig<DribbbleProfile>>(
     {
       id: 'dribbble',
       name: 'Dribbble',
@@ -35,4 +35,5 @@ export default function Dribbble(options: OAuthUserConfig<DribbbleProfile>): OAu
     },
     options,
   )
+  return readsEnv(provider, Dribbble)
 }

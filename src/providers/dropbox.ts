@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** Dropbox's current account (POST /2/users/get_current_account). */
 export interface DropboxProfile {
@@ -21,9 +21,9 @@ export interface DropboxProfile {
  * Dropbox. Needs `clientId` (the app key), `clientSecret` (the app secret); scope `account_info.read`.
  * Tokens: 4-hour access tokens; a refresh token only with `authorization: { params: { token_access_type: 'offline' } }`.
  */
-export default function Dropbox(options: OAuthUserConfig<DropboxProfile>): OAuthConfig<DropboxProfile> {
+export default function Dropbox(options: OAuthUserConfig<DropboxProfile> = {}): OAuthConfig<DropboxProfile> {
   const url = 'https://api.dropboxapi.com/2/users/get_current_account'
-  return mergeProvider<OAuthConfig<DropboxProfile>>(
+  const provider = mergeProvider<OAuthConfig<DropboxProfile>>(
     {
       id: 'dropbox',
       name: 'Dropbox',
@@ -49,4 +49,5 @@ export default function Dropbox(options: OAuthUserConfig<DropboxProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Dropbox)
 }

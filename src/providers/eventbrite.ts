@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Eventbrite's current user (GET /v3/users/me/). */
 export interface EventbriteProfile {
@@ -14,8 +14,8 @@ export interface EventbriteProfile {
 }
 
 /** Eventbrite. Needs `clientId` (the API key), `clientSecret`. */
-export default function Eventbrite(options: OAuthUserConfig<EventbriteProfile>): OAuthConfig<EventbriteProfile> {
-  return mergeProvider<OAuthConfig<EventbriteProfile>>(
+export default function Eventbrite(options: OAuthUserConfig<EventbriteProfile> = {}): OAuthConfig<EventbriteProfile> {
+  const provider = mergeProvider<OAuthConfig<EventbriteProfile>>(
     {
       id: 'eventbrite',
       name: 'Eventbrite',
@@ -36,4 +36,5 @@ export default function Eventbrite(options: OAuthUserConfig<EventbriteProfile>):
     },
     options,
   )
+  return readsEnv(provider, Eventbrite)
 }

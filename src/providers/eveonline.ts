@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** EVE SSO's character info (GET https://login.eveonline.com/oauth/verify). */
 export interface EVEOnlineProfile {
@@ -14,8 +14,8 @@ export interface EVEOnlineProfile {
 }
 
 /** EVE Online (EVE SSO v2). Needs `clientId`, `clientSecret`. A character has no email address. */
-export default function EVEOnline(options: OAuthUserConfig<EVEOnlineProfile>): OAuthConfig<EVEOnlineProfile> {
-  return mergeProvider<OAuthConfig<EVEOnlineProfile>>(
+export default function EVEOnline(options: OAuthUserConfig<EVEOnlineProfile> = {}): OAuthConfig<EVEOnlineProfile> {
+  const provider = mergeProvider<OAuthConfig<EVEOnlineProfile>>(
     {
       id: 'eveonline',
       name: 'EVE Online',
@@ -35,4 +35,5 @@ export default function EVEOnline(options: OAuthUserConfig<EVEOnlineProfile>): O
     },
     options,
   )
+  return readsEnv(provider, EVEOnline)
 }

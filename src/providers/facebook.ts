@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** A Graph API user (GET /me?fields=id,name,email,picture). */
 export interface FacebookProfile {
@@ -16,9 +16,9 @@ export interface FacebookProfile {
  * Facebook Login. Needs `clientId` (the app id), `clientSecret`; scope `email`.
  * Tokens: no refresh token: user tokens last about 60 days (long-lived) and are renewed by signing in again.
  */
-export default function Facebook(options: OAuthUserConfig<FacebookProfile>): OAuthConfig<FacebookProfile> {
+export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {}): OAuthConfig<FacebookProfile> {
   const graph = 'https://graph.facebook.com'
-  return mergeProvider<OAuthConfig<FacebookProfile>>(
+  const provider = mergeProvider<OAuthConfig<FacebookProfile>>(
     {
       id: 'facebook',
       name: 'Facebook',
@@ -42,4 +42,5 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile>): OAu
     },
     options,
   )
+  return readsEnv(provider, Facebook)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** FACEIT's userinfo answer (GET /auth/v1/resources/userinfo). */
 export interface FaceItProfile {
@@ -15,8 +15,8 @@ export interface FaceItProfile {
 }
 
 /** FACEIT Connect. Needs `clientId`, `clientSecret` (sent as HTTP Basic to the token endpoint). */
-export default function FaceIt(options: OAuthUserConfig<FaceItProfile>): OAuthConfig<FaceItProfile> {
-  return mergeProvider<OAuthConfig<FaceItProfile>>(
+export default function FaceIt(options: OAuthUserConfig<FaceItProfile> = {}): OAuthConfig<FaceItProfile> {
+  const provider = mergeProvider<OAuthConfig<FaceItProfile>>(
     {
       id: 'faceit',
       name: 'FACEIT',
@@ -32,4 +32,5 @@ export default function FaceIt(options: OAuthUserConfig<FaceItProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, FaceIt)
 }

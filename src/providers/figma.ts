@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Figma's current user (GET /v1/me). */
 export interface FigmaProfile {
@@ -11,8 +11,8 @@ export interface FigmaProfile {
 }
 
 /** Figma. Needs `clientId`, `clientSecret`; scope `current_user:read`. */
-export default function Figma(options: OAuthUserConfig<FigmaProfile>): OAuthConfig<FigmaProfile> {
-  return mergeProvider<OAuthConfig<FigmaProfile>>(
+export default function Figma(options: OAuthUserConfig<FigmaProfile> = {}): OAuthConfig<FigmaProfile> {
+  const provider = mergeProvider<OAuthConfig<FigmaProfile>>(
     {
       id: 'figma',
       name: 'Figma',
@@ -28,4 +28,5 @@ export default function Figma(options: OAuthUserConfig<FigmaProfile>): OAuthConf
     },
     options,
   )
+  return readsEnv(provider, Figma)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, withQuery } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, withQuery, readsEnv } from './lib/index.js'
 
 /** The `response.user` of Foursquare's GET /v2/users/self. */
 export interface FoursquareProfile {
@@ -17,11 +17,11 @@ export interface FoursquareProfile {
 
 /** Foursquare. Needs `clientId`, `clientSecret`; `apiVersion` (the `v` date, YYYYMMDD) pins the API version. */
 export default function Foursquare(
-  options: OAuthUserConfig<FoursquareProfile> & { apiVersion?: string },
+  options: OAuthUserConfig<FoursquareProfile> & { apiVersion?: string } = {},
 ): OAuthConfig<FoursquareProfile> {
   const { apiVersion = '20231010', ...rest } = options
   const url = 'https://api.foursquare.com/v2/users/self'
-  return mergeProvider<OAuthConfig<FoursquareProfile>>(
+  const provider = mergeProvider<OAuthConfig<FoursquareProfile>>(
     {
       id: 'foursquare',
       name: 'Foursquare',
@@ -51,4 +51,5 @@ export default function Foursquare(
     rest,
     options,
   )
+  return readsEnv(provider, Foursquare)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** FreshBooks' identity (GET /auth/api/v1/users/me). */
 export interface FreshbooksProfile {
@@ -20,8 +20,8 @@ export interface FreshbooksProfile {
 }
 
 /** FreshBooks. Needs `clientId`, `clientSecret`. */
-export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile>): OAuthConfig<FreshbooksProfile> {
-  return mergeProvider<OAuthConfig<FreshbooksProfile>>(
+export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile> = {}): OAuthConfig<FreshbooksProfile> {
+  const provider = mergeProvider<OAuthConfig<FreshbooksProfile>>(
     {
       id: 'freshbooks',
       name: 'FreshBooks',
@@ -42,4 +42,5 @@ export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile>):
     },
     options,
   )
+  return readsEnv(provider, Freshbooks)
 }

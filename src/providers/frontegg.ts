@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a Frontegg login box (ID token). */
 export interface FronteggProfile extends StandardClaims {
@@ -12,8 +12,8 @@ export interface FronteggProfile extends StandardClaims {
 }
 
 /** Frontegg. Needs `issuer` (the app's login domain, `https://<subdomain>.frontegg.com`), `clientId`, `clientSecret`. */
-export default function Frontegg(options: OIDCUserConfig<FronteggProfile>): OIDCConfig<FronteggProfile> {
-  return mergeProvider<OIDCConfig<FronteggProfile>>(
+export default function Frontegg(options: OIDCUserConfig<FronteggProfile> = {}): OIDCConfig<FronteggProfile> {
+  const provider = mergeProvider<OIDCConfig<FronteggProfile>>(
     {
       id: 'frontegg',
       name: 'Frontegg',
@@ -27,4 +27,5 @@ export default function Frontegg(options: OIDCUserConfig<FronteggProfile>): OIDC
     },
     options,
   )
+  return readsEnv(provider, Frontegg, needs('issuer'))
 }

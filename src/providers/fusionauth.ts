@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs, takes } from './lib/index.js'
 
 /** Claims of a FusionAuth application (ID token / `/oauth2/userinfo`). */
 export interface FusionAuthProfile extends StandardClaims {
@@ -15,11 +15,11 @@ export interface FusionAuthProfile extends StandardClaims {
  * a tenant's discovery document when the instance has several.
  */
 export default function FusionAuth(
-  options: OIDCUserConfig<FusionAuthProfile> & { tenantId?: string },
+  options: OIDCUserConfig<FusionAuthProfile> & { tenantId?: string } = {},
 ): OIDCConfig<FusionAuthProfile> {
   const { tenantId, ...rest } = options
   const wellKnown = discovery(options.issuer)
-  return mergeProvider<OIDCConfig<FusionAuthProfile>>(
+  const provider = mergeProvider<OIDCConfig<FusionAuthProfile>>(
     {
       id: 'fusionauth',
       name: 'FusionAuth',
@@ -39,4 +39,5 @@ export default function FusionAuth(
     rest,
     options,
   )
+  return readsEnv(provider, FusionAuth, needs('issuer'), takes('tenantId'))
 }

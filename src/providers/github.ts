@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, trimSlash } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, trimSlash, readsEnv } from './lib/index.js'
 
 /** GitHub's user object (GET /user), https://docs.github.com/en/rest/users/users */
 export interface GitHubProfile {
@@ -38,7 +38,7 @@ export interface GitHubEmail {
  * Tokens: an OAuth App's tokens do not expire and come with no refresh token; a GitHub App with expiring user tokens gives 8-hour access tokens and a 6-month refresh token that rotates on each use.
  */
 export default function GitHub(
-  options: OAuthUserConfig<GitHubProfile> & { enterprise?: { baseUrl?: string } },
+  options: OAuthUserConfig<GitHubProfile> & { enterprise?: { baseUrl?: string } } = {},
 ): OAuthConfig<GitHubProfile> {
   const { enterprise, ...rest } = options
   const web = trimSlash(enterprise?.baseUrl ?? 'https://github.com')
@@ -48,7 +48,7 @@ export default function GitHub(
     'User-Agent': 'latchkey',
     Accept: 'application/vnd.github+json',
   })
-  return mergeProvider<OAuthConfig<GitHubProfile>>(
+  const provider = mergeProvider<OAuthConfig<GitHubProfile>>(
     {
       id: 'github',
       name: 'GitHub',
@@ -76,4 +76,5 @@ export default function GitHub(
     rest,
     options,
   )
+  return readsEnv(provider, GitHub)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, trimSlash } from './lib/index.js'
+import { mergeProvider, trimSlash, readsEnv, takes } from './lib/index.js'
 
 /** GitLab's current user (GET /api/v4/user). */
 export interface GitLabProfile {
@@ -23,9 +23,9 @@ export interface GitLabProfile {
  * GitLab (gitlab.com, or a self-managed instance given as `issuer`). Needs `clientId`, `clientSecret`.
  * Tokens: 2-hour access tokens and a refresh token that rotates on each use.
  */
-export default function GitLab(options: OAuthUserConfig<GitLabProfile>): OAuthConfig<GitLabProfile> {
+export default function GitLab(options: OAuthUserConfig<GitLabProfile> = {}): OAuthConfig<GitLabProfile> {
   const base = trimSlash(options.issuer ?? 'https://gitlab.com')
-  return mergeProvider<OAuthConfig<GitLabProfile>>(
+  const provider = mergeProvider<OAuthConfig<GitLabProfile>>(
     {
       id: 'gitlab',
       name: 'GitLab',
@@ -40,4 +40,5 @@ export default function GitLab(options: OAuthUserConfig<GitLabProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, GitLab, takes('issuer'))
 }

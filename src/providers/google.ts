@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of a Google ID token (https://developers.google.com/identity/openid-connect/openid-connect). */
 export interface GoogleProfile extends StandardClaims {
@@ -24,8 +24,8 @@ export interface GoogleProfile extends StandardClaims {
  * Google. Needs `clientId`, `clientSecret`.
  * Tokens: 1-hour access tokens; a refresh token only with `authorization: { params: { access_type: 'offline', prompt: 'consent' } }` (without `prompt`, only the first consent gives one); it does not rotate.
  */
-export default function Google(options: OIDCUserConfig<GoogleProfile>): OIDCConfig<GoogleProfile> {
-  return mergeProvider<OIDCConfig<GoogleProfile>>(
+export default function Google(options: OIDCUserConfig<GoogleProfile> = {}): OIDCConfig<GoogleProfile> {
+  const provider = mergeProvider<OIDCConfig<GoogleProfile>>(
     {
       id: 'google',
       name: 'Google',
@@ -39,4 +39,5 @@ export default function Google(options: OIDCUserConfig<GoogleProfile>): OIDCConf
     },
     options,
   )
+  return readsEnv(provider, Google)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** HubSpot's access-token metadata (GET /oauth/v1/access-tokens/{token}); `user` is the email. */
 export interface HubSpotProfile {
@@ -20,9 +20,9 @@ export interface HubSpotProfile {
  * HubSpot. Needs `clientId`, `clientSecret`; scope `oauth`.
  * Tokens: 30-minute access tokens and a refresh token that does not expire.
  */
-export default function HubSpot(options: OAuthUserConfig<HubSpotProfile>): OAuthConfig<HubSpotProfile> {
+export default function HubSpot(options: OAuthUserConfig<HubSpotProfile> = {}): OAuthConfig<HubSpotProfile> {
   const base = 'https://api.hubapi.com/oauth/v1/access-tokens'
-  return mergeProvider<OAuthConfig<HubSpotProfile>>(
+  const provider = mergeProvider<OAuthConfig<HubSpotProfile>>(
     {
       id: 'hubspot',
       name: 'HubSpot',
@@ -45,4 +45,5 @@ export default function HubSpot(options: OAuthUserConfig<HubSpotProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, HubSpot)
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of "Sign in with Hugging Face" (ID token / `/oauth/userinfo`). */
 export interface HuggingFaceProfile extends StandardClaims {
@@ -17,8 +17,8 @@ export interface HuggingFaceProfile extends StandardClaims {
 }
 
 /** Hugging Face. Needs `clientId`, `clientSecret` (of an OAuth app of the Hub). */
-export default function HuggingFace(options: OIDCUserConfig<HuggingFaceProfile>): OIDCConfig<HuggingFaceProfile> {
-  return mergeProvider<OIDCConfig<HuggingFaceProfile>>(
+export default function HuggingFace(options: OIDCUserConfig<HuggingFaceProfile> = {}): OIDCConfig<HuggingFaceProfile> {
+  const provider = mergeProvider<OIDCConfig<HuggingFaceProfile>>(
     {
       id: 'huggingface',
       name: 'Hugging Face',
@@ -32,4 +32,5 @@ export default function HuggingFace(options: OIDCUserConfig<HuggingFaceProfile>)
     },
     options,
   )
+  return readsEnv(provider, HuggingFace)
 }

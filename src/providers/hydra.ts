@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of an Ory Hydra / Ory Network OAuth2 server (ID token / `/userinfo`). */
 export interface HydraProfile extends StandardClaims {
@@ -7,8 +7,8 @@ export interface HydraProfile extends StandardClaims {
 }
 
 /** Ory Hydra (self-hosted or Ory Network). Needs `issuer` (the public URL), `clientId`, `clientSecret`. */
-export default function Hydra(options: OIDCUserConfig<HydraProfile>): OIDCConfig<HydraProfile> {
-  return mergeProvider<OIDCConfig<HydraProfile>>(
+export default function Hydra(options: OIDCUserConfig<HydraProfile> = {}): OIDCConfig<HydraProfile> {
+  const provider = mergeProvider<OIDCConfig<HydraProfile>>(
     {
       id: 'hydra',
       name: 'Hydra',
@@ -22,4 +22,5 @@ export default function Hydra(options: OIDCUserConfig<HydraProfile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, Hydra, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of an IdentityServer4 host (ID token / `/connect/userinfo`). */
 export interface IdentityServer4Profile extends StandardClaims {
@@ -9,8 +9,9 @@ export interface IdentityServer4Profile extends StandardClaims {
 }
 
 /** IdentityServer4. Needs `issuer` (the server URL), `clientId`, `clientSecret`. */
-export default function IdentityServer4(options: OIDCUserConfig<IdentityServer4Profile>): OIDCConfig<IdentityServer4Profile> {
-  return identityServer({ id: 'identity-server4', name: 'IdentityServer4', brandColor: '#4a90e2' }, options)
+export default function IdentityServer4(options: OIDCUserConfig<IdentityServer4Profile> = {}): OIDCConfig<IdentityServer4Profile> {
+  const provider = identityServer({ id: 'identity-server4', name: 'IdentityServer4', brandColor: '#4a90e2' }, options)
+  return readsEnv(provider, IdentityServer4, needs('issuer'))
 }
 
 /** An IdentityServer host (IdentityServer4 and its successor, Duende): the same endpoints and claims. */

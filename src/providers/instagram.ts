@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The Instagram professional account (GET graph.instagram.com/me with Instagram Login). No email. */
 export interface InstagramProfile {
@@ -15,8 +15,8 @@ export interface InstagramProfile {
 }
 
 /** Instagram (Instagram API with Instagram Login). Needs `clientId` (the Instagram app id), `clientSecret`. */
-export default function Instagram(options: OAuthUserConfig<InstagramProfile>): OAuthConfig<InstagramProfile> {
-  return mergeProvider<OAuthConfig<InstagramProfile>>(
+export default function Instagram(options: OAuthUserConfig<InstagramProfile> = {}): OAuthConfig<InstagramProfile> {
+  const provider = mergeProvider<OAuthConfig<InstagramProfile>>(
     {
       id: 'instagram',
       name: 'Instagram',
@@ -32,4 +32,5 @@ export default function Instagram(options: OAuthUserConfig<InstagramProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Instagram)
 }

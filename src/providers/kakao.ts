@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Kakao's user information (GET https://kapi.kakao.com/v2/user/me). */
 export interface KakaoProfile {
@@ -24,8 +24,8 @@ export interface KakaoProfile {
 }
 
 /** Kakao Login. Needs `clientId` (the REST API key), `clientSecret`. */
-export default function Kakao(options: OAuthUserConfig<KakaoProfile>): OAuthConfig<KakaoProfile> {
-  return mergeProvider<OAuthConfig<KakaoProfile>>(
+export default function Kakao(options: OAuthUserConfig<KakaoProfile> = {}): OAuthConfig<KakaoProfile> {
+  const provider = mergeProvider<OAuthConfig<KakaoProfile>>(
     {
       id: 'kakao',
       name: 'Kakao',
@@ -46,4 +46,5 @@ export default function Kakao(options: OAuthUserConfig<KakaoProfile>): OAuthConf
     },
     options,
   )
+  return readsEnv(provider, Kakao)
 }

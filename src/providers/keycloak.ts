@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a Keycloak realm's ID token and userinfo endpoint. */
 export interface KeycloakProfile extends StandardClaims {
@@ -15,8 +15,8 @@ export interface KeycloakProfile extends StandardClaims {
  * Keycloak, the self-hosted identity server. Needs `issuer` (`https://host/realms/<realm>`), `clientId`, `clientSecret`.
  * Tokens: short access tokens (5 minutes by default) and a refresh token on every sign-in; `offline_access` gives an offline token that outlives the SSO session; rotation is a realm setting.
  */
-export default function Keycloak(options: OIDCUserConfig<KeycloakProfile>): OIDCConfig<KeycloakProfile> {
-  return mergeProvider<OIDCConfig<KeycloakProfile>>(
+export default function Keycloak(options: OIDCUserConfig<KeycloakProfile> = {}): OIDCConfig<KeycloakProfile> {
+  const provider = mergeProvider<OIDCConfig<KeycloakProfile>>(
     {
       id: 'keycloak',
       name: 'Keycloak',
@@ -30,4 +30,5 @@ export default function Keycloak(options: OIDCUserConfig<KeycloakProfile>): OIDC
     },
     options,
   )
+  return readsEnv(provider, Keycloak, needs('issuer'))
 }

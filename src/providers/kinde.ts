@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a Kinde business (ID token / `/oauth2/v2/user_profile`). */
 export interface KindeProfile extends StandardClaims {
@@ -10,8 +10,8 @@ export interface KindeProfile extends StandardClaims {
 }
 
 /** Kinde. Needs `issuer` (`https://<business>.kinde.com`), `clientId`, `clientSecret`. */
-export default function Kinde(options: OIDCUserConfig<KindeProfile>): OIDCConfig<KindeProfile> {
-  return mergeProvider<OIDCConfig<KindeProfile>>(
+export default function Kinde(options: OIDCUserConfig<KindeProfile> = {}): OIDCConfig<KindeProfile> {
+  const provider = mergeProvider<OIDCConfig<KindeProfile>>(
     {
       id: 'kinde',
       name: 'Kinde',
@@ -30,4 +30,5 @@ export default function Kinde(options: OIDCUserConfig<KindeProfile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, Kinde, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of a LINE Login v2.1 ID token (https://developers.line.biz/en/docs/line-login/verify-id-token/). */
 export interface LineProfile extends StandardClaims {
@@ -16,8 +16,8 @@ export interface LineProfile extends StandardClaims {
 }
 
 /** LINE Login. Needs `clientId` (the channel id), `clientSecret` (the channel secret). ID tokens are HS256. */
-export default function Line(options: OIDCUserConfig<LineProfile>): OIDCConfig<LineProfile> {
-  return mergeProvider<OIDCConfig<LineProfile>>(
+export default function Line(options: OIDCUserConfig<LineProfile> = {}): OIDCConfig<LineProfile> {
+  const provider = mergeProvider<OIDCConfig<LineProfile>>(
     {
       id: 'line',
       name: 'LINE',
@@ -32,4 +32,5 @@ export default function Line(options: OIDCUserConfig<LineProfile>): OIDCConfig<L
     },
     options,
   )
+  return readsEnv(provider, Line)
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of "Sign In with LinkedIn using OpenID Connect" (ID token / `/v2/userinfo`). */
 export interface LinkedInProfile extends StandardClaims {
@@ -17,8 +17,8 @@ export interface LinkedInProfile extends StandardClaims {
  * LinkedIn (Sign In with LinkedIn using OpenID Connect). Needs `clientId`, `clientSecret`.
  * Tokens: 60-day access tokens; refresh tokens only for approved partner apps.
  */
-export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile>): OIDCConfig<LinkedInProfile> {
-  return mergeProvider<OIDCConfig<LinkedInProfile>>(
+export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile> = {}): OIDCConfig<LinkedInProfile> {
+  const provider = mergeProvider<OIDCConfig<LinkedInProfile>>(
     {
       id: 'linkedin',
       name: 'LinkedIn',
@@ -34,4 +34,5 @@ export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile>): OIDC
     },
     options,
   )
+  return readsEnv(provider, LinkedIn)
 }

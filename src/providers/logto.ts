@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a Logto tenant (ID token / `/oidc/me`). */
 export interface LogtoProfile extends StandardClaims {
@@ -11,8 +11,8 @@ export interface LogtoProfile extends StandardClaims {
 }
 
 /** Logto (cloud or self-hosted). Needs `issuer` (`https://<tenant>.logto.app/oidc`), `clientId`, `clientSecret`. */
-export default function Logto(options: OIDCUserConfig<LogtoProfile>): OIDCConfig<LogtoProfile> {
-  return mergeProvider<OIDCConfig<LogtoProfile>>(
+export default function Logto(options: OIDCUserConfig<LogtoProfile> = {}): OIDCConfig<LogtoProfile> {
+  const provider = mergeProvider<OIDCConfig<LogtoProfile>>(
     {
       id: 'logto',
       name: 'Logto',
@@ -26,4 +26,5 @@ export default function Logto(options: OIDCUserConfig<LogtoProfile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, Logto, needs('issuer'))
 }

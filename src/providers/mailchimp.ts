@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** Mailchimp's OAuth metadata (GET https://login.mailchimp.com/oauth2/metadata). */
 export interface MailchimpProfile {
@@ -14,9 +14,9 @@ export interface MailchimpProfile {
 }
 
 /** Mailchimp (Intuit Mailchimp Marketing API). Needs `clientId`, `clientSecret`. */
-export default function Mailchimp(options: OAuthUserConfig<MailchimpProfile>): OAuthConfig<MailchimpProfile> {
+export default function Mailchimp(options: OAuthUserConfig<MailchimpProfile> = {}): OAuthConfig<MailchimpProfile> {
   const url = 'https://login.mailchimp.com/oauth2/metadata'
-  return mergeProvider<OAuthConfig<MailchimpProfile>>(
+  const provider = mergeProvider<OAuthConfig<MailchimpProfile>>(
     {
       id: 'mailchimp',
       name: 'Mailchimp',
@@ -38,4 +38,5 @@ export default function Mailchimp(options: OAuthUserConfig<MailchimpProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Mailchimp)
 }

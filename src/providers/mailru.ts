@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, withQuery } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, withQuery, readsEnv } from './lib/index.js'
 
 /** Mail.ru's userinfo answer (GET https://oauth.mail.ru/userinfo). */
 export interface MailRuProfile {
@@ -18,9 +18,9 @@ export interface MailRuProfile {
 }
 
 /** Mail.ru (VK's Mail.ru OAuth). Needs `clientId`, `clientSecret`; scope `userinfo`. */
-export default function MailRu(options: OAuthUserConfig<MailRuProfile>): OAuthConfig<MailRuProfile> {
+export default function MailRu(options: OAuthUserConfig<MailRuProfile> = {}): OAuthConfig<MailRuProfile> {
   const url = 'https://oauth.mail.ru/userinfo'
-  return mergeProvider<OAuthConfig<MailRuProfile>>(
+  const provider = mergeProvider<OAuthConfig<MailRuProfile>>(
     {
       id: 'mailru',
       name: 'Mail.ru',
@@ -42,4 +42,5 @@ export default function MailRu(options: OAuthUserConfig<MailRuProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, MailRu)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, under } from './lib/index.js'
+import { mergeProvider, under, readsEnv, needs } from './lib/index.js'
 
 /** A Mastodon account (GET /api/v1/accounts/verify_credentials). Mastodon shares no email. */
 export interface MastodonProfile {
@@ -25,8 +25,8 @@ export interface MastodonProfile {
 }
 
 /** Mastodon (any instance). Needs `issuer` (the instance URL, e.g. `https://mastodon.social`), `clientId`, `clientSecret`. */
-export default function Mastodon(options: OAuthUserConfig<MastodonProfile>): OAuthConfig<MastodonProfile> {
-  return mergeProvider<OAuthConfig<MastodonProfile>>(
+export default function Mastodon(options: OAuthUserConfig<MastodonProfile> = {}): OAuthConfig<MastodonProfile> {
+  const provider = mergeProvider<OAuthConfig<MastodonProfile>>(
     {
       id: 'mastodon',
       name: 'Mastodon',
@@ -43,4 +43,5 @@ export default function Mastodon(options: OAuthUserConfig<MastodonProfile>): OAu
     },
     options,
   )
+  return readsEnv(provider, Mastodon, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, under } from './lib/index.js'
+import { mergeProvider, under, readsEnv, needs } from './lib/index.js'
 
 /** A Mattermost user (GET /api/v4/users/me). */
 export interface MattermostProfile {
@@ -20,8 +20,8 @@ export interface MattermostProfile {
 }
 
 /** Mattermost (a self-hosted server as OAuth 2.0 provider). Needs `issuer` (the server URL), `clientId`, `clientSecret`. */
-export default function Mattermost(options: OAuthUserConfig<MattermostProfile>): OAuthConfig<MattermostProfile> {
-  return mergeProvider<OAuthConfig<MattermostProfile>>(
+export default function Mattermost(options: OAuthUserConfig<MattermostProfile> = {}): OAuthConfig<MattermostProfile> {
+  const provider = mergeProvider<OAuthConfig<MattermostProfile>>(
     {
       id: 'mattermost',
       name: 'Mattermost',
@@ -43,4 +43,5 @@ export default function Mattermost(options: OAuthUserConfig<MattermostProfile>):
     },
     options,
   )
+  return readsEnv(provider, Mattermost, needs('issuer'))
 }

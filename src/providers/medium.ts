@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Medium's authenticated user (GET https://api.medium.com/v1/me). Medium shares no email. */
 export interface MediumProfile {
@@ -8,8 +8,8 @@ export interface MediumProfile {
 }
 
 /** Medium (its legacy API; no new integrations are issued). Needs `clientId`, `clientSecret`; scope `basicProfile`. */
-export default function Medium(options: OAuthUserConfig<MediumProfile>): OAuthConfig<MediumProfile> {
-  return mergeProvider<OAuthConfig<MediumProfile>>(
+export default function Medium(options: OAuthUserConfig<MediumProfile> = {}): OAuthConfig<MediumProfile> {
+  const provider = mergeProvider<OAuthConfig<MediumProfile>>(
     {
       id: 'medium',
       name: 'Medium',
@@ -25,4 +25,5 @@ export default function Medium(options: OAuthUserConfig<MediumProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, Medium)
 }

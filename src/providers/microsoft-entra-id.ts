@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, takes } from './lib/index.js'
 
 /** Claims of a Microsoft identity platform v2.0 ID token. */
 export interface MicrosoftEntraIDProfile extends StandardClaims {
@@ -20,9 +20,9 @@ export interface MicrosoftEntraIDProfile extends StandardClaims {
  * multi-tenant `common` endpoint.
  * Tokens: access tokens of about an hour; a refresh token with the `offline_access` scope; it rotates on use.
  */
-export default function MicrosoftEntraID(options: OIDCUserConfig<MicrosoftEntraIDProfile>): OIDCConfig<MicrosoftEntraIDProfile> {
+export default function MicrosoftEntraID(options: OIDCUserConfig<MicrosoftEntraIDProfile> = {}): OIDCConfig<MicrosoftEntraIDProfile> {
   const issuer = options.issuer ?? 'https://login.microsoftonline.com/common/v2.0'
-  return mergeProvider<OIDCConfig<MicrosoftEntraIDProfile>>(
+  const provider = mergeProvider<OIDCConfig<MicrosoftEntraIDProfile>>(
     {
       id: 'microsoft-entra-id',
       name: 'Microsoft Entra ID',
@@ -36,4 +36,5 @@ export default function MicrosoftEntraID(options: OIDCUserConfig<MicrosoftEntraI
     },
     options,
   )
+  return readsEnv(provider, MicrosoftEntraID, takes('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Naver's member profile (GET https://openapi.naver.com/v1/nid/me). */
 export interface NaverProfile {
@@ -21,8 +21,8 @@ export interface NaverProfile {
 }
 
 /** Naver Login. Needs `clientId`, `clientSecret`. */
-export default function Naver(options: OAuthUserConfig<NaverProfile>): OAuthConfig<NaverProfile> {
-  return mergeProvider<OAuthConfig<NaverProfile>>(
+export default function Naver(options: OAuthUserConfig<NaverProfile> = {}): OAuthConfig<NaverProfile> {
+  const provider = mergeProvider<OAuthConfig<NaverProfile>>(
     {
       id: 'naver',
       name: 'Naver',
@@ -43,4 +43,5 @@ export default function Naver(options: OAuthUserConfig<NaverProfile>): OAuthConf
     },
     options,
   )
+  return readsEnv(provider, Naver)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Netlify's current user (GET https://api.netlify.com/api/v1/user). */
 export interface NetlifyProfile {
@@ -17,8 +17,8 @@ export interface NetlifyProfile {
 }
 
 /** Netlify. Needs `clientId`, `clientSecret`. */
-export default function Netlify(options: OAuthUserConfig<NetlifyProfile>): OAuthConfig<NetlifyProfile> {
-  return mergeProvider<OAuthConfig<NetlifyProfile>>(
+export default function Netlify(options: OAuthUserConfig<NetlifyProfile> = {}): OAuthConfig<NetlifyProfile> {
+  const provider = mergeProvider<OAuthConfig<NetlifyProfile>>(
     {
       id: 'netlify',
       name: 'Netlify',
@@ -34,4 +34,5 @@ export default function Netlify(options: OAuthUserConfig<NetlifyProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Netlify)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv, needs } from './lib/index.js'
 
 /**
  * What the app's own RESTlet returns for the current user (NetSuite has no userinfo endpoint;
@@ -24,10 +24,10 @@ export interface NetSuiteProfile {
  * `1234567` or `1234567_SB1`), `clientId`, `clientSecret`, and `userinfo`: the URL of the app's
  * RESTlet that returns the current user.
  */
-export default function NetSuite(options: OAuthUserConfig<NetSuiteProfile> & { accountID?: string }): OAuthConfig<NetSuiteProfile> {
+export default function NetSuite(options: OAuthUserConfig<NetSuiteProfile> & { accountID?: string } = {}): OAuthConfig<NetSuiteProfile> {
   const { accountID, ...rest } = options
   const host = accountID?.toLowerCase().replace(/_/g, '-')
-  return mergeProvider<OAuthConfig<NetSuiteProfile>>(
+  const provider = mergeProvider<OAuthConfig<NetSuiteProfile>>(
     {
       id: 'netsuite',
       name: 'NetSuite',
@@ -46,4 +46,5 @@ export default function NetSuite(options: OAuthUserConfig<NetSuiteProfile> & { a
     rest,
     options,
   )
+  return readsEnv(provider, NetSuite, needs('accountID'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, under } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, under, readsEnv, needs } from './lib/index.js'
 
 /** The `ocs.data` of Nextcloud's GET /ocs/v2.php/cloud/user. */
 export interface NextcloudProfile {
@@ -19,10 +19,10 @@ export interface NextcloudProfile {
 }
 
 /** Nextcloud (a server as OAuth 2.0 provider). Needs `issuer` (the server URL), `clientId`, `clientSecret`. */
-export default function Nextcloud(options: OAuthUserConfig<NextcloudProfile>): OAuthConfig<NextcloudProfile> {
+export default function Nextcloud(options: OAuthUserConfig<NextcloudProfile> = {}): OAuthConfig<NextcloudProfile> {
   const base = options.issuer
   const url = under(base, '/ocs/v2.php/cloud/user?format=json')
-  return mergeProvider<OAuthConfig<NextcloudProfile>>(
+  const provider = mergeProvider<OAuthConfig<NextcloudProfile>>(
     {
       id: 'nextcloud',
       name: 'Nextcloud',
@@ -52,4 +52,5 @@ export default function Nextcloud(options: OAuthUserConfig<NextcloudProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Nextcloud, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile, TokenSet } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** A Notion person user, as the token response's `owner.user` (or GET /v1/users/{id}) gives it. */
 export interface NotionProfile {
@@ -19,9 +19,9 @@ const notionVersion = '2022-06-28'
  * Notion (public integrations). Needs `clientId`, `clientSecret` (sent as HTTP Basic).
  * Tokens: access tokens do not expire; no refresh token.
  */
-export default function Notion(options: OAuthUserConfig<NotionProfile>): OAuthConfig<NotionProfile> {
+export default function Notion(options: OAuthUserConfig<NotionProfile> = {}): OAuthConfig<NotionProfile> {
   const api = 'https://api.notion.com/v1'
-  return mergeProvider<OAuthConfig<NotionProfile>>(
+  const provider = mergeProvider<OAuthConfig<NotionProfile>>(
     {
       id: 'notion',
       name: 'Notion',
@@ -64,4 +64,5 @@ export default function Notion(options: OAuthUserConfig<NotionProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, Notion)
 }

@@ -1,5 +1,5 @@
 import type { OAuth2Config, OAuthUserConfig, Profile } from '../core/types.js'
-import { mergeProvider, secretOptional } from './lib/index.js'
+import { mergeProvider, named, secretOptional, readsEnv } from './lib/index.js'
 
 /**
  * A generic OAuth 2 provider, for a service without a built-in module. Give `id`, `name`, the
@@ -10,5 +10,7 @@ import { mergeProvider, secretOptional } from './lib/index.js'
 export default function OAuth<P extends Profile = Profile>(
   options: OAuthUserConfig<P> & Pick<OAuth2Config<P>, 'id' | 'name'>,
 ): OAuth2Config<P> {
-  return secretOptional(mergeProvider<OAuth2Config<P>>({ id: options.id, name: options.name, type: 'oauth', jwks_endpoint: undefined }, options))
+  named('OAuth', options)
+  const provider = secretOptional(mergeProvider<OAuth2Config<P>>({ id: options.id, name: options.name, type: 'oauth', jwks_endpoint: undefined }, options))
+  return readsEnv(provider, OAuth)
 }

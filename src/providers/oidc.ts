@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig, Profile } from '../core/types.js'
-import { discovery, mergeProvider, secretOptional } from './lib/index.js'
+import { discovery, mergeProvider, named, secretOptional, readsEnv, needs } from './lib/index.js'
 
 /**
  * A generic OpenID Connect provider: give `id`, `name`, `issuer` (its metadata is discovered at
@@ -10,7 +10,8 @@ import { discovery, mergeProvider, secretOptional } from './lib/index.js'
 export default function OIDC<P extends Profile = Profile>(
   options: OIDCUserConfig<P> & Pick<OIDCConfig<P>, 'id' | 'name'>,
 ): OIDCConfig<P> {
-  return secretOptional(
+  named('OIDC', options)
+  const provider = secretOptional(
     mergeProvider<OIDCConfig<P>>(
       {
         id: options.id,
@@ -23,4 +24,5 @@ export default function OIDC<P extends Profile = Profile>(
       options,
     ),
   )
+  return readsEnv(provider, OIDC, needs('issuer'))
 }

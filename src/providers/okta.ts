@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of an Okta authorization server (ID token / `/v1/userinfo`). */
 export interface OktaProfile extends StandardClaims {
@@ -13,8 +13,8 @@ export interface OktaProfile extends StandardClaims {
  * Okta. Needs `issuer` (`https://<org>.okta.com` or `https://<org>.okta.com/oauth2/<server-id>`), `clientId`, `clientSecret`.
  * Tokens: a refresh token with the `offline_access` scope when the app's grant types include Refresh Token; rotation is a per-app setting.
  */
-export default function Okta(options: OIDCUserConfig<OktaProfile>): OIDCConfig<OktaProfile> {
-  return mergeProvider<OIDCConfig<OktaProfile>>(
+export default function Okta(options: OIDCUserConfig<OktaProfile> = {}): OIDCConfig<OktaProfile> {
+  const provider = mergeProvider<OIDCConfig<OktaProfile>>(
     {
       id: 'okta',
       name: 'Okta',
@@ -29,4 +29,5 @@ export default function Okta(options: OIDCUserConfig<OktaProfile>): OIDCConfig<O
     },
     options,
   )
+  return readsEnv(provider, Okta, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a OneLogin OpenID Connect app (ID token / `/oidc/2/me`). */
 export interface OneLoginProfile extends StandardClaims {
@@ -9,8 +9,8 @@ export interface OneLoginProfile extends StandardClaims {
 }
 
 /** OneLogin. Needs `issuer` (`https://<subdomain>.onelogin.com/oidc/2`), `clientId`, `clientSecret`. */
-export default function OneLogin(options: OIDCUserConfig<OneLoginProfile>): OIDCConfig<OneLoginProfile> {
-  return mergeProvider<OIDCConfig<OneLoginProfile>>(
+export default function OneLogin(options: OIDCUserConfig<OneLoginProfile> = {}): OIDCConfig<OneLoginProfile> {
+  const provider = mergeProvider<OIDCConfig<OneLoginProfile>>(
     {
       id: 'onelogin',
       name: 'OneLogin',
@@ -24,4 +24,5 @@ export default function OneLogin(options: OIDCUserConfig<OneLoginProfile>): OIDC
     },
     options,
   )
+  return readsEnv(provider, OneLogin, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, under } from './lib/index.js'
+import { mergeProvider, under, readsEnv, needs } from './lib/index.js'
 
 /** The user Osso returns from GET /oauth/me after SAML SSO. */
 export interface OssoProfile {
@@ -11,8 +11,8 @@ export interface OssoProfile {
 }
 
 /** Osso (open-source SAML SSO behind OAuth 2.0). Needs `issuer` (the Osso instance URL), `clientId`, `clientSecret`. */
-export default function Osso(options: OAuthUserConfig<OssoProfile>): OAuthConfig<OssoProfile> {
-  return mergeProvider<OAuthConfig<OssoProfile>>(
+export default function Osso(options: OAuthUserConfig<OssoProfile> = {}): OAuthConfig<OssoProfile> {
+  const provider = mergeProvider<OAuthConfig<OssoProfile>>(
     {
       id: 'osso',
       name: 'Osso',
@@ -29,4 +29,5 @@ export default function Osso(options: OAuthUserConfig<OssoProfile>): OAuthConfig
     },
     options,
   )
+  return readsEnv(provider, Osso, needs('issuer'))
 }

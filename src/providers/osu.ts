@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The osu! API v2 user (GET /api/v2/me). osu! shares no email. */
 export interface OsuProfile {
@@ -19,8 +19,8 @@ export interface OsuProfile {
 }
 
 /** osu!. Needs `clientId`, `clientSecret`; scope `identify`. */
-export default function Osu(options: OAuthUserConfig<OsuProfile>): OAuthConfig<OsuProfile> {
-  return mergeProvider<OAuthConfig<OsuProfile>>(
+export default function Osu(options: OAuthUserConfig<OsuProfile> = {}): OAuthConfig<OsuProfile> {
+  const provider = mergeProvider<OAuthConfig<OsuProfile>>(
     {
       id: 'osu',
       name: 'osu!',
@@ -36,4 +36,5 @@ export default function Osu(options: OAuthUserConfig<OsuProfile>): OAuthConfig<O
     },
     options,
   )
+  return readsEnv(provider, Osu)
 }

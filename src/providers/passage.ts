@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a Passage (by 1Password) app: a passwordless identity, so no name or picture. */
 export interface PassageProfile extends StandardClaims {
@@ -10,8 +10,8 @@ export interface PassageProfile extends StandardClaims {
 }
 
 /** Passage by 1Password. Needs `issuer` (`https://<app-id>.withpassage.com`), `clientId`, `clientSecret`. */
-export default function Passage(options: OIDCUserConfig<PassageProfile>): OIDCConfig<PassageProfile> {
-  return mergeProvider<OIDCConfig<PassageProfile>>(
+export default function Passage(options: OIDCUserConfig<PassageProfile> = {}): OIDCConfig<PassageProfile> {
+  const provider = mergeProvider<OIDCConfig<PassageProfile>>(
     {
       id: 'passage',
       name: 'Passage',
@@ -26,4 +26,5 @@ export default function Passage(options: OIDCUserConfig<PassageProfile>): OIDCCo
     },
     options,
   )
+  return readsEnv(provider, Passage, needs('issuer'))
 }

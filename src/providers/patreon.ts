@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Patreon's API v2 identity (GET /api/oauth2/v2/identity with `fields[user]`), JSON:API shaped. */
 export interface PatreonProfile {
@@ -23,8 +23,8 @@ export interface PatreonProfile {
 }
 
 /** Patreon. Needs `clientId`, `clientSecret`; scopes `identity identity[email]`. */
-export default function Patreon(options: OAuthUserConfig<PatreonProfile>): OAuthConfig<PatreonProfile> {
-  return mergeProvider<OAuthConfig<PatreonProfile>>(
+export default function Patreon(options: OAuthUserConfig<PatreonProfile> = {}): OAuthConfig<PatreonProfile> {
+  const provider = mergeProvider<OAuthConfig<PatreonProfile>>(
     {
       id: 'patreon',
       name: 'Patreon',
@@ -45,4 +45,5 @@ export default function Patreon(options: OAuthUserConfig<PatreonProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Patreon)
 }

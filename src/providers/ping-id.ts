@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a PingOne environment (ID token / `/as/userinfo`). */
 export interface PingProfile extends StandardClaims {
@@ -9,8 +9,8 @@ export interface PingProfile extends StandardClaims {
 }
 
 /** PingOne (Ping Identity). Needs `issuer` (`https://auth.pingone.<region>/<environment-id>/as`), `clientId`, `clientSecret`. */
-export default function PingId(options: OIDCUserConfig<PingProfile>): OIDCConfig<PingProfile> {
-  return mergeProvider<OIDCConfig<PingProfile>>(
+export default function PingId(options: OIDCUserConfig<PingProfile> = {}): OIDCConfig<PingProfile> {
+  const provider = mergeProvider<OIDCConfig<PingProfile>>(
     {
       id: 'ping-id',
       name: 'Ping Identity',
@@ -24,4 +24,5 @@ export default function PingId(options: OIDCUserConfig<PingProfile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, PingId, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Pinterest's user account (GET https://api.pinterest.com/v5/user_account). Pinterest shares no email. */
 export interface PinterestProfile {
@@ -17,8 +17,8 @@ export interface PinterestProfile {
 }
 
 /** Pinterest (API v5). Needs `clientId` (the app id), `clientSecret`; scope `user_accounts:read`. */
-export default function Pinterest(options: OAuthUserConfig<PinterestProfile>): OAuthConfig<PinterestProfile> {
-  return mergeProvider<OAuthConfig<PinterestProfile>>(
+export default function Pinterest(options: OAuthUserConfig<PinterestProfile> = {}): OAuthConfig<PinterestProfile> {
+  const provider = mergeProvider<OAuthConfig<PinterestProfile>>(
     {
       id: 'pinterest',
       name: 'Pinterest',
@@ -34,4 +34,5 @@ export default function Pinterest(options: OAuthUserConfig<PinterestProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Pinterest)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Pipedrive's current user (GET https://api.pipedrive.com/v1/users/me). */
 export interface PipedriveProfile {
@@ -25,8 +25,8 @@ export interface PipedriveProfile {
 }
 
 /** Pipedrive. Needs `clientId`, `clientSecret` (sent as HTTP Basic). */
-export default function Pipedrive(options: OAuthUserConfig<PipedriveProfile>): OAuthConfig<PipedriveProfile> {
-  return mergeProvider<OAuthConfig<PipedriveProfile>>(
+export default function Pipedrive(options: OAuthUserConfig<PipedriveProfile> = {}): OAuthConfig<PipedriveProfile> {
+  const provider = mergeProvider<OAuthConfig<PipedriveProfile>>(
     {
       id: 'pipedrive',
       name: 'Pipedrive',
@@ -41,4 +41,5 @@ export default function Pipedrive(options: OAuthUserConfig<PipedriveProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Pipedrive)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** Reddit's identity (GET https://oauth.reddit.com/api/v1/me, scope `identity`). Reddit shares no email. */
 export interface RedditProfile {
@@ -20,8 +20,8 @@ export interface RedditProfile {
  * Reddit. Needs `clientId`, `clientSecret` (sent as HTTP Basic); scope `identity`.
  * Tokens: 1-hour access tokens; a refresh token only with `authorization: { params: { duration: 'permanent' } }`.
  */
-export default function Reddit(options: OAuthUserConfig<RedditProfile>): OAuthConfig<RedditProfile> {
-  return mergeProvider<OAuthConfig<RedditProfile>>(
+export default function Reddit(options: OAuthUserConfig<RedditProfile> = {}): OAuthConfig<RedditProfile> {
+  const provider = mergeProvider<OAuthConfig<RedditProfile>>(
     {
       id: 'reddit',
       name: 'Reddit',
@@ -50,4 +50,5 @@ export default function Reddit(options: OAuthUserConfig<RedditProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, Reddit)
 }

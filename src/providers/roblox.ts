@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of Roblox OAuth 2.0 (ID token / `/oauth/v1/userinfo`); Roblox shares no email address. */
 export interface RobloxProfile extends StandardClaims {
@@ -13,8 +13,8 @@ export interface RobloxProfile extends StandardClaims {
 }
 
 /** Roblox. Needs `clientId`, `clientSecret`. */
-export default function Roblox(options: OIDCUserConfig<RobloxProfile>): OIDCConfig<RobloxProfile> {
-  return mergeProvider<OIDCConfig<RobloxProfile>>(
+export default function Roblox(options: OIDCUserConfig<RobloxProfile> = {}): OIDCConfig<RobloxProfile> {
+  const provider = mergeProvider<OIDCConfig<RobloxProfile>>(
     {
       id: 'roblox',
       name: 'Roblox',
@@ -28,4 +28,5 @@ export default function Roblox(options: OIDCUserConfig<RobloxProfile>): OIDCConf
     },
     options,
   )
+  return readsEnv(provider, Roblox)
 }

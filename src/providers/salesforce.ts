@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, takes } from './lib/index.js'
 
 /** Salesforce's userinfo answer (`/services/oauth2/userinfo`). `sub` is the identity URL. */
 export interface SalesforceProfile extends StandardClaims {
@@ -21,9 +21,9 @@ export interface SalesforceProfile extends StandardClaims {
  * Salesforce. Needs `clientId`, `clientSecret`; `issuer` for a My Domain or `https://test.salesforce.com` (sandbox).
  * Tokens: a refresh token only with the `refresh_token` (or `offline_access`) scope; access tokens last as long as the org's session timeout.
  */
-export default function Salesforce(options: OIDCUserConfig<SalesforceProfile>): OIDCConfig<SalesforceProfile> {
+export default function Salesforce(options: OIDCUserConfig<SalesforceProfile> = {}): OIDCConfig<SalesforceProfile> {
   const issuer = options.issuer ?? 'https://login.salesforce.com'
-  return mergeProvider<OIDCConfig<SalesforceProfile>>(
+  const provider = mergeProvider<OIDCConfig<SalesforceProfile>>(
     {
       id: 'salesforce',
       name: 'Salesforce',
@@ -38,4 +38,5 @@ export default function Salesforce(options: OIDCUserConfig<SalesforceProfile>): 
     },
     options,
   )
+  return readsEnv(provider, Salesforce, takes('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of "Sign in with SimpleLogin" (userinfo); `email` may be a SimpleLogin alias. */
 export interface SimpleLoginProfile extends StandardClaims {
@@ -13,8 +13,8 @@ export interface SimpleLoginProfile extends StandardClaims {
 }
 
 /** SimpleLogin. Needs `clientId` (the app id), `clientSecret`. */
-export default function SimpleLogin(options: OIDCUserConfig<SimpleLoginProfile>): OIDCConfig<SimpleLoginProfile> {
-  return mergeProvider<OIDCConfig<SimpleLoginProfile>>(
+export default function SimpleLogin(options: OIDCUserConfig<SimpleLoginProfile> = {}): OIDCConfig<SimpleLoginProfile> {
+  const provider = mergeProvider<OIDCConfig<SimpleLoginProfile>>(
     {
       id: 'simplelogin',
       name: 'SimpleLogin',
@@ -29,4 +29,5 @@ export default function SimpleLogin(options: OIDCUserConfig<SimpleLoginProfile>)
     },
     options,
   )
+  return readsEnv(provider, SimpleLogin)
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of "Sign in with Slack" (ID token / `openid.connect.userInfo`). */
 export interface SlackProfile extends StandardClaims {
@@ -23,8 +23,8 @@ export interface SlackProfile extends StandardClaims {
  * Slack (Sign in with Slack). Needs `clientId`, `clientSecret`.
  * Tokens: tokens do not expire unless the app turns on token rotation (then 12-hour access tokens and a refresh token).
  */
-export default function Slack(options: OIDCUserConfig<SlackProfile>): OIDCConfig<SlackProfile> {
-  return mergeProvider<OIDCConfig<SlackProfile>>(
+export default function Slack(options: OIDCUserConfig<SlackProfile> = {}): OIDCConfig<SlackProfile> {
+  const provider = mergeProvider<OIDCConfig<SlackProfile>>(
     {
       id: 'slack',
       name: 'Slack',
@@ -39,4 +39,5 @@ export default function Slack(options: OIDCUserConfig<SlackProfile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, Slack)
 }

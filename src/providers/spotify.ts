@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Spotify's current user (GET https://api.spotify.com/v1/me); `email` needs scope `user-read-email`. */
 export interface SpotifyProfile {
@@ -22,8 +22,8 @@ export interface SpotifyProfile {
  * Spotify. Needs `clientId`, `clientSecret`; scope `user-read-email`.
  * Tokens: 1-hour access tokens and a refresh token; a refresh may answer a new one (stored when it does).
  */
-export default function Spotify(options: OAuthUserConfig<SpotifyProfile>): OAuthConfig<SpotifyProfile> {
-  return mergeProvider<OAuthConfig<SpotifyProfile>>(
+export default function Spotify(options: OAuthUserConfig<SpotifyProfile> = {}): OAuthConfig<SpotifyProfile> {
+  const provider = mergeProvider<OAuthConfig<SpotifyProfile>>(
     {
       id: 'spotify',
       name: 'Spotify',
@@ -38,4 +38,5 @@ export default function Spotify(options: OAuthUserConfig<SpotifyProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Spotify)
 }

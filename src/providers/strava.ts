@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Strava's authenticated athlete (GET /api/v3/athlete). Strava shares no email. */
 export interface StravaProfile {
@@ -26,8 +26,8 @@ export interface StravaProfile {
  * Strava. Needs `clientId`, `clientSecret`; scope `read`.
  * Tokens: 6-hour access tokens and a refresh token; a refresh may answer a new one (stored when it does).
  */
-export default function Strava(options: OAuthUserConfig<StravaProfile>): OAuthConfig<StravaProfile> {
-  return mergeProvider<OAuthConfig<StravaProfile>>(
+export default function Strava(options: OAuthUserConfig<StravaProfile> = {}): OAuthConfig<StravaProfile> {
+  const provider = mergeProvider<OAuthConfig<StravaProfile>>(
     {
       id: 'strava',
       name: 'Strava',
@@ -51,4 +51,5 @@ export default function Strava(options: OAuthUserConfig<StravaProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, Strava)
 }

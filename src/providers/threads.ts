@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The Threads user (GET https://graph.threads.net/v1.0/me with `fields`). Threads shares no email. */
 export interface ThreadsProfile {
@@ -12,8 +12,8 @@ export interface ThreadsProfile {
 }
 
 /** Threads (Meta's Threads API). Needs `clientId` (the Threads app id), `clientSecret`; scope `threads_basic`. */
-export default function Threads(options: OAuthUserConfig<ThreadsProfile>): OAuthConfig<ThreadsProfile> {
-  return mergeProvider<OAuthConfig<ThreadsProfile>>(
+export default function Threads(options: OAuthUserConfig<ThreadsProfile> = {}): OAuthConfig<ThreadsProfile> {
+  const provider = mergeProvider<OAuthConfig<ThreadsProfile>>(
     {
       id: 'threads',
       name: 'Threads',
@@ -29,4 +29,5 @@ export default function Threads(options: OAuthUserConfig<ThreadsProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Threads)
 }

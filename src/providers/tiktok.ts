@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** TikTok's user info (GET /v2/user/info/ with `fields`). TikTok shares no email. */
 export interface TikTokProfile {
@@ -26,9 +26,9 @@ export interface TikTokProfile {
  * TikTok (Login Kit for Web). Needs `clientId` (the client key) and `clientSecret`. TikTok names
  * the client `client_key`, so the authorization and token requests are its own.
  */
-export default function TikTok(options: OAuthUserConfig<TikTokProfile>): OAuthConfig<TikTokProfile> {
+export default function TikTok(options: OAuthUserConfig<TikTokProfile> = {}): OAuthConfig<TikTokProfile> {
   const tokenUrl = 'https://open.tiktokapis.com/v2/oauth/token/'
-  return mergeProvider<OAuthConfig<TikTokProfile>>(
+  const provider = mergeProvider<OAuthConfig<TikTokProfile>>(
     {
       id: 'tiktok',
       name: 'TikTok',
@@ -68,4 +68,5 @@ export default function TikTok(options: OAuthUserConfig<TikTokProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, TikTok)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** Todoist's current user (GET https://api.todoist.com/api/v1/user). */
 export interface TodoistProfile {
@@ -18,8 +18,8 @@ export interface TodoistProfile {
 }
 
 /** Todoist. Needs `clientId`, `clientSecret`; scope `data:read`. */
-export default function Todoist(options: OAuthUserConfig<TodoistProfile>): OAuthConfig<TodoistProfile> {
-  return mergeProvider<OAuthConfig<TodoistProfile>>(
+export default function Todoist(options: OAuthUserConfig<TodoistProfile> = {}): OAuthConfig<TodoistProfile> {
+  const provider = mergeProvider<OAuthConfig<TodoistProfile>>(
     {
       id: 'todoist',
       name: 'Todoist',
@@ -35,4 +35,5 @@ export default function Todoist(options: OAuthUserConfig<TodoistProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Todoist)
 }

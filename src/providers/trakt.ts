@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, trimSlash } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, trimSlash, readsEnv, takes } from './lib/index.js'
 
 /** Trakt's user settings' `user` (GET /users/me?extended=full). Trakt shares no email. */
 export interface TraktProfile {
@@ -22,11 +22,11 @@ export interface TraktProfile {
  * Trakt. Needs `clientId`, `clientSecret`; `issuer` for the staging API
  * (`https://api-staging.trakt.tv`). Every API call carries the client id as `trakt-api-key`.
  */
-export default function Trakt(options: OAuthUserConfig<TraktProfile>): OAuthConfig<TraktProfile> {
+export default function Trakt(options: OAuthUserConfig<TraktProfile> = {}): OAuthConfig<TraktProfile> {
   const api = trimSlash(options.issuer ?? 'https://api.trakt.tv')
   const web = api === 'https://api.trakt.tv' ? 'https://trakt.tv' : api
   const url = `${api}/users/me?extended=full`
-  return mergeProvider<OAuthConfig<TraktProfile>>(
+  const provider = mergeProvider<OAuthConfig<TraktProfile>>(
     {
       id: 'trakt',
       name: 'Trakt',
@@ -53,4 +53,5 @@ export default function Trakt(options: OAuthUserConfig<TraktProfile>): OAuthConf
     },
     options,
   )
+  return readsEnv(provider, Trakt, takes('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
 
 /** Claims of a Twitch ID token when asked for through the `claims` parameter. */
 export interface TwitchProfile extends StandardClaims {
@@ -18,8 +18,8 @@ export interface TwitchProfile extends StandardClaims {
  * Twitch. Needs `clientId`, `clientSecret`. Twitch has no PKCE; the email needs scope `user:read:email`.
  * Tokens: access tokens of a few hours and a refresh token; public clients' refresh tokens expire after 30 days.
  */
-export default function Twitch(options: OIDCUserConfig<TwitchProfile>): OIDCConfig<TwitchProfile> {
-  return mergeProvider<OIDCConfig<TwitchProfile>>(
+export default function Twitch(options: OIDCUserConfig<TwitchProfile> = {}): OIDCConfig<TwitchProfile> {
+  const provider = mergeProvider<OIDCConfig<TwitchProfile>>(
     {
       id: 'twitch',
       name: 'Twitch',
@@ -40,4 +40,5 @@ export default function Twitch(options: OIDCUserConfig<TwitchProfile>): OIDCConf
     },
     options,
   )
+  return readsEnv(provider, Twitch)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The X (Twitter) API v2 user (GET /2/users/me with `user.fields`). */
 export interface TwitterProfile {
@@ -24,8 +24,8 @@ export interface TwitterProfile {
  * X (Twitter), OAuth 2.0 with PKCE. Needs `clientId`, `clientSecret`; add scope `users.email` for the email.
  * Tokens: 2-hour access tokens; a refresh token only with the `offline.access` scope; it rotates on each use.
  */
-export default function Twitter(options: OAuthUserConfig<TwitterProfile>): OAuthConfig<TwitterProfile> {
-  return mergeProvider<OAuthConfig<TwitterProfile>>(
+export default function Twitter(options: OAuthUserConfig<TwitterProfile> = {}): OAuthConfig<TwitterProfile> {
+  const provider = mergeProvider<OAuthConfig<TwitterProfile>>(
     {
       id: 'twitter',
       name: 'Twitter',
@@ -45,4 +45,5 @@ export default function Twitter(options: OAuthUserConfig<TwitterProfile>): OAuth
     },
     options,
   )
+  return readsEnv(provider, Twitter)
 }

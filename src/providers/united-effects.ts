@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a United Effects Core EOS auth group (ID token / `/me`). */
 export interface UnitedEffectsProfile extends StandardClaims {
@@ -7,8 +7,8 @@ export interface UnitedEffectsProfile extends StandardClaims {
 }
 
 /** United Effects. Needs `issuer` (`https://auth.unitedeffects.com/<auth-group-id>`), `clientId`, `clientSecret`. */
-export default function UnitedEffects(options: OIDCUserConfig<UnitedEffectsProfile>): OIDCConfig<UnitedEffectsProfile> {
-  return mergeProvider<OIDCConfig<UnitedEffectsProfile>>(
+export default function UnitedEffects(options: OIDCUserConfig<UnitedEffectsProfile> = {}): OIDCConfig<UnitedEffectsProfile> {
+  const provider = mergeProvider<OIDCConfig<UnitedEffectsProfile>>(
     {
       id: 'united-effects',
       name: 'United Effects',
@@ -22,4 +22,5 @@ export default function UnitedEffects(options: OIDCUserConfig<UnitedEffectsProfi
     },
     options,
   )
+  return readsEnv(provider, UnitedEffects, needs('issuer'))
 }

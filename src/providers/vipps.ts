@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, takes } from './lib/index.js'
 
 /** Vipps MobilePay Login's userinfo answer (`/vipps-userinfo-api/userinfo`), by the scopes asked. */
 export interface VippsProfile extends StandardClaims {
@@ -21,9 +21,9 @@ export interface VippsProfile extends StandardClaims {
  * (`https://apitest.vipps.no/access-management-1.0/access/`). The ID token holds only `sub`, so the
  * profile comes from the userinfo endpoint.
  */
-export default function Vipps(options: OIDCUserConfig<VippsProfile>): OIDCConfig<VippsProfile> {
+export default function Vipps(options: OIDCUserConfig<VippsProfile> = {}): OIDCConfig<VippsProfile> {
   const issuer = options.issuer ?? 'https://api.vipps.no/access-management-1.0/access/'
-  return mergeProvider<OIDCConfig<VippsProfile>>(
+  const provider = mergeProvider<OIDCConfig<VippsProfile>>(
     {
       id: 'vipps',
       name: 'Vipps',
@@ -39,4 +39,5 @@ export default function Vipps(options: OIDCUserConfig<VippsProfile>): OIDCConfig
     },
     options,
   )
+  return readsEnv(provider, Vipps, takes('issuer'))
 }

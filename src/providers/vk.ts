@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, withQuery } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, withQuery, readsEnv } from './lib/index.js'
 
 /** A VK user (the first entry of `users.get`), with `email`, which VK returns in the token response. */
 export interface VkProfile {
@@ -19,9 +19,9 @@ export interface VkProfile {
 const apiVersion = '5.199'
 
 /** VK (VKontakte, the OAuth of oauth.vk.com). Needs `clientId` (the app id), `clientSecret` (the secure key); scope `email`. */
-export default function Vk(options: OAuthUserConfig<VkProfile>): OAuthConfig<VkProfile> {
+export default function Vk(options: OAuthUserConfig<VkProfile> = {}): OAuthConfig<VkProfile> {
   const url = `https://api.vk.com/method/users.get?fields=photo_100,screen_name&v=${apiVersion}`
-  return mergeProvider<OAuthConfig<VkProfile>>(
+  const provider = mergeProvider<OAuthConfig<VkProfile>>(
     {
       id: 'vk',
       name: 'VK',
@@ -53,4 +53,5 @@ export default function Vk(options: OAuthUserConfig<VkProfile>): OAuthConfig<VkP
     },
     options,
   )
+  return readsEnv(provider, Vk)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, trimSlash } from './lib/index.js'
+import { mergeProvider, trimSlash, readsEnv } from './lib/index.js'
 
 /** The Webex person of the token (GET /v1/people/me). */
 export interface WebexProfile {
@@ -17,10 +17,10 @@ export interface WebexProfile {
 }
 
 /** Webex (Cisco). Needs `clientId`, `clientSecret`; `apiBaseUrl` for another Webex API host (default `https://webexapis.com/v1`). */
-export default function Webex(options: OAuthUserConfig<WebexProfile> & { apiBaseUrl?: string }): OAuthConfig<WebexProfile> {
+export default function Webex(options: OAuthUserConfig<WebexProfile> & { apiBaseUrl?: string } = {}): OAuthConfig<WebexProfile> {
   const { apiBaseUrl, ...rest } = options
   const api = trimSlash(apiBaseUrl ?? 'https://webexapis.com/v1')
-  return mergeProvider<OAuthConfig<WebexProfile>>(
+  const provider = mergeProvider<OAuthConfig<WebexProfile>>(
     {
       id: 'webex',
       name: 'Webex',
@@ -37,4 +37,5 @@ export default function Webex(options: OAuthUserConfig<WebexProfile> & { apiBase
     rest,
     options,
   )
+  return readsEnv(provider, Webex)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile, TokenSet } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, withQuery } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, withQuery, readsEnv } from './lib/index.js'
 
 /** WeChat's user info (GET https://api.weixin.qq.com/sns/userinfo). WeChat shares no email. */
 export interface WeChatProfile {
@@ -28,7 +28,7 @@ interface WeChatError {
  * `'WebsiteApp'` (QR code login, the default) or `'OfficialAccount'` (inside WeChat).
  */
 export default function WeChat(
-  options: OAuthUserConfig<WeChatProfile> & { platformType?: 'WebsiteApp' | 'OfficialAccount' },
+  options: OAuthUserConfig<WeChatProfile> & { platformType?: 'WebsiteApp' | 'OfficialAccount' } = {},
 ): OAuthConfig<WeChatProfile> {
   const { platformType = 'WebsiteApp', ...rest } = options
   const website = platformType === 'WebsiteApp'
@@ -38,7 +38,7 @@ export default function WeChat(
     if (body.errcode) throw new Error(`WeChat: error ${body.errcode}: ${body.errmsg ?? ''}`)
     return body
   }
-  return mergeProvider<OAuthConfig<WeChatProfile>>(
+  const provider = mergeProvider<OAuthConfig<WeChatProfile>>(
     {
       id: 'wechat',
       name: 'WeChat',
@@ -76,4 +76,5 @@ export default function WeChat(
     rest,
     options,
   )
+  return readsEnv(provider, WeChat)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The Wikimedia account (GET /w/rest.php/oauth2/resource/profile). */
 export interface WikimediaProfile {
@@ -20,9 +20,9 @@ export interface WikimediaProfile {
  * Wikimedia (a Meta-Wiki OAuth 2.0 consumer, valid on every Wikimedia wiki). Needs `clientId`,
  * `clientSecret`; the email and real name need the consumer's "access real name and email" grant.
  */
-export default function Wikimedia(options: OAuthUserConfig<WikimediaProfile>): OAuthConfig<WikimediaProfile> {
+export default function Wikimedia(options: OAuthUserConfig<WikimediaProfile> = {}): OAuthConfig<WikimediaProfile> {
   const base = 'https://meta.wikimedia.org/w/rest.php/oauth2'
-  return mergeProvider<OAuthConfig<WikimediaProfile>>(
+  const provider = mergeProvider<OAuthConfig<WikimediaProfile>>(
     {
       id: 'wikimedia',
       name: 'Wikimedia',
@@ -37,4 +37,5 @@ export default function Wikimedia(options: OAuthUserConfig<WikimediaProfile>): O
     },
     options,
   )
+  return readsEnv(provider, Wikimedia)
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The WordPress.com user (GET https://public-api.wordpress.com/rest/v1/me). */
 export interface WordpressProfile {
@@ -18,8 +18,8 @@ export interface WordpressProfile {
 }
 
 /** WordPress.com. Needs `clientId`, `clientSecret`; scope `auth`. */
-export default function WordPress(options: OAuthUserConfig<WordpressProfile>): OAuthConfig<WordpressProfile> {
-  return mergeProvider<OAuthConfig<WordpressProfile>>(
+export default function WordPress(options: OAuthUserConfig<WordpressProfile> = {}): OAuthConfig<WordpressProfile> {
+  const provider = mergeProvider<OAuthConfig<WordpressProfile>>(
     {
       id: 'wordpress',
       name: 'WordPress.com',
@@ -35,4 +35,5 @@ export default function WordPress(options: OAuthUserConfig<WordpressProfile>): O
     },
     options,
   )
+  return readsEnv(provider, WordPress)
 }

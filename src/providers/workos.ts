@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { mergeProvider, trimSlash } from './lib/index.js'
+import { mergeProvider, trimSlash, readsEnv, takes } from './lib/index.js'
 
 /** The WorkOS SSO profile, returned inside the token response (`profile`). */
 export interface WorkOSProfile {
@@ -22,9 +22,9 @@ export interface WorkOSProfile {
  * WorkOS SSO. Needs `clientId`, `clientSecret` (the API key); pass `connection`, `organization`
  * or `provider` in `authorization.params`. `issuer` defaults to `https://api.workos.com/`.
  */
-export default function WorkOS(options: OAuthUserConfig<WorkOSProfile>): OAuthConfig<WorkOSProfile> {
+export default function WorkOS(options: OAuthUserConfig<WorkOSProfile> = {}): OAuthConfig<WorkOSProfile> {
   const base = trimSlash(options.issuer ?? 'https://api.workos.com')
-  return mergeProvider<OAuthConfig<WorkOSProfile>>(
+  const provider = mergeProvider<OAuthConfig<WorkOSProfile>>(
     {
       id: 'workos',
       name: 'WorkOS',
@@ -53,4 +53,5 @@ export default function WorkOS(options: OAuthUserConfig<WorkOSProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, WorkOS, takes('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
 
 /** Yandex ID's user info (GET https://login.yandex.ru/info?format=json). */
 export interface YandexProfile {
@@ -22,9 +22,9 @@ export interface YandexProfile {
 }
 
 /** Yandex ID. Needs `clientId`, `clientSecret`; scopes `login:info login:email login:avatar`. */
-export default function Yandex(options: OAuthUserConfig<YandexProfile>): OAuthConfig<YandexProfile> {
+export default function Yandex(options: OAuthUserConfig<YandexProfile> = {}): OAuthConfig<YandexProfile> {
   const url = 'https://login.yandex.ru/info?format=json'
-  return mergeProvider<OAuthConfig<YandexProfile>>(
+  const provider = mergeProvider<OAuthConfig<YandexProfile>>(
     {
       id: 'yandex',
       name: 'Yandex',
@@ -49,4 +49,5 @@ export default function Yandex(options: OAuthUserConfig<YandexProfile>): OAuthCo
     },
     options,
   )
+  return readsEnv(provider, Yandex)
 }

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, secretOptional, standardUser, under, type StandardClaims } from './lib/index.js'
+import { discovery, mergeProvider, secretOptional, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
 
 /** Claims of a ZITADEL instance (ID token / `/oidc/v1/userinfo`). */
 export interface ZitadelProfile extends StandardClaims {
@@ -12,8 +12,8 @@ export interface ZitadelProfile extends StandardClaims {
  * ZITADEL (cloud or self-hosted). Needs `issuer` (`https://<instance>.zitadel.cloud`), `clientId` (and `clientSecret` unless PKCE-only).
  * Tokens: a refresh token with the `offline_access` scope.
  */
-export default function Zitadel(options: OIDCUserConfig<ZitadelProfile>): OIDCConfig<ZitadelProfile> {
-  return secretOptional(
+export default function Zitadel(options: OIDCUserConfig<ZitadelProfile> = {}): OIDCConfig<ZitadelProfile> {
+  const provider = secretOptional(
     mergeProvider<OIDCConfig<ZitadelProfile>>(
       {
         id: 'zitadel',
@@ -29,4 +29,5 @@ export default function Zitadel(options: OIDCUserConfig<ZitadelProfile>): OIDCCo
       options,
     ),
   )
+  return readsEnv(provider, Zitadel, needs('issuer'))
 }

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, trimSlash } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, trimSlash, readsEnv, takes } from './lib/index.js'
 
 /** Zoho Accounts' user info (GET /oauth/user/info). */
 export interface ZohoProfile {
@@ -15,10 +15,10 @@ export interface ZohoProfile {
  * Zoho. Needs `clientId`, `clientSecret`; `issuer` for another data centre's accounts server
  * (e.g. `https://accounts.zoho.eu`), default `https://accounts.zoho.com`.
  */
-export default function Zoho(options: OAuthUserConfig<ZohoProfile>): OAuthConfig<ZohoProfile> {
+export default function Zoho(options: OAuthUserConfig<ZohoProfile> = {}): OAuthConfig<ZohoProfile> {
   const base = trimSlash(options.issuer ?? 'https://accounts.zoho.com')
   const url = `${base}/oauth/user/info`
-  return mergeProvider<OAuthConfig<ZohoProfile>>(
+  const provider = mergeProvider<OAuthConfig<ZohoProfile>>(
     {
       id: 'zoho',
       name: 'Zoho',
@@ -40,4 +40,5 @@ export default function Zoho(options: OAuthUserConfig<ZohoProfile>): OAuthConfig
     },
     options,
   )
+  return readsEnv(provider, Zoho, takes('issuer'))
 }

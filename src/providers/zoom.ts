@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider } from './lib/index.js'
+import { mergeProvider, readsEnv } from './lib/index.js'
 
 /** The Zoom user of the token (GET https://api.zoom.us/v2/users/me). */
 export interface ZoomProfile {
@@ -30,8 +30,8 @@ export interface ZoomProfile {
  * Zoom. Needs `clientId`, `clientSecret` (sent as HTTP Basic).
  * Tokens: 1-hour access tokens and a refresh token that rotates on each use.
  */
-export default function Zoom(options: OAuthUserConfig<ZoomProfile>): OAuthConfig<ZoomProfile> {
-  return mergeProvider<OAuthConfig<ZoomProfile>>(
+export default function Zoom(options: OAuthUserConfig<ZoomProfile> = {}): OAuthConfig<ZoomProfile> {
+  const provider = mergeProvider<OAuthConfig<ZoomProfile>>(
     {
       id: 'zoom',
       name: 'Zoom',
@@ -51,4 +51,5 @@ export default function Zoom(options: OAuthUserConfig<ZoomProfile>): OAuthConfig
     },
     options,
   )
+  return readsEnv(provider, Zoom)
 }

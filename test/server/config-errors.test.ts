@@ -9,6 +9,7 @@ import Google from '../../src/providers/google.js'
 import Keycloak from '../../src/providers/keycloak.js'
 import Mastodon from '../../src/providers/mastodon.js'
 import MicrosoftEntraID from '../../src/providers/microsoft-entra-id.js'
+import OAuth from '../../src/providers/oauth.js'
 import OIDC from '../../src/providers/oidc.js'
 import Okta from '../../src/providers/okta.js'
 import Zitadel from '../../src/providers/zitadel.js'
@@ -64,7 +65,8 @@ describe('provider fields at start-up', () => {
     ['Microsoft Entra ID, the id in capitals with "_"', () => [MicrosoftEntraID({ clientSecret: 's' })], 'latchkey: provider "microsoft-entra-id" has no clientId: pass { clientId } in its options, or set AUTH_MICROSOFT_ENTRA_ID_ID'],
     ['Keycloak without its issuer', () => [Keycloak({ clientId: 'id', clientSecret: 's' })], 'latchkey: provider "keycloak" has no issuer: pass { issuer } in its options, or set AUTH_KEYCLOAK_ISSUER'],
     ['Okta without its issuer', () => [Okta({ clientId: 'id', clientSecret: 's' })], 'latchkey: provider "okta" has no issuer: pass { issuer } in its options, or set AUTH_OKTA_ISSUER'],
-    ['Mastodon (OAuth 2) without its instance', () => [Mastodon({ clientId: 'id', clientSecret: 's' })], 'latchkey: provider "mastodon" has no issuer and no authorization endpoint: pass { issuer } (or { authorization, token }) in its options'],
+    ['Mastodon (OAuth 2) without its instance', () => [Mastodon({ clientId: 'id', clientSecret: 's' })], 'latchkey: provider "mastodon" has no issuer: pass { issuer } in its options, or set AUTH_MASTODON_ISSUER'],
+    ['a generic OAuth provider without endpoints', () => [OAuth({ id: 'corp', name: 'Corp', clientId: 'id' })], 'latchkey: provider "corp" has no issuer and no authorization endpoint: pass { issuer } (or { authorization, token }) in its options'],
     ['a generic OIDC provider without its issuer', () => [OIDC({ id: 'corp', name: 'Corp', clientId: 'id' })], 'latchkey: provider "corp" has no issuer: pass { issuer } in its options, or set AUTH_CORP_ISSUER'],
     ['a hand-written provider without clientId', () => [{ id: 'acme', name: 'Acme', type: 'oauth', authorization: 'https://acme.example/authorize', jwks_endpoint: undefined }], 'latchkey: provider "acme" has no clientId: pass { clientId } in its options, or set AUTH_ACME_ID'],
   ])('%s is refused, naming the field and the variable', (_, providers, message) => {

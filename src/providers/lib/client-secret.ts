@@ -1,3 +1,5 @@
+import type { OAuthConfig } from '../../core/types.js'
+
 /**
  * Marks a built-in provider whose service issues only confidential clients, so that
  * `Latchkey(config)` refuses to start when it has no clientSecret
@@ -10,4 +12,15 @@ export const needsClientSecret = Symbol.for('latchkey.needsClientSecret')
 export function secretOptional<C extends object>(provider: C): C {
   delete (provider as Record<symbol, unknown>)[needsClientSecret]
   return provider
+}
+
+/**
+ * The client authentication decides: `none` and `private_key_jwt` need no secret, the
+ * `client_secret_*` methods do; left unset, a built-in provider for a service without public
+ * clients needs one, and a generic or hand-written provider is a public client without one.
+ */
+export function secretNeeded(provider: OAuthConfig<any>): boolean {
+  const method = provider.client?.token_endpoint_auth_method
+  if (typeof method === 'string') return method.startsWith('client_secret_')
+  return (provider as { [needsClientSecret]?: boolean })[needsClientSecret] === true
 }

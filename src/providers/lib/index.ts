@@ -3,3 +3,4 @@ export { trimSlash, discovery, under, authHeader, fetchJson, joinName, endpointU
 export { standardUser, type StandardClaims } from './claims.js'
 export { signInMessage, sendEmailRequest, optionOf, required, basic, trimBase, definedOnly, type EmailUserConfig } from './email.js'
 export { needsClientSecret, secretOptional } from './client-secret.js'
+export { readsEnv, needs, takes, named } from './env.js'
