@@ -20,6 +20,14 @@ const day = 86400_000
 const silent = { error: () => {}, warn: () => {}, debug: () => {} }
 const isLoopback = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]'
 
+const hostOf = (origin: string) => {
+  try {
+    return new URL(origin).host
+  } catch {
+    return undefined
+  }
+}
+
 /** What is missing or unsafe in `config` for production, given the environment and the clock (ms). */
 export function checkConfig(config: AuthConfig, env: Record<string, string | undefined>, now: number): Finding[] {
   const found: Finding[] = []
@@ -66,6 +74,18 @@ export function checkConfig(config: AuthConfig, env: Record<string, string | und
       warning(`The password provider "${provider.id}" accepts passwords known from breaches (breached: false): they are the first ones guessed.`, 'Remove `breached: false` (only five hex digits of a hash leave the server).')
     }
   }
+  const sendsEmail = (config.providers ?? []).some((entry) => {
+    const provider = (typeof entry === 'function' ? entry({}) : entry) as { type?: string; kind?: string }
+    return provider?.type === 'email' || provider?.kind === 'password'
+  })
+  if (sendsEmail && !config.theme?.name) {
+    const host = origins.length ? hostOf(origins[0]) : undefined
+    warning(
+      `The emails name the app by its host${host ? ` (${host})` : ''}: no theme.name is set.`,
+      "Set `theme: { name: 'Your App' }`, and a logo and brandColor if you like (docs/configuration.md#theme).",
+    )
+  }
+
   const trusted = typeof config.mfa === 'object' ? config.mfa.trustDevices : undefined
   if (typeof trusted === 'number' && trusted > 90 * 86400) {
     warning(`A trusted device skips the second factor for ${Math.round(trusted / 86400)} days (mfa.trustDevices): over 90 days, a copied device cookie outlasts most reasons to ask again.`, 'Set mfa.trustDevices to 90 days (7776000) or less; the default is 30 days.')

@@ -30,6 +30,8 @@ export function createAuth(settings: Settings, adapter: Adapter, idpIssuer: stri
     adapter,
     origin: settings.origin,
     session: { strategy: 'database', ...settings.session },
+    // The emails (and later the built-in pages) carry the demo's name and colour.
+    theme: { name: 'latchkey demo', brandColor: '#5b3cc4' },
     // Failed sign-ins come back to the app, which says what went wrong (`?error=`).
     pages: { error: '/' },
     // Second factors: a user who sets up an authenticator app (the Account card) is asked for it.

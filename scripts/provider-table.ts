@@ -160,7 +160,8 @@ ${oauth.filter((r) => r.tokens).map((r) => `| \`${r.id}\` | ${cell(r.tokens)} |`
 
 ## Email (${email.length})
 
-Each sends the sign-in link (a plain-text and a simple HTML message). The HTTP ones take
+Each sends the sign-in email latchkey writes (a plain-text and an HTML part, with the app's
+\`theme\`: [configuration.md](configuration.md#theme)). The HTTP ones take
 \`apiBaseUrl\`, the API's base address, for tests and proxies. They read nothing from the environment:
 pass their options (\`Resend({ apiKey: process.env.AUTH_RESEND_KEY })\`). The generic \`email\` provider
 (the app brings its own \`sendVerificationRequest\`) is not listed here.

@@ -2,7 +2,7 @@
  * The app's configuration: `AuthConfig` and what it holds (session options, callbacks, events,
  * pages, the logger). The providers and the adapter it names are the contract's (contract.ts).
  */
-import type { AdapterAccount, AdapterSession, AdapterUser, Adapter, AppProviders, Awaitable, PluginRef, Profile, User } from './contract.js'
+import type { AdapterAccount, AdapterSession, AdapterUser, Adapter, AppProviders, Awaitable, PluginRef, Profile, Theme, User } from './contract.js'
 import type { RateLimitOptions } from './rate-limit.js'
 import type { PasskeyInfo, Session } from './wire.js'
 import type { Language, PageMessages } from '../locales/index.js'
@@ -180,6 +180,11 @@ export interface AuthConfig<S extends Session = Session> {
   messages?: { [tag in Language]?: Partial<PageMessages> }
   /** Languages for the built-in pages beyond the shipped ones, by tag, each with every message of src/locales/en/pages.ts. */
   addedLanguages?: Record<string, PageMessages>
+  /**
+   * The app's name, logo and colours, for the emails latchkey writes and its built-in pages
+   * (Auth.js's `theme`, with latchkey's `name`). Default: the origin's host as the name.
+   */
+  theme?: Theme
   /** Redirect proxy for every OAuth provider (adds `state` to their checks). */
   redirectProxyUrl?: string
   /** Origins allowed to call the routes cross-origin with credentials. */

@@ -276,6 +276,26 @@ export type OIDCUserConfig<Profile> = Omit<Partial<OIDCConfig<Profile>>, 'option
 
 // ---------------------------------------------------------------- email, credentials, WebAuthn
 
+/**
+ * The app's brand, as Auth.js's `theme` (its four fields keep their names) with latchkey's `name`:
+ * the emails latchkey writes show it, and the built-in pages take it too. Checked at start-up.
+ */
+export interface Theme {
+  /**
+   * latchkey's addition: the app's name, the header and subject of its emails and the title of
+   * its pages. Default: the host of the origin (`app.example.com`).
+   */
+  name?: string
+  /** The pages' colour scheme; the emails are always light. Default `auto`. */
+  colorScheme?: 'auto' | 'dark' | 'light'
+  /** An https URL of the logo (http only on localhost), or a `data:image/...;base64,` URL. */
+  logo?: string
+  /** The primary colour, of buttons and accents: `#rgb` or `#rrggbb`. Default `#346df1`. */
+  brandColor?: string
+  /** The colour of a button's text: `#rgb` or `#rrggbb`. Default: white or near-black, whichever reads better on `brandColor`. */
+  buttonText?: string
+}
+
 /** What an email provider's `sendVerificationRequest` receives. */
 export interface SendVerificationRequestParams {
   /** The normalised email address. */
@@ -287,6 +307,8 @@ export interface SendVerificationRequestParams {
   /** The plain token (the store only has its hash). */
   token: string
   request: Request
+  /** The configuration's `theme`, its `name` filled in (the origin's host when none is set). */
+  theme: Theme & { name: string }
   /**
    * latchkey's addition: the one-time code to show beside the link (the store only has its
    * hash), unless the provider's `code` is false; it expires at `codeExpires`.

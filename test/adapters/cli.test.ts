@@ -150,8 +150,9 @@ describe('latchkey doctor', () => {
     expect(text).toMatch(/error {3}The Auth\.js migration window ended on 2020-01-01T00:00:00\.000Z.*\n {8}fix: Remove migrateFrom\.authjs/)
     expect(text).toMatch(/error {3}The adapter lacks getSessionAndUser/)
     expect(text).toMatch(/warning The adapter has no replaceSessionToken/)
+    expect(text).toMatch(/warning The emails name the app by its host: no theme\.name is set\.\n {8}fix: Set `theme: \{ name: 'Your App' \}`/)
     expect(text).not.toContain('short-secret-16ch')
-    expect(text).toMatch(/\d+ error\(s\), 1 warning\(s\)\.$/)
+    expect(text).toMatch(/\d+ error\(s\), 2 warning\(s\)\.$/)
   })
 
   test('a production-ready configuration: no problems, exit 0; the environment counts as the app would read it', async () => {
@@ -159,6 +160,7 @@ describe('latchkey doctor', () => {
       export default {
         origin: 'https://app.example.com',
         providers: [{ id: 'email', type: 'email', name: 'Email', from: 'App <login@example.com>', sendVerificationRequest() {} }],
+        theme: { name: 'App', brandColor: '#0a7f5a' },
         migrateFrom: { authjs: { until: new Date(Date.now() + 20 * 86400000) } },
       }`)
     const { io, out } = capture({ AUTH_SECRET: 'a'.repeat(44) })
@@ -191,6 +193,7 @@ describe('latchkey doctor', () => {
     expect(text).toMatch(/warning The password provider "password" signs in unconfirmed addresses \(requireVerifiedEmail: false\): anyone can sign up with someone else's address.*\n {8}fix: Remove `requireVerifiedEmail: false`/)
     expect(text).toMatch(/warning The password provider "password" accepts passwords known from breaches \(breached: false\).*\n {8}fix: Remove `breached: false`/)
     expect(text).toMatch(/warning A trusted device skips the second factor for 180 days \(mfa\.trustDevices\).*\n {8}fix: Set mfa\.trustDevices to 90 days/)
+    expect(text).toMatch(/warning The emails name the app by its host \(app\.example\.com\): no theme\.name is set/)
     // The defaults, and 90 days exactly, say nothing of these.
     const fine = await configModule(`
       export const config = { secret: '${'b'.repeat(40)}', origin: 'https://app.example.com',
@@ -198,6 +201,11 @@ describe('latchkey doctor', () => {
     const quiet = capture()
     await run(['doctor', '--config', fine], quiet.io)
     expect(quiet.out.join('\n')).not.toMatch(/requireVerifiedEmail|breached|trusted device/)
+    // A theme that cannot start is an error with its fix.
+    const bad = await configModule(`export const config = { secret: '${'b'.repeat(40)}', origin: 'https://app.example.com', providers: [], theme: { logo: 'javascript:alert(1)' } }`)
+    const refused = capture()
+    expect(await run(['doctor', '--config', bad], refused.io)).toBe(1)
+    expect(refused.out.join('\n')).toMatch(/error {3}The configuration does not start: latchkey: theme\.logo must be an https URL/)
   })
 
   test('no --config, a module that is no configuration, or a Latchkey handler: a clear error', async () => {

@@ -6,7 +6,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EmailConfig, SendVerificationRequestParams } from '../../src/core/types.js'
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
+import { escapeHtml } from '../../src/server/kernel/page-html.js'
+import { Jar } from '../support/jar.js'
+import { testServer } from '../support/server.js'
+import { partsOf, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
 import { emailProviders } from './all.js'
 
 const url = 'https://app.example.com/auth/callback/email?token=abc123&email=ada%40example.com'
@@ -18,6 +21,7 @@ function params(provider: EmailConfig): SendVerificationRequestParams {
     expires: new Date(Date.now() + 3600_000),
     provider,
     token: 'abc123',
+    theme: { name: 'app.example.com' },
     request: new Request('https://app.example.com/auth/signin/email', { method: 'POST' }),
   }
 }
@@ -59,10 +63,44 @@ describe('nodemailer', () => {
     expect(decoded).toContain('text/html')
   })
 
+  it("the server's sign-in email through a real SMTP server: the app's name in the subject, one link and one code in each part, Arabic right to left", async () => {
+    const name = `Acme <script>alert("x")</script> & 'Co'`
+    const made = testServer({
+      theme: { name, brandColor: '#0a7f5a', logo: 'https://cdn.example.com/acme.png' },
+      extraProviders: [emailProviders.nodemailer({ server: { host: '127.0.0.1', port, secure: false, ignoreTLS: true }, from: 'Acme <no-reply@app.example.com>' })],
+    })
+    for (const [accept, lang, dir, subject] of [
+      ['en', 'en', 'ltr', `Sign in to ${name}`],
+      ['ar', 'ar', 'rtl', `تسجيل الدخول إلى ${name}`],
+    ] as const) {
+      const jar = new Jar(made.handler)
+      const res = await jar.postForm('/auth/signin/nodemailer', { csrfToken: await jar.csrf(), email: 'ada@example.com' }, { 'x-auth-return-redirect': '1', 'accept-language': accept })
+      expect(res.status).toBe(200)
+      const mail = received.at(-1)!
+      expect(mail.to).toEqual(['ada@example.com'])
+      const { subject: got, text, html } = partsOf(mail)
+      expect(got).toBe(subject)
+      const [link] = /http:\/\/localhost:3000\/auth\/callback\/nodemailer\?\S+/.exec(text)!
+      const code = /:\n(\d{6})\n/.exec(text)![1]
+      // The browser tests read the code from the English plain-text part.
+      if (lang === 'en') expect(smtp.codeFor('ada@example.com')).toBe(code)
+      expect(text.split('\n')[0]).toBe(name)
+      expect(text.split(link)).toHaveLength(2)
+      expect(text.split(code)).toHaveLength(2)
+      expect(html).toContain(`<html lang="${lang}" dir="${dir}">`)
+      expect(html.split(`<a href="${escapeHtml(link)}"`)).toHaveLength(2)
+      expect(html.split('href=')).toHaveLength(2)
+      expect(html.split(code)).toHaveLength(2)
+      expect(html).toContain(`>${escapeHtml(name)}</h1>`)
+      expect(html).not.toContain('<script>')
+    }
+  })
+
   it('accepts an SMTP URL as server', async () => {
     const provider = emailProviders.nodemailer({ server: `smtp://127.0.0.1:${port}?ignoreTLS=true`, from: 'no-reply@app.example.com' })
+    const before = received.length
     await provider.sendVerificationRequest(params(provider))
-    expect(received).toHaveLength(2)
+    expect(received).toHaveLength(before + 1)
   })
 
   it('keeps a default when an option is given as undefined', () => {

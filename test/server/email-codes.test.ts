@@ -171,10 +171,12 @@ describe('code options', () => {
 describe('the email message', () => {
   it('the built-in message shows the code beside the link, with its lifetime', async () => {
     const { signInMessage } = await import('../../src/providers/lib/email.js')
-    const message = signInMessage({ url: 'https://app.example.com/auth/callback/email?token=t', code: '428913', codeExpires: new Date(Date.now() + 10 * 60_000) })
-    expect(message.text).toContain('Or enter this code where you typed your address within 10 minutes:\n428913')
-    expect(message.html).toContain('428913')
+    const now = Date.now()
+    const expires = new Date(now + 86400_000)
+    const message = signInMessage({ url: 'https://app.example.com/auth/callback/email?token=t', expires, code: '428913', codeExpires: new Date(now + 10 * 60_000), now })
+    expect(message.text).toContain('Or enter this code where you typed your address:\n428913\n\nThe link works for 24 hours, the code for 10 minutes.')
+    expect(message.html.split('428913')).toHaveLength(2)
     expect(message.subject).toBe('Sign in to app.example.com')
-    expect(signInMessage({ url: 'https://app.example.com/x' }).text).not.toContain('code')
+    expect(signInMessage({ url: 'https://app.example.com/x', expires, now }).text).not.toContain('code')
   })
 })

@@ -18,7 +18,7 @@ import { hashPassword } from '../../src/server/features/password/hash.js'
 import { Jar } from '../support/jar.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import { startRangeServer, type RangeServer } from '../support/range-server.js'
-import { startSmtpSink } from '../support/smtp-sink.js'
+import { partsOf, startSmtpSink } from '../support/smtp-sink.js'
 import { lastLink, testServer } from '../support/server.js'
 import { secretOf, totp } from '../support/totp.js'
 
@@ -277,21 +277,33 @@ describe('passwords: what an attacker meets', () => {
     expect(await made.store.getUserByEmail('eve@example.com')).toBeNull()
   })
 
-  it('without sendEmail, the Nodemailer provider delivers the emails through its SMTP server; without either, start-up says what to set', async () => {
+  it('without sendEmail, the Nodemailer provider delivers the emails through its SMTP server, with the brand; without either, start-up says what to set', async () => {
     const sink = await startSmtpSink()
     try {
       const made = testServer({
         adapter: MemoryAdapter(),
+        theme: { name: 'Acme "Notes" <beta>', brandColor: '#0a7f5a' },
         extraProviders: [
           Nodemailer({ server: { host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true }, from: 'Latchkey <no-reply@app.example.com>' }),
           Password({ breached: false }),
         ],
       })
       expect((await post(new Jar(made.handler), 'sign-up', { email: 'fay@example.com', password: 'a long passphrase' })).status).toBe(200)
+      await made.handler.settled()
       const mail = sink.mails.at(-1)!
       expect(mail.to).toEqual(['fay@example.com'])
-      expect(mail.raw).toMatch(/^Subject: Confirm your email address for localhost:3000/m)
-      expect(mail.raw).toMatch(/enter this code where you asked: \d{6}/)
+      const { subject, text, html } = partsOf(mail)
+      expect(subject).toBe('Confirm your email address for Acme "Notes" <beta>')
+      const [url] = /http:\/\/localhost:3000\/auth\/password\/verify\?\S+/.exec(text)!
+      const code = /enter this code where you asked:\n(\d{6})\n/.exec(text)![1]
+      expect(sink.codeFor('fay@example.com')).toBe(code)
+      expect(text.split(url)).toHaveLength(2)
+      expect(text).toMatch(/^Acme "Notes" <beta>\n\n/)
+      expect(html.split(`href="${url.replaceAll('&', '&#38;')}"`)).toHaveLength(2)
+      expect(html.split('href=')).toHaveLength(2)
+      expect(html.split(code)).toHaveLength(2)
+      expect(html).toContain('>Acme &#34;Notes&#34; &#60;beta&#62;</h1>')
+      expect(html).toContain('background-color:#0a7f5a;')
     } finally {
       await sink.close()
     }

@@ -1,5 +1,5 @@
 /**
- * What the server's own HTML pages (and the password emails) say, in English: the catalogue
+ * What the server's own HTML pages (and the emails) say, in English: the catalogue
  * every other language matches key for key (test/server/page-languages.test.ts). `{name}` is
  * filled in.
  */
@@ -54,29 +54,30 @@ export default {
   chooseNewPassword: 'Choose a new password',
   newPassword: 'New password',
   saveNewPassword: 'Save the new password',
-  // The password emails, in the language of the request that sends them; {host} is the site's.
-  verifySubject: 'Confirm your email address for {host}',
-  verifyLead: 'Confirm this address to finish creating your account on {host}.',
+  // The password emails, in the language of the request that sends them; {name} is the app's
+  // (theme.name, else the origin's host), {host} the origin's host.
+  verifySubject: 'Confirm your email address for {name}',
+  verifyLead: 'Confirm this address to finish creating your account on {name}.',
   verifyAfter: 'If you did not create an account, ignore this email: nothing happens without the confirmation.',
-  existsSubject: 'You already have an account on {host}',
-  existsLead: 'Someone tried to create an account on {host} with this address, which already has one. If it was you, sign in, or reset your password:',
+  existsSubject: 'You already have an account on {name}',
+  existsLead: 'Someone tried to create an account on {name} with this address, which already has one. If it was you, sign in, or reset your password:',
   resetMyPassword: 'Reset my password',
   existsAfter: 'If it was not you, you can ignore this email: nothing was changed.',
-  resetSubject: 'Reset your password for {host}',
-  resetLead: 'Choose a new password for your account on {host}.',
+  resetSubject: 'Reset your password for {name}',
+  resetLead: 'Choose a new password for your account on {name}.',
   resetAfter: 'If you did not ask for this, ignore this email: your password stays as it is.',
-  changedSubject: 'Your password for {host} was changed',
-  changedLead: 'The password of your account on {host} was just changed.',
+  changedSubject: 'Your password for {name} was changed',
+  changedLead: 'The password of your account on {name} was just changed.',
   changedAfter: 'If this was not you, reset your password now and review your devices.',
-  // {duration}: "15 minutes" in the language's words.
-  orEnterCode: 'Or enter this code where you asked: {code}',
+  // {duration}: "15 minutes" in the language's words; {codeMinutes} a number. Then the code,
+  // in a box, follows orEnterCode and emailCode.
+  orEnterCode: 'Or enter this code where you asked:',
   linkWorksFor: 'The link works for {duration}.',
-  linkAndCodeWorkFor: 'The link works for {duration}, the code for {codeMinutes}.',
-  // The sign-in email (link and code), in the language of the request that asks for it.
-  emailSubject: 'Sign in to {host}',
-  emailOpenLink: 'Open this link to sign in:',
+  linkAndCodeWorkFor: 'The link works for {duration}, the code for {codeMinutes} minutes.',
+  // The sign-in email (link and code), in the language of the request that asks for it; its
+  // button says signIn, its last line emailIgnore.
+  emailSubject: 'Sign in to {name}',
+  emailLead: 'Use the link below to sign in to {name}.',
   emailCode: 'Or enter this code where you typed your address:',
-  emailCodeWithin: 'Or enter this code where you typed your address within {duration}:',
   emailIgnore: 'If you did not ask for this email, you can ignore it.',
-  emailCopyLink: 'Or copy this link:',
 }

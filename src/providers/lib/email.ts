@@ -1,38 +1,32 @@
-import type { EmailConfig, SendVerificationRequestParams } from '../../core/types.js'
-import { englishPageWords, escapeHtml, type PageWords } from '../../server/kernel/page-language.js'
+import type { EmailConfig, SendVerificationRequestParams, Theme } from '../../core/types.js'
+import { englishPageWords, type PageWords } from '../../server/kernel/page-language.js'
+import { renderEmail, type EmailMessage } from '../../server/kernel/email-message.js'
 
 /** Options common to the built-in email providers: any `EmailConfig` field overrides its default. */
 export type EmailUserConfig = Partial<Omit<EmailConfig, 'type' | 'options'>>
 
 /**
- * The sign-in message: a subject, a plain-text body and a simple HTML body with the link, and the
- * code where there is one; in `words`' language (the server passes the request's), else English.
- * `now`: the clock the code's expiry was set by (the server's), else this one.
+ * The sign-in email (the server's template, kernel/email-message.ts): the app's name from `theme`
+ * (else the link's host), the link as its one button, the code where there is one, when each
+ * expires; in `words`' language (the server passes the request's), else English. `now`: the clock
+ * the expiries were set by (the server's), else this one.
  */
 export function signInMessage(
-  params: { url: string; identifier?: string; code?: string; codeExpires?: Date; now?: number },
+  params: { url: string; expires: Date; code?: string; codeExpires?: Date; theme?: Theme; now?: number },
   words: PageWords = englishPageWords,
-): { subject: string; text: string; html: string } {
+): EmailMessage {
   const host = new URL(params.url).host
-  const { code } = params
-  const minutes = params.codeExpires ? Math.max(1, Math.round((params.codeExpires.getTime() - (params.now ?? Date.now())) / 60_000)) : undefined
-  const duration = minutes && new Intl.NumberFormat(words.lang, { style: 'unit', unit: 'minute', unitDisplay: 'long', useGrouping: false }).format(minutes)
-  const codeLead = duration ? words.text('emailCodeWithin', { duration }) : words.text('emailCode')
-  const subject = words.text('emailSubject', { host })
-  const ignore = words.text('emailIgnore')
-  const codeText = code ? `\n${codeLead}\n${code}\n` : ''
-  const text = `${subject}\n\n${words.text('emailOpenLink')}\n${params.url}\n${codeText}\n${ignore}\n`
-  const link = escapeHtml(params.url)
-  const codeHtml = code
-    ? `\n<p>${escapeHtml(codeLead)}</p>\n<p style="font-size: 28px; letter-spacing: 6px; font-weight: bold; font-family: monospace;">${escapeHtml(code)}</p>`
-    : ''
-  const html = `<!doctype html>
-<html lang="${escapeHtml(words.lang)}" dir="${words.dir}"><body style="font-family: sans-serif; padding: 24px;">
-<p>${words.html('emailSubject', {}, { host: `<strong>${escapeHtml(host)}</strong>` })}</p>
-<p><a href="${link}" style="display: inline-block; padding: 10px 18px; background: #346df1; color: #fff; border-radius: 5px; text-decoration: none;">${escapeHtml(words.text('signIn'))}</a></p>${codeHtml}
-<p style="color: #666; font-size: 13px;">${escapeHtml(ignore)}<br>${escapeHtml(words.text('emailCopyLink'))} ${link}</p>
-</body></html>`
-  return { subject, text, html }
+  const now = params.now ?? Date.now()
+  const seconds = (date: Date) => Math.max(0, (date.getTime() - now) / 1000)
+  const { code, codeExpires } = params
+  return renderEmail(words, { ...params.theme, name: params.theme?.name ?? host }, host, {
+    subject: 'emailSubject',
+    lead: 'emailLead',
+    action: { label: 'signIn', url: params.url },
+    code: code ? { lead: 'emailCode', value: code } : undefined,
+    expiry: { link: seconds(params.expires), code: code && codeExpires ? seconds(codeExpires) : undefined },
+    footer: 'emailIgnore',
+  })
 }
 
 /** Sends one HTTP request to an email API; a non-2xx answer throws an error naming the provider and the status. */

@@ -20,6 +20,7 @@ import { TokenCache } from './token-cache.js'
 import { resolveOriginRule } from './public-origin.js'
 import { checkPluginMessages, resolvePageLanguages } from './page-language.js'
 import { resolveRateLimit } from './rate-limit/config.js'
+import { resolveTheme } from './theme.js'
 import type { RateLimitActionSpec } from './rate-limit/rules.js'
 import { kernelCookies } from './cookies.js'
 
@@ -74,6 +75,7 @@ export function resolveConfig(config: AuthConfig, builtIn: readonly LatchkeyPlug
     useSecureCookies: config.useSecureCookies,
     maxBodySize: config.maxBodySize ?? 64 * 1024,
     pageLanguages: resolvePageLanguages(config, logger),
+    theme: resolveTheme(config.theme),
     logger,
     now: config.now ?? Date.now,
     missingMethods: [],

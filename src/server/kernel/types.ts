@@ -4,7 +4,7 @@
  * contract features implement. Declared here, and re-exported where each belongs, so no two kernel
  * modules need each other's types.
  */
-import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, WebAuthnConfig } from '../../core/types.js'
+import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, Theme, WebAuthnConfig } from '../../core/types.js'
 import type { RateLimitActionSpec, ResolvedRateLimit } from '../../core/rate-limit.js'
 import type { ErrorType } from '../../core/errors.js'
 import type { CookieKey, CookieNames } from './cookies.js'
@@ -132,6 +132,8 @@ export interface ResolvedConfig {
   maxBodySize: number
   /** The built-in pages' languages and their words (page-language.ts). */
   pageLanguages: PageLanguages
+  /** The app's brand, checked (theme.ts); its name is filled in per request (`requestTheme`). */
+  theme: Theme
   logger: Logger
   now: () => number
   /** Adapter methods the configuration needs and the adapter lacks; checked again at call time. */

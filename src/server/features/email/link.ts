@@ -10,6 +10,7 @@ import type { Context } from '../../kernel/context.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
+import { requestTheme } from '../../kernel/theme.js'
 import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
 import { signInMessage } from '../../../providers/lib/email.js'
 import { storeCode } from './code.js'
@@ -58,8 +59,9 @@ export async function sendEmailLink(ctx: Context, provider: EmailConfig, identif
   const params = new URLSearchParams({ callbackUrl, token, email: identifier })
   const url = `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}?${params}`
   try {
-    const message = signInMessage({ url, ...code, now: ctx.now }, pageWords(ctx))
-    await provider.sendVerificationRequest({ identifier, url, expires, provider, token, request: ctx.request, ...code, message })
+    const theme = requestTheme(ctx)
+    const message = signInMessage({ url, expires, ...code, theme, now: ctx.now }, pageWords(ctx))
+    await provider.sendVerificationRequest({ identifier, url, expires, provider, token, theme, request: ctx.request, ...code, message })
   } catch (cause) {
     throw new AuthError('EmailSignin', `Sending the sign-in email through "${provider.id}" failed`, { cause, status: 502 })
   }

@@ -24,6 +24,7 @@ import { readAction, requireOwner } from '../../kernel/manage.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { json, redirect, type Reply } from '../../kernel/respond.js'
 import { readSession } from '../../kernel/session.js'
+import { requestTheme } from '../../kernel/theme.js'
 import { createUser } from '../../sign-in/complete.js'
 import { proveAddress } from '../../sign-in/first-proof.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
@@ -75,10 +76,8 @@ async function newPassword(ctx: Context, options: ResolvedPassword, body: Body, 
   return password
 }
 
-const host = (ctx: Context) => new URL(ctx.origin).host
-
 async function send(ctx: Context, options: ResolvedPassword, ...args: EmailOf): Promise<void> {
-  await options.sendEmail(passwordEmail(pageWords(ctx), ...args))
+  await options.sendEmail(passwordEmail(pageWords(ctx), requestTheme(ctx), new URL(ctx.origin).host, ...args))
 }
 
 async function signUp(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
@@ -91,12 +90,12 @@ async function signUp(ctx: Context, options: ResolvedPassword, body: Body): Prom
   const hash = await hashPassword(password)
   if (existing) {
     const link = (await store.getPasswordHash(existing.id)) ? await issueLink(ctx, 'reset', email, options.linkMaxAge) : undefined
-    return send(ctx, options, 'account-exists', email, host(ctx), link)
+    return send(ctx, options, 'account-exists', email, link)
   }
   const name = stringField(body, 'name')?.trim().slice(0, 200) || null
   const user = await createUser(ctx, { email, name, emailVerified: null })
   await store.setPasswordHash(user.id, hash)
-  await send(ctx, options, 'verify-email', email, host(ctx), await issueLink(ctx, 'verify', email, options.linkMaxAge))
+  await send(ctx, options, 'verify-email', email, await issueLink(ctx, 'verify', email, options.linkMaxAge))
 }
 
 async function verify(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
@@ -119,7 +118,7 @@ async function verifyAgain(ctx: Context, options: ResolvedPassword, body: Body):
     const store = passwordStore(ctx)
     const user = await store.getUserByEmail(email)
     if (!user || user.emailVerified || !(await store.getPasswordHash(user.id))) return
-    await send(ctx, options, 'verify-email', email, host(ctx), await issueLink(ctx, 'verify', email, options.linkMaxAge))
+    await send(ctx, options, 'verify-email', email, await issueLink(ctx, 'verify', email, options.linkMaxAge))
   })
 }
 
@@ -131,7 +130,7 @@ async function forgot(ctx: Context, options: ResolvedPassword, body: Body): Prom
     const user = await store.getUserByEmail(email)
     // Only an account with a password is reset: one that signs in otherwise sets one while signed in.
     if (!user || !(await store.getPasswordHash(user.id))) return
-    await send(ctx, options, 'reset-password', email, host(ctx), await issueLink(ctx, 'reset', email, options.linkMaxAge))
+    await send(ctx, options, 'reset-password', email, await issueLink(ctx, 'reset', email, options.linkMaxAge))
   })
 }
 
@@ -150,7 +149,7 @@ async function reset(ctx: Context, options: ResolvedPassword, body: Body): Promi
   // Nor skip the second factor on a browser they had trusted (a copied device cookie).
   await ctx.config.secondFactor?.forgetTrustedDevices(ctx, user.id)
   await ctx.config.events.passwordReset?.({ user })
-  await send(ctx, options, 'password-changed', email, host(ctx))
+  await send(ctx, options, 'password-changed', email)
 }
 
 /** POST /password `action=set`: the signed-in user sets a first password or changes theirs. */
@@ -174,7 +173,7 @@ async function setPassword(ctx: Context, options: ResolvedPassword): Promise<Rep
   await store.setPasswordHash(me.user.id, await hashPassword(password))
   if (options.endOtherSessions) await endSessions(ctx, me.user, (await readSession(ctx, false)).record?.sessionToken)
   await ctx.config.events.passwordChanged?.({ user: me.user })
-  if (me.user.email) await send(ctx, options, 'password-changed', me.user.email, host(ctx))
+  if (me.user.email) await send(ctx, options, 'password-changed', me.user.email)
   return json(ctx, { hasPassword: true })
 }
 

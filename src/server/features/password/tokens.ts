@@ -9,6 +9,7 @@ import type { Context } from '../../kernel/context.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { digits, issueCode, spendCode, storeOneTimeRecord, type CodeKind } from '../../kernel/one-time-secrets.js'
 import { normalizeEmail } from '../../kernel/address.js'
+import type { EmailLink } from './emails.js'
 import { passwordStore } from './store.js'
 
 export type Purpose = 'verify' | 'reset'
@@ -35,7 +36,7 @@ export function emailOf(body: Body): string {
 }
 
 /** A new link (its URL under `path`) and code for `email`; earlier ones for the same purpose stop working. */
-export async function issueLink(ctx: Context, purpose: Purpose, email: string, maxAge: number): Promise<{ url: string; code?: string; minutes: number }> {
+export async function issueLink(ctx: Context, purpose: Purpose, email: string, maxAge: number): Promise<EmailLink> {
   const token = randomToken(32)
   const expires = new Date(ctx.now + maxAge * 1000)
   await storeOneTimeRecord(ctx, { identifier: identifier(purpose, email), token: await hashLinkToken(purpose, token, ctx.config.secrets[0]), expires }, 'password emails', { replace: true })
@@ -43,7 +44,7 @@ export async function issueLink(ctx: Context, purpose: Purpose, email: string, m
   const url = new URL(`${ctx.baseUrl}/password/${purpose}`)
   url.searchParams.set('email', email)
   url.searchParams.set('token', token)
-  return { url: url.href, code: made.code, minutes: Math.round(maxAge / 60) }
+  return { url: url.href, code: made.code, maxAge, codeMaxAge: codeKinds[purpose].maxAge }
 }
 
 /** Spends the link's `token` or the `code` in the body for `email`; throws InvalidCode, CodeExpired or TooManyAttempts. */
