@@ -13,7 +13,7 @@ import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { instanceKey } from '../../kernel/state.js'
 import type { SecondFactorGate } from '../../kernel/types.js'
 import { deviceCookie, pendingCookie } from './cookies.js'
-import { resolveMfa, type ResolvedMfa } from './options.js'
+import { mfaMethods, resolveMfa, type ResolvedMfa } from './options.js'
 
 const optionsOf = instanceKey<ResolvedMfa>('mfa options')
 
@@ -45,6 +45,7 @@ export const mfa: LatchkeyPlugin = {
   },
   uses: (config) => Boolean(config.mfa),
   cookies: [pendingCookie, deviceCookie],
+  adapterMethods: () => [...mfaMethods],
   routes: {
     mfa: {
       GET: async (ctx, sub) => (await routes()).getMfa(ctx, sub, on(ctx)),
