@@ -37,7 +37,8 @@ function secondFactorGate(options: ResolvedMfa): SecondFactorGate {
 
 export const mfa: LatchkeyPlugin = {
   id: 'mfa',
-  errorCodes: ['SecondFactorRequired', 'SecondFactorSetupRequired'],
+  // CodeAlreadyUsed: a right app code whose time step was used already (prove.ts).
+  errorCodes: ['SecondFactorRequired', 'SecondFactorSetupRequired', 'CodeAlreadyUsed'],
   rateLimits: {
     // Each one is a guess at a second factor. A pending sign-in takes 5 (verify.ts); this bounds a
     // user's guesses across many pending sign-ins (a stolen password used again and again).
