@@ -14,7 +14,7 @@
  * in whole seconds (what every store keeps), which its try tokens carry as their own expiry: the
  * code's token is the SHA-256 of its generation and hash, and an attempt looks only under the
  * generation of the try it spent. A new code first spends the old tries, and takes a generation
- * above theirs; the older code, never looked for again, stays until it expires.
+ * above theirs; the older code's row, never looked for again, stays until expired tokens are purged.
  *
  * What the native methods do and this cannot: keep a code in one row (here up to `maxAttempts` + 2),
  * delete a replaced code at once, and purge expired codes (`deleteVerificationCodes`); an attempt
