@@ -14,6 +14,7 @@ export type AuthClientErrorCode =
   | 'MissingCSRF'
   | 'RateLimited'
   | 'InvalidCode'
+  | 'CodeAlreadyUsed'
   | 'CodeExpired'
   | 'TooManyAttempts'
   | 'SecondFactorRequired'

@@ -24,6 +24,7 @@ export type ErrorType =
   | 'AdapterError'
   | AdapterErrorCode
   | 'CallbackRouteError'
+  | 'CodeAlreadyUsed'
   | 'CodeExpired'
   | 'Configuration'
   | 'CredentialsSignin'

@@ -119,7 +119,7 @@ test('set up an app in <latchkey-mfa>; a password sign-in then asks for its code
   await context.close()
 })
 
-test('a code used once is refused in a new sign-in, with the words under the field; "Start over" goes back to the forms', async () => {
+test('a code used once is refused in a new sign-in as used already, a wrong one as not right, with the words under the field; "Start over" goes back to the forms', async () => {
   const context = await env.browser.newContext()
   const { page, secret } = await enrol(context, 'bea')
   await signOut(page)
@@ -132,6 +132,10 @@ test('a code used once is refused in a new sign-in, with the words under the fie
 
   await signInWithForm(page, 'bea')
   await stepInput(page).fill(code)
+  await step(page).locator('button[type="submit"]').click()
+  await expect.poll(() => stepError(page).textContent()).toBe('That code was used already. Wait for your authenticator app to show the next one, then enter it.')
+  expect(await stepError(page).isVisible()).toBe(true)
+  await stepInput(page).fill(code === '000000' ? '111111' : '000000')
   await step(page).locator('button[type="submit"]').click()
   await expect.poll(() => stepError(page).textContent()).toBe('That code is not right. Check it and try again.')
   expect(await stepError(page).isVisible()).toBe(true)

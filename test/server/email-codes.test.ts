@@ -10,7 +10,7 @@ import type { Adapter, SendVerificationRequestParams } from '../../src/core/type
 import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/index.js'
 import { Jar } from '../support/jar.js'
-import { testSecret, testServer } from '../support/server.js'
+import { testSecret, testServer, withoutCodeMethods } from '../support/server.js'
 
 const asJson = { 'x-auth-return-redirect': '1' }
 
@@ -58,21 +58,41 @@ describe('the code in the email', () => {
     expect(await victim.session()).toBeNull()
   })
 
-  it('five wrong codes burn it: the right one is then TooManyAttempts', async () => {
-    const { handler, outbox, logs } = testServer()
-    await ask(new Jar(handler))
-    const code = outbox.at(-1)!.code!
-    const wrong = code === '000000' ? '111111' : '000000'
-    const jar = new Jar(handler)
-    const answers = []
-    for (let i = 0; i < 5; i++) answers.push(errorOf(await enter(jar, wrong)))
-    expect(answers).toEqual(['InvalidCode', 'InvalidCode', 'InvalidCode', 'InvalidCode', 'TooManyAttempts'])
-    expect(errorOf(await enter(jar, code))).toBe('TooManyAttempts')
-    expect(await jar.session()).toBeNull()
-    // Neither the code nor a guess reached a log.
-    expect(logs.join('\n')).not.toContain(code)
-    expect(logs.join('\n')).not.toContain(wrong)
-  })
+  // The same rules where the adapter keeps codes itself and where its verification tokens do (Auth.js's adapters).
+  const stores = [
+    ['its code methods', () => testServer()],
+    ['its verification tokens', () => testServer({ adapter: withoutCodeMethods() })],
+  ] as const
+
+  for (const [keptIn, server] of stores) {
+    it(`five wrong codes burn it: the right one is then TooManyAttempts, and stays so (codes kept in ${keptIn})`, async () => {
+      const { handler, outbox, logs } = server()
+      await ask(new Jar(handler))
+      const code = outbox.at(-1)!.code!
+      const wrong = code === '000000' ? '111111' : '000000'
+      const jar = new Jar(handler)
+      const answers = []
+      for (let i = 0; i < 5; i++) answers.push(errorOf(await enter(jar, wrong)))
+      expect(answers).toEqual(['InvalidCode', 'InvalidCode', 'InvalidCode', 'InvalidCode', 'TooManyAttempts'])
+      expect(errorOf(await enter(jar, code))).toBe('TooManyAttempts')
+      expect(errorOf(await enter(jar, code))).toBe('TooManyAttempts')
+      expect(await jar.session()).toBeNull()
+      // Neither the code nor a guess reached a log.
+      expect(logs.join('\n')).not.toContain(code)
+      expect(logs.join('\n')).not.toContain(wrong)
+    })
+
+    it(`a new request replaces the code: the old one is refused, even with the new one's tries, the new one signs in (codes kept in ${keptIn})`, async () => {
+      const { handler, outbox } = server()
+      const jar = new Jar(handler)
+      await ask(jar)
+      const old = outbox.at(-1)!.code!
+      await ask(jar)
+      const fresh = outbox.at(-1)!.code!
+      if (old !== fresh) expect(errorOf(await enter(jar, old))).toBe('InvalidCode')
+      expect(await enter(jar, fresh)).toMatchObject({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
+    })
+  }
 
   it('an expired code is CodeExpired, while the link (24 hours) still works', async () => {
     const { handler, outbox, clock } = testServer()
@@ -82,17 +102,6 @@ describe('the code in the email', () => {
     expect(errorOf(await enter(new Jar(handler), outbox.at(-1)!.code!))).toBe('CodeExpired')
     const link = new URL(outbox.at(-1)!.url)
     expect((await asking.get(link.pathname + link.search)).headers.get('location')).toBe('http://localhost:3000/dashboard')
-  })
-
-  it('a new request replaces the code: the old one is refused, the new one signs in', async () => {
-    const { handler, outbox } = testServer()
-    const jar = new Jar(handler)
-    await ask(jar)
-    const old = outbox.at(-1)!.code!
-    await ask(jar)
-    const fresh = outbox.at(-1)!.code!
-    if (old !== fresh) expect(errorOf(await enter(jar, old))).toBe('InvalidCode')
-    expect(await enter(jar, fresh)).toMatchObject({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
   })
 
   it('a wrong code for an address with an account and one for an address never seen answer alike', async () => {
@@ -159,12 +168,78 @@ describe('code options', () => {
     expect(() => serverWith({ maxAttempts: 0 })).toThrow(/code\.maxAttempts must be a whole number >= 1/)
   })
 
-  it("an adapter without the code methods (Auth.js's) is refused at start-up, naming them and the fix", () => {
-    const { createVerificationCode: _c, useVerificationCode: _u, ...authjsLike } = MemoryAdapter()
-    expect(() => serverWith(undefined, authjsLike)).toThrow(
-      /email provider "email" sends one-time codes, which need the adapter methods createVerificationCode and useVerificationCode; .*Set code: false/,
+  it("an adapter without the code methods (Auth.js's) starts, saying once what the methods would bring; with code: false it says nothing", () => {
+    const warnings: string[] = []
+    const logger = { error: (e: Error) => warnings.push(`error ${e.message}`), warn: (code: string) => warnings.push(code), debug: () => {} }
+    Latchkey({ secret: testSecret, adapter: withoutCodeMethods(), logger, providers: [Email({ sendVerificationRequest: () => {} })] })
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^CodesInVerificationTokens: the adapter has no createVerificationCode and useVerificationCode .*kept in its verification tokens, their tries still counted; adding the two methods keeps one row per code/)
+    warnings.length = 0
+    Latchkey({ secret: testSecret, adapter: withoutCodeMethods(), logger, providers: [Email({ sendVerificationRequest: () => {}, code: false })] })
+    Latchkey({ secret: testSecret, adapter: MemoryAdapter(), logger, providers: [Email({ sendVerificationRequest: () => {} })] })
+    expect(warnings).toEqual([])
+  })
+})
+
+describe("codes kept in verification tokens (an adapter without the code methods, as Auth.js's)", () => {
+  const server = () => testServer({ adapter: withoutCodeMethods() })
+
+  it('the code signs in another browser, once; the store holds no plain code', async () => {
+    const { handler, outbox, logs } = server()
+    await ask(new Jar(handler))
+    const code = outbox.at(-1)!.code!
+    expect(code).toMatch(/^\d{6}$/)
+    const laptop = new Jar(handler)
+    expect(await enter(laptop, code)).toEqual({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
+    expect((await laptop.session()).user.email).toBe('grace@example.com')
+    expect(errorOf(await enter(new Jar(handler), code))).toBe('InvalidCode')
+    expect(logs.join('\n')).not.toContain(code)
+  })
+
+  it('twenty wrong codes and the right one at once: the stored code is looked for five times at most', async () => {
+    const adapter = withoutCodeMethods()
+    // Each look for the code itself (`code:<address>`, codes-in-tokens.ts) is one code weighed.
+    let weighed = 0
+    const use = adapter.useVerificationToken!
+    adapter.useVerificationToken = (params) => {
+      if (params.identifier.startsWith('code:')) weighed++
+      return use(params)
+    }
+    const { handler, outbox } = testServer({ adapter, rateLimit: false })
+    await ask(new Jar(handler))
+    const code = outbox.at(-1)!.code!
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0')
+    const jars = Array.from({ length: 21 }, () => new Jar(handler))
+    const csrf = await Promise.all(jars.map((jar) => jar.csrf()))
+    const answers = await Promise.all(
+      jars.map(async (jar, i) => {
+        const res = await jar.postForm('/auth/callback/email', { csrfToken: csrf[i], email: 'grace@example.com', code: i === 20 ? code : wrong(i), callbackUrl: '/dashboard' }, asJson)
+        return errorOf({ body: await res.json() }) ?? 'signed in'
+      }),
     )
-    expect(() => serverWith(false, authjsLike)).not.toThrow()
+    expect(weighed).toBe(5)
+    expect(answers.filter((a) => a === 'signed in').length).toBeLessThanOrEqual(1)
+    expect(answers.filter((a) => a !== 'InvalidCode' && a !== 'TooManyAttempts' && a !== 'signed in')).toEqual([])
+    expect(errorOf(await enter(new Jar(handler), code))).toMatch(/TooManyAttempts|InvalidCode/)
+    expect(weighed).toBe(5)
+  })
+
+  it('a code sent before the secret was rotated still signs in', async () => {
+    const adapter = withoutCodeMethods()
+    const before = testServer({ adapter })
+    await ask(new Jar(before.handler))
+    const after = testServer({ adapter, secret: ['another-secret-0123456789-abcdefghij', testSecret] })
+    expect(await enter(new Jar(after.handler), before.outbox.at(-1)!.code!)).toMatchObject({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
+  })
+
+  it('an expired code is CodeExpired; a code for another address, or none asked for, is InvalidCode', async () => {
+    const { handler, outbox, clock } = server()
+    await ask(new Jar(handler))
+    const code = outbox.at(-1)!.code!
+    expect(errorOf(await enter(new Jar(handler), code, 'mallory@example.com'))).toBe('InvalidCode')
+    expect(errorOf(await enter(new Jar(handler), '123456', 'nobody@example.com'))).toBe('InvalidCode')
+    clock.now += 10 * 60_000 + 1000
+    expect(errorOf(await enter(new Jar(handler), code))).toBe('CodeExpired')
   })
 })
 

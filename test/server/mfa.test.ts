@@ -8,19 +8,20 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { Jar } from '../support/jar.js'
-import { lastLink, testServer } from '../support/server.js'
+import { lastLink, testServer, withoutCodeMethods } from '../support/server.js'
+import type { Adapter } from '../../src/core/types.js'
 import { secretOf, totp } from '../support/totp.js'
 
 const asJson = { 'x-auth-return-redirect': '1' }
 
 for (const strategy of ['database', 'jwt'] as const) {
   describe(`second factors (${strategy} sessions)`, () => {
-    function server() {
+    function server(adapter: Adapter = MemoryAdapter()) {
       const events: string[] = []
       const made = testServer({
         strategy,
         // JWT sessions keep no store of their own, but factors need one: the adapter is there for them.
-        adapter: MemoryAdapter(),
+        adapter,
         mfa: { issuer: 'Latchkey Test' },
         events: {
           mfaEnrolled: ({ user }) => void events.push(`enrolled ${user.email}`),
@@ -35,6 +36,11 @@ for (const strategy of ['database', 'jwt'] as const) {
       jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username, password: pw }, asJson)
     const mfa = async (jar: Jar, fields: Record<string, string>) => jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), ...fields })
     const verify = async (jar: Jar, fields: Record<string, string>) => jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), ...fields }, asJson)
+    /** A code no step near `now` takes. */
+    const wrongFor = (secret: string, now: number) => {
+      const near = new Set([-30_000, 0, 30_000].map((d) => totp(secret, now + d)))
+      return ['000000', '111111', '222222', '333333'].find((c) => !near.has(c))!
+    }
     const hasSessionCookie = (res: Response) => res.headers.getSetCookie().some((c) => c.startsWith('latchkey.session-token=') && !/Max-Age=0/.test(c))
 
     /** Ada signs in and enrols an app; answers its secret and her recovery codes. */
@@ -85,7 +91,7 @@ for (const strategy of ['database', 'jwt'] as const) {
       expect(session.amr).toEqual(['pwd', 'otp', 'mfa'])
     })
 
-    it('a code is good once: the same code again, even in a new sign-in, is refused', async () => {
+    it('a code is good once: the same code again, even in a new sign-in, is refused as used already; a wrong one is still not right', async () => {
       const made = server()
       const { secret } = await enrolled(made)
       const code = totp(secret, made.clock.now)
@@ -95,7 +101,11 @@ for (const strategy of ['database', 'jwt'] as const) {
       const b = new Jar(made.handler)
       await password(b)
       const again = await verify(b, { code })
-      expect(await again.json()).toMatchObject({ error: 'InvalidCode' })
+      expect(again.status).toBe(400)
+      expect(await again.json()).toMatchObject({ error: 'CodeAlreadyUsed', message: 'This code was used already; wait for the authenticator app to show the next one' })
+      // The code of the step before, right but older than the one used, is told the same.
+      expect(await (await verify(b, { code: totp(secret, made.clock.now - 30_000) })).json()).toMatchObject({ error: 'CodeAlreadyUsed' })
+      expect(await (await verify(b, { code: wrongFor(secret, made.clock.now) })).json()).toMatchObject({ error: 'InvalidCode' })
       expect(await b.session()).toBeNull()
       // The next step's code works (one step of skew each way is allowed).
       made.clock.now += 30_000
@@ -117,7 +127,14 @@ for (const strategy of ['database', 'jwt'] as const) {
     })
 
     it('five tries per pending sign-in: the sixth, even right, finds it void', async () => {
-      const made = server()
+      await fiveTries(server())
+    })
+
+    it('five tries per pending sign-in also where the tries are kept in verification tokens (an adapter without the code methods)', async () => {
+      await fiveTries(server(withoutCodeMethods()))
+    })
+
+    async function fiveTries(made: ReturnType<typeof server>) {
       const { secret } = await enrolled(made)
       const jar = new Jar(made.handler)
       await password(jar)
@@ -127,7 +144,11 @@ for (const strategy of ['database', 'jwt'] as const) {
       const sixth = await verify(jar, { code: totp(secret, made.clock.now) })
       expect(await sixth.json()).toMatchObject({ error: 'InvalidCode' })
       expect(await jar.session()).toBeNull()
-    })
+      // The next sign-in has five of its own: the right code now completes it.
+      const next = new Jar(made.handler)
+      await password(next)
+      expect((await verify(next, { code: totp(secret, made.clock.now) })).status).toBe(200)
+    }
 
     it('the pending cookie is one user’s: it cannot complete another user’s sign-in, nor be replayed', async () => {
       const made = server()
@@ -163,10 +184,19 @@ for (const strategy of ['database', 'jwt'] as const) {
       const html = { accept: 'text/html' }
       const wrong = await jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), code: '000000' }, html)
       expect(wrong.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=InvalidCode')
-      const right = await jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), code: totp(secret, made.clock.now) }, html)
+      const code = totp(secret, made.clock.now)
+      const right = await jar.postForm('/auth/mfa/verify', { csrfToken: await jar.csrf(), code }, html)
       expect(right.status).toBe(302)
       expect(right.headers.get('location')).toBe('http://localhost:3000/home')
       expect((await jar.session()).user.email).toBe('ada@example.com')
+      // The same code in the next sign-in: the page says it was used already, and to wait for the next.
+      const next = new Jar(made.handler)
+      await next.postForm('/auth/callback/credentials', { csrfToken: await next.csrf(), username: 'ada', password: 'lovelace', callbackUrl: '/home' })
+      const replayed = await next.postForm('/auth/mfa/verify', { csrfToken: await next.csrf(), code }, html)
+      expect(replayed.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=CodeAlreadyUsed')
+      const said = await (await next.get('/auth/signin?error=CodeAlreadyUsed')).text()
+      expect(said).toContain('That code was used already. Wait for your authenticator app to show the next one, then enter it.')
+      expect(said).toContain('action="http://localhost:3000/auth/mfa/verify"')
       // Without a pending sign-in the page is the usual one.
       expect(await (await new Jar(made.handler).get('/auth/signin')).text()).toContain('Sign in with Credentials')
     })

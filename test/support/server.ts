@@ -3,7 +3,7 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
 import { Latchkey, type LatchkeyPlugin } from '../../src/server/index.js'
-import type { AuthConfig, Logger, Provider, SendVerificationRequestParams } from '../../src/core/types.js'
+import type { Adapter, AuthConfig, Logger, Provider, SendVerificationRequestParams } from '../../src/core/types.js'
 
 export const testSecret = 'test-secret-0123456789-abcdefghij'
 
@@ -53,6 +53,12 @@ function withSchema(plugins: unknown): LatchkeyPlugin[] {
   const byId = new Map<string, LatchkeyPlugin>()
   for (const plugin of plugins as LatchkeyPlugin[]) if (plugin?.schema && !byId.has(plugin.id)) byId.set(plugin.id, plugin)
   return [...byId.values()]
+}
+
+/** A memory adapter without latchkey's code methods, as Auth.js's adapters are: its codes and tries are kept in its verification tokens. */
+export function withoutCodeMethods(): Adapter {
+  const { createVerificationCode: _c, useVerificationCode: _u, deleteVerificationCodes: _d, ...rest } = MemoryAdapter()
+  return rest
 }
 
 /** The last emailed link, as a path the jar can follow. */

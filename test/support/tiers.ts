@@ -45,6 +45,7 @@ const files: Record<string, Tier> = {
   'test/dbsc/proof.test.ts': 'unit',
   'test/examples/demo-notice.test.ts': 'unit',
   'test/hardening/races.test.ts': 'http',
+  'test/migrate/authjs-adapter-as-is.test.ts': 'http',
   'test/migrate/authjs-browser.test.ts': 'browser',
   'test/migrate/authjs-database.test.ts': 'http',
   'test/node/incoming.test.ts': 'unit',

@@ -106,7 +106,8 @@ declare module '../plugin.js' {
      * authenticator app's), `verify({ recoveryCode })` or, with the passkey plugin, `verify({ passkey:
      * true })` (one of the user's passkeys or security keys); `methods()` says which this sign-in
      * takes. `trustDevice: true` asks not to be asked again in this browser for a while. Refused with
-     * `InvalidCode` (start again after five). The signed-in user manages their factors: `enroll()`
+     * `InvalidCode` (start again after five), or `CodeAlreadyUsed` for a right app code used already
+     * (wait for the app's next one). The signed-in user manages their factors: `enroll()`
      * answers the app's `uri`, a `qr` (SVG) and the `secret`; `confirm(id, code)` confirms it (the
      * first factor's answer carries `newRecoveryCodes`, shown once); `remove(id, proof)`,
      * `recoveryCodes(proof)` (a new set; both take a second factor, `{ code }` or `{ recoveryCode }`)

@@ -10,6 +10,7 @@ const messages: ElementMessages = {
   AccessDenied: 'Sie sind nicht berechtigt, sich anzumelden.',
   Verification: 'Der Anmeldelink ist nicht mehr gültig. Möglicherweise wurde er bereits verwendet oder er ist abgelaufen.',
   InvalidCode: 'Dieser Code ist nicht korrekt. Prüfen Sie ihn und versuchen Sie es noch einmal.',
+  CodeAlreadyUsed: 'Dieser Code wurde bereits verwendet. Warten Sie, bis Ihre Authenticator-App den nächsten anzeigt, und geben Sie diesen ein.',
   SecondFactorRequired: 'Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.',
   SecondFactorLocked: 'Dieser Code ist nicht korrekt, und das war der letzte Versuch. Beginnen Sie von vorn und melden Sie sich erneut an.',
   SecondFactorSetupRequired: 'Dieses Konto benötigt einen zweiten Faktor: Richten Sie eine Authenticator-App ein, um die Anmeldung abzuschließen.',

@@ -5,6 +5,7 @@ const messages: PageMessages = {
   AccessDenied: 'Sie sind nicht berechtigt, sich anzumelden.',
   Verification: 'Der Anmeldelink ist nicht mehr gültig. Möglicherweise wurde er bereits verwendet oder ist abgelaufen.',
   InvalidCode: 'Dieser Code ist nicht korrekt. Prüfen Sie ihn und versuchen Sie es erneut.',
+  CodeAlreadyUsed: 'Dieser Code wurde bereits verwendet. Warten Sie, bis Ihre Authenticator-App den nächsten anzeigt, und geben Sie diesen ein.',
   CodeExpired: 'Dieser Code ist abgelaufen. Fordern Sie einen neuen an.',
   TooManyAttempts: 'Zu viele falsche Codes. Fordern Sie einen neuen an.',
   CredentialsSignin: 'Die Anmeldung ist fehlgeschlagen. Prüfen Sie Ihre Angaben.',

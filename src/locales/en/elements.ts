@@ -13,6 +13,7 @@ export default {
   AccessDenied: 'You do not have permission to sign in.',
   Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
   InvalidCode: 'That code is not right. Check it and try again.',
+  CodeAlreadyUsed: 'That code was used already. Wait for your authenticator app to show the next one, then enter it.',
   SecondFactorRequired: 'Enter the code from your authenticator app to finish signing in.',
   SecondFactorLocked: 'That code is not right, and that was the last try. Start over and sign in again.',
   SecondFactorSetupRequired: 'This account needs a second factor: set up an authenticator app to finish signing in.',

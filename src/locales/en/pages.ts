@@ -8,6 +8,7 @@ export default {
   AccessDenied: 'You do not have permission to sign in.',
   Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
   InvalidCode: 'That code is not right. Check it and try again.',
+  CodeAlreadyUsed: 'That code was used already. Wait for your authenticator app to show the next one, then enter it.',
   CodeExpired: 'That code has expired. Ask for a new one.',
   TooManyAttempts: 'Too many wrong codes. Ask for a new one.',
   CredentialsSignin: 'Sign-in failed. Check the details you provided.',

@@ -10,6 +10,7 @@ const messages: ElementMessages = {
   AccessDenied: 'No tienes permiso para iniciar sesión.',
   Verification: 'El enlace de inicio de sesión ya no es válido. Puede que ya se haya usado o que haya caducado.',
   InvalidCode: 'Ese código no es correcto. Compruébalo y vuelve a intentarlo.',
+  CodeAlreadyUsed: 'Ese código ya se usó. Espera a que tu app de autenticación muestre el siguiente e introdúcelo.',
   SecondFactorRequired: 'Introduce el código de tu aplicación de autenticación para terminar de iniciar sesión.',
   SecondFactorLocked: 'Ese código no es correcto y era el último intento. Empieza de nuevo y vuelve a iniciar sesión.',
   SecondFactorSetupRequired: 'Esta cuenta necesita un segundo factor: configura una aplicación de autenticación para terminar de iniciar sesión.',

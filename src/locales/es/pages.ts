@@ -5,6 +5,7 @@ const messages: PageMessages = {
   AccessDenied: 'No tienes permiso para iniciar sesión.',
   Verification: 'El enlace de inicio de sesión ya no es válido. Puede que ya se haya usado o que haya caducado.',
   InvalidCode: 'El código no es correcto. Revísalo y vuelve a intentarlo.',
+  CodeAlreadyUsed: 'Ese código ya se usó. Espera a que tu app de autenticación muestre el siguiente e introdúcelo.',
   CodeExpired: 'El código ha caducado. Pide uno nuevo.',
   TooManyAttempts: 'Demasiados códigos incorrectos. Pide uno nuevo.',
   CredentialsSignin: 'No se ha podido iniciar sesión. Revisa los datos que has introducido.',

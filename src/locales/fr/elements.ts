@@ -10,6 +10,7 @@ const messages: ElementMessages = {
   AccessDenied: "Vous n'êtes pas autorisé à vous connecter.",
   Verification: "Le lien de connexion n'est plus valide. Il a peut-être déjà été utilisé ou il a expiré.",
   InvalidCode: 'Ce code est incorrect. Vérifiez-le et réessayez.',
+  CodeAlreadyUsed: "Ce code a déjà été utilisé. Attendez que votre application d'authentification affiche le suivant, puis saisissez-le.",
   SecondFactorRequired: "Saisissez le code de votre application d'authentification pour terminer la connexion.",
   SecondFactorLocked: "Ce code est incorrect, et c'était la dernière tentative. Recommencez et reconnectez-vous.",
   SecondFactorSetupRequired: "Ce compte nécessite un second facteur : configurez une application d'authentification pour terminer la connexion.",

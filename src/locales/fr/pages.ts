@@ -5,6 +5,7 @@ const messages: PageMessages = {
   AccessDenied: "Vous n'êtes pas autorisé à vous connecter.",
   Verification: "Le lien de connexion n'est plus valide. Il a peut-être déjà été utilisé ou a expiré.",
   InvalidCode: "Ce code n'est pas correct. Vérifiez-le et réessayez.",
+  CodeAlreadyUsed: "Ce code a déjà été utilisé. Attendez que votre application d'authentification affiche le suivant, puis saisissez-le.",
   CodeExpired: 'Ce code a expiré. Demandez-en un nouveau.',
   TooManyAttempts: 'Trop de codes erronés. Demandez-en un nouveau.',
   CredentialsSignin: 'La connexion a échoué. Vérifiez les informations saisies.',

@@ -10,6 +10,7 @@ const messages: ElementMessages = {
   AccessDenied: 'サインインする権限がありません。',
   Verification: 'このサインインリンクは無効です。すでに使用されたか、有効期限が切れている可能性があります。',
   InvalidCode: 'コードが正しくありません。確認して、もう一度お試しください。',
+  CodeAlreadyUsed: 'このコードはすでに使用されています。認証アプリに次のコードが表示されるまで待ってから入力してください。',
   SecondFactorRequired: 'サインインを完了するには、認証アプリに表示されたコードを入力してください。',
   SecondFactorLocked: 'コードが正しくありません。これが最後の試行でした。最初からやり直して、もう一度サインインしてください。',
   SecondFactorSetupRequired: 'このアカウントには 2 段階認証が必要です。サインインを完了するには、認証アプリを設定してください。',

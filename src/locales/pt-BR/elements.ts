@@ -10,6 +10,7 @@ const messages: ElementMessages = {
   AccessDenied: 'Você não tem permissão para fazer login.',
   Verification: 'O link de login não é mais válido. Ele pode já ter sido usado ou ter expirado.',
   InvalidCode: 'Esse código não está correto. Confira e tente novamente.',
+  CodeAlreadyUsed: 'Esse código já foi usado. Aguarde o app autenticador mostrar o próximo e digite-o.',
   SecondFactorRequired: 'Digite o código do seu app autenticador para concluir o login.',
   SecondFactorLocked: 'Esse código não está correto, e essa era a última tentativa. Comece de novo e faça login outra vez.',
   SecondFactorSetupRequired: 'Esta conta precisa de um segundo fator: configure um app autenticador para concluir o login.',

@@ -5,6 +5,7 @@ const messages: PageMessages = {
   AccessDenied: 'Você não tem permissão para entrar.',
   Verification: 'O link de login não é mais válido. Ele pode já ter sido usado ou ter expirado.',
   InvalidCode: 'Esse código não está correto. Confira e tente de novo.',
+  CodeAlreadyUsed: 'Esse código já foi usado. Aguarde o app autenticador mostrar o próximo e digite-o.',
   CodeExpired: 'Esse código expirou. Peça um novo.',
   TooManyAttempts: 'Muitos códigos errados. Peça um novo.',
   CredentialsSignin: 'Não foi possível entrar. Confira os dados informados.',

@@ -10,6 +10,7 @@ const messages: ElementMessages = {
   AccessDenied: '你没有登录权限。',
   Verification: '此登录链接已失效。它可能已被使用过，或已过期。',
   InvalidCode: '验证码不正确。请检查后重试。',
+  CodeAlreadyUsed: '此验证码已被使用。请等待身份验证器应用显示下一个验证码后再输入。',
   SecondFactorRequired: '请输入身份验证器应用中的验证码以完成登录。',
   SecondFactorLocked: '验证码不正确，且这是最后一次尝试。请重新开始并再次登录。',
   SecondFactorSetupRequired: '此账号需要两步验证：请设置身份验证器应用以完成登录。',

@@ -5,6 +5,7 @@ const messages: PageMessages = {
   AccessDenied: '你没有登录权限。',
   Verification: '此登录链接已失效，可能已被使用或已过期。',
   InvalidCode: '验证码不正确，请检查后重试。',
+  CodeAlreadyUsed: '此验证码已被使用。请等待身份验证器应用显示下一个验证码后再输入。',
   CodeExpired: '验证码已过期，请重新获取。',
   TooManyAttempts: '验证码错误次数过多，请重新获取。',
   CredentialsSignin: '登录失败，请检查你填写的信息。',

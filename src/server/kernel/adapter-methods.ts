@@ -3,6 +3,7 @@ import type { Adapter } from '../../core/types.js'
 import { MissingAdapterMethods } from '../../core/errors.js'
 import type { AdapterMethod, ResolvedConfig } from './types.js'
 import { methodOf } from './plugin.js'
+import { codesInTokens, type CodeMethods } from './codes-in-tokens.js'
 
 export type { AdapterMethod } from './types.js'
 type Method = AdapterMethod
@@ -23,6 +24,36 @@ export function requiredAdapterMethods(config: ResolvedConfig): string[] {
   if (config.session.strategy === 'database') sessionMethods.forEach((m) => need.add(m))
   for (const p of config.providers.values()) methodOf(config, p)?.adapterMethods?.(config).forEach((m) => need.add(m))
   return [...need]
+}
+
+/** latchkey's code methods, and the contract's token methods that can keep codes in their place (codes-in-tokens.ts). */
+export const codeMethods = ['createVerificationCode', 'useVerificationCode'] as const
+const tokenMethods = ['createVerificationToken', 'useVerificationToken'] as const
+
+const has = (adapter: object | undefined, methods: readonly string[]) => methods.every((m) => typeof (adapter as Record<string, unknown> | undefined)?.[m] === 'function')
+
+/** Where one-time codes are kept: in the adapter's own code methods, in its verification tokens (Auth.js's adapters), or nowhere. */
+export function codeKeeping(adapter: object | undefined): 'codes' | 'tokens' | null {
+  if (has(adapter, codeMethods)) return 'codes'
+  return has(adapter, tokenMethods) ? 'tokens' : null
+}
+
+/**
+ * The named methods the adapter lacks, each of them a method a way in cannot do without: the code
+ * methods count as there where verification tokens keep the codes.
+ */
+export function absentMethods(adapter: object | undefined, methods: readonly string[]): string[] {
+  const tokensKeepCodes = codeKeeping(adapter) === 'tokens'
+  return methods.filter((m) => !has(adapter, [m]) && !(tokensKeepCodes && (codeMethods as readonly string[]).includes(m)))
+}
+
+/** The code methods for codes of `maxAttempts` tries: the adapter's own, or over its verification tokens; throws `MissingAdapterMethods` where it has neither. */
+export function useCodeMethods(config: ResolvedConfig, maxAttempts: number, needFor: string): CodeMethods {
+  const adapter = config.adapter
+  const keeping = codeKeeping(adapter)
+  if (keeping === 'codes') return adapter as CodeMethods
+  if (keeping === 'tokens') return codesInTokens(adapter as Parameters<typeof codesInTokens>[0], maxAttempts, config.now)
+  throw new MissingAdapterMethods(adapter ? absentMethods(adapter, codeMethods) : [...codeMethods], needFor)
 }
 
 /**

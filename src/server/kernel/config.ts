@@ -12,7 +12,7 @@ import type {
   WebAuthnConfig,
 } from '../../core/types.js'
 import { AuthError, configurationError } from '../../core/errors.js'
-import { requiredAdapterMethods } from './adapter-methods.js'
+import { absentMethods, codeKeeping, codeMethods, requiredAdapterMethods } from './adapter-methods.js'
 import type { LatchkeyPlugin, ResolvedConfig, ResolvedProvider } from './types.js'
 import type { CookieKey } from './cookies.js'
 import { createLogger } from './logger.js'
@@ -96,7 +96,9 @@ export function resolveConfig(config: AuthConfig, builtIn: readonly LatchkeyPlug
       if (!resolved.methods.has(kind)) throw configurationError(`latchkey: provider "${p.id}" has ${kind === p.type ? 'type' : 'kind'} "${String(kind)}", which no sign-in method runs; expected one of ${[...resolved.methods.keys()].join(', ')}`)
     }
   }
-  resolved.missingMethods = requiredAdapterMethods(resolved).filter((m) => typeof (config.adapter as any)?.[m] !== 'function')
+  const required = requiredAdapterMethods(resolved)
+  resolved.missingMethods = absentMethods(config.adapter, required)
+  if (codeKeeping(config.adapter) === 'tokens' && codeMethods.some((m) => required.includes(m))) logger.warn(codesInTokensNote)
   if (resolved.missingMethods.length) {
     // A plugin with a schema brings its methods to the adapters made with it: say so, it is the usual miss.
     const missing = new Set(resolved.missingMethods)
@@ -106,6 +108,12 @@ export function resolveConfig(config: AuthConfig, builtIn: readonly LatchkeyPlug
   }
   return resolved
 }
+
+/** Said once at start-up, where one-time codes are kept in verification tokens (kernel/codes-in-tokens.ts). */
+export const codesInTokensNote =
+  'CodesInVerificationTokens: the adapter has no createVerificationCode and useVerificationCode (Auth.js adapters have not), so one-time codes are kept in its verification tokens, ' +
+  'their tries still counted; adding the two methods keeps one row per code instead of one per try, deletes a replaced code at once, says when the tries are spent, ' +
+  'and, with deleteVerificationCodes, purges expired codes (docs/data.md#one-time-email-codes)'
 
 /**
  * The built-in plugins, then the configuration's, then those its providers bring, each once. Two

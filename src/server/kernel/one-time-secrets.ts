@@ -4,11 +4,13 @@
  * typed codes (code-kinds.ts), stored as HMACs keyed by purpose and subject, their tries counted
  * in the store. A request's first write also purges a bounded batch of expired tokens and of expired codes,
  * so the store stays bounded with no cron job. An adapter without `deleteVerificationTokens` or
- * `deleteVerificationCodes` (Auth.js's) purges nothing of that kind.
+ * `deleteVerificationCodes` (Auth.js's) purges nothing of that kind. An adapter without the code
+ * methods (Auth.js's) keeps the codes in its verification tokens, their tries still counted
+ * (codes-in-tokens.ts).
  */
 import type { Adapter, VerificationToken } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
-import { useAdapter } from './adapter-methods.js'
+import { useAdapter, useCodeMethods } from './adapter-methods.js'
 import { newCode, normalizeCode, type CodeKind } from './code-kinds.js'
 import type { Context } from './context.js'
 import { hmacHex } from './crypto.js'
@@ -66,7 +68,7 @@ const hashCode = (secret: string, identifier: string, code: string) => hmacHex(s
 
 /** A new code of `kind` for `subject`, replacing its earlier one (and its count); answers it with its expiry. */
 export async function issueCode(ctx: Context, kind: CodeKind, subject: string, expires = new Date(ctx.now + kind.maxAge * 1000)): Promise<{ code: string; expires: Date }> {
-  const adapter = useAdapter(ctx.config, ['createVerificationCode'], kind.needFor)
+  const adapter = useCodeMethods(ctx.config, kind.maxAttempts, kind.needFor)
   const identifier = codeIdentifier(kind, subject)
   const code = newCode(kind)
   const store = async () => adapter.createVerificationCode({ identifier, code: await hashCode(ctx.config.secrets[0], identifier, code), expires })
@@ -81,7 +83,7 @@ export async function spendCode(ctx: Context, kind: CodeKind, subject: string, i
   }
   const identifier = codeIdentifier(kind, subject)
   const code = normalizeCode(input, kind.alphabet)
-  const adapter = useAdapter(ctx.config, ['useVerificationCode'], kind.needFor)
+  const adapter = useCodeMethods(ctx.config, kind.maxAttempts, kind.needFor)
   // Every secret in rotation, so a code sent before a rotation still works.
   const codes = await Promise.all(ctx.config.secrets.map((secret) => hashCode(secret, identifier, code)))
   const found = await adapter.useVerificationCode({ identifier, codes, maxAttempts: kind.maxAttempts })
@@ -105,7 +107,7 @@ export async function startCount(ctx: Context, kind: CodeKind, subject: string, 
 
 /** Counts one try; false once `kind.maxAttempts` are spent (or the store holds no count: fail closed). */
 export async function countTry(ctx: Context, kind: CodeKind, subject: string): Promise<boolean> {
-  const adapter = useAdapter(ctx.config, ['useVerificationCode'], kind.needFor)
+  const adapter = useCodeMethods(ctx.config, kind.maxAttempts, kind.needFor)
   // A candidate no stored HMAC can equal: each call counts one attempt and uses nothing.
   const found = await adapter.useVerificationCode({ identifier: codeIdentifier(kind, subject), codes: ['-'], maxAttempts: kind.maxAttempts })
   return found.result === 'wrong'

@@ -11,6 +11,7 @@ const errorTypes: readonly string[] = [
   'AccessDenied',
   'Verification',
   'InvalidCode',
+  'CodeAlreadyUsed',
   'CodeExpired',
   'TooManyAttempts',
   'CredentialsSignin',

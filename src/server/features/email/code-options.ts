@@ -4,26 +4,18 @@ import { configurationError } from '../../../core/errors.js'
 import type { ResolvedConfig } from '../../kernel/types.js'
 import { checkCodeKind, digits } from '../../kernel/code-kinds.js'
 
-const codeMethods = ['createVerificationCode', 'useVerificationCode'] as const
-
-/**
- * At start-up: each email provider's code options can make codes, and the adapter can keep them.
- * An Auth.js adapter has no code methods; it is told so here, not at the first sign-in.
- */
+/** At start-up: each email provider's code options can make codes (an adapter without code methods keeps them in its tokens: kernel/codes-in-tokens.ts). */
 export function checkEmailCodes(resolved: ResolvedConfig): void {
   for (const provider of resolved.providers.values()) {
     if (provider.type !== 'email') continue
     const problem = checkCodeOptions(provider as EmailConfig)
     if (problem) throw configurationError(`latchkey: email provider "${provider.id}": ${problem}`)
-    const adapter = resolved.adapter as Record<string, unknown> | undefined
-    const missing = codeOptions(provider as EmailConfig) && adapter ? codeMethods.filter((m) => typeof adapter[m] !== 'function') : []
-    if (missing.length) {
-      throw configurationError(
-        `latchkey: email provider "${provider.id}" sends one-time codes, which need the adapter methods ${missing.join(' and ')}; ` +
-          `this adapter lacks them (Auth.js's adapters do). Set code: false on the provider to send links only, or add the methods (docs/data.md).`,
-      )
-    }
   }
+}
+
+/** Whether any email provider sends codes beside its links. */
+export function sendsCodes(resolved: ResolvedConfig): boolean {
+  return [...resolved.providers.values()].some((p) => p.type === 'email' && codeOptions(p as EmailConfig) !== null)
 }
 
 const defaults: Required<EmailCodeOptions> = { length: 6, alphabet: digits, maxAge: 10 * 60, maxAttempts: 5 }

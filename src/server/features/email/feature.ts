@@ -8,7 +8,7 @@ import type { EmailConfig } from '../../../core/types.js'
 import { lazy } from '../../kernel/lazy.js'
 import { usedByProvidersOf, type LatchkeyPlugin } from '../../kernel/plugin.js'
 import { escapeHtml } from '../../kernel/page-html.js'
-import { checkEmailCodes, codeOptions } from './code-options.js'
+import { checkEmailCodes, codeOptions, sendsCodes } from './code-options.js'
 import { requestCookie } from './request-cookie.js'
 
 // Sending, links, codes and the confirm page load on the first /signin or /callback of this way in.
@@ -26,7 +26,7 @@ export const email: LatchkeyPlugin = {
     leavesSite: true,
     start: async (ctx, provider, body, callbackUrl) => (await steps()).startEmailSignIn(ctx, provider as EmailConfig, body, callbackUrl),
     callback: async (ctx, provider, body) => (await steps()).emailCallback(ctx, provider as EmailConfig, body),
-    adapterMethods: () => ['createVerificationToken', 'useVerificationToken'],
+    adapterMethods: (config) => ['createVerificationToken', 'useVerificationToken', ...(sendsCodes(config) ? (['createVerificationCode', 'useVerificationCode'] as const) : [])],
     describe(provider) {
       const code = codeOptions(provider as EmailConfig)
       return code ? { code: { length: code.length, numeric: /^\d+$/.test(code.alphabet) } } : {}

@@ -13,7 +13,7 @@ import type { LatchkeyPlugin } from '../../kernel/plugin.js'
 import { instanceKey } from '../../kernel/state.js'
 import type { SecondFactorGate } from '../../kernel/types.js'
 import { deviceCookie, pendingCookie } from './cookies.js'
-import { resolveMfa, type ResolvedMfa } from './options.js'
+import { mfaMethods, resolveMfa, type ResolvedMfa } from './options.js'
 
 const optionsOf = instanceKey<ResolvedMfa>('mfa options')
 
@@ -37,7 +37,8 @@ function secondFactorGate(options: ResolvedMfa): SecondFactorGate {
 
 export const mfa: LatchkeyPlugin = {
   id: 'mfa',
-  errorCodes: ['SecondFactorRequired', 'SecondFactorSetupRequired'],
+  // CodeAlreadyUsed: a right app code whose time step was used already (prove.ts).
+  errorCodes: ['SecondFactorRequired', 'SecondFactorSetupRequired', 'CodeAlreadyUsed'],
   rateLimits: {
     // Each one is a guess at a second factor. A pending sign-in takes 5 (verify.ts); this bounds a
     // user's guesses across many pending sign-ins (a stolen password used again and again).
@@ -45,6 +46,7 @@ export const mfa: LatchkeyPlugin = {
   },
   uses: (config) => Boolean(config.mfa),
   cookies: [pendingCookie, deviceCookie],
+  adapterMethods: () => [...mfaMethods],
   routes: {
     mfa: {
       GET: async (ctx, sub) => (await routes()).getMfa(ctx, sub, on(ctx)),

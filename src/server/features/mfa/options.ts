@@ -3,6 +3,7 @@ import type { MfaOptions } from '../../../core/config.js'
 import { factorMethods } from '../../../adapters/factors.js'
 import { configurationError } from '../../../core/errors.js'
 import type { ResolvedConfig } from '../../kernel/types.js'
+import { absentMethods } from '../../kernel/adapter-methods.js'
 
 export type ResolvedMfa = Required<Omit<MfaOptions, 'requireFor'>> & Pick<MfaOptions, 'requireFor'>
 
@@ -12,8 +13,9 @@ export const mfaMethods = [...factorMethods, 'getUser', 'createVerificationToken
 export function resolveMfa(option: MfaOptions | boolean | undefined, resolved: ResolvedConfig, host: string | undefined): ResolvedMfa | null {
   if (!option) return null
   const given = option === true ? {} : option
-  const adapter = resolved.adapter as Record<string, unknown> | undefined
-  const missing = mfaMethods.filter((m) => typeof adapter?.[m] !== 'function')
+  const adapter = resolved.adapter
+  // The code methods are not among them where verification tokens keep the codes.
+  const missing = absentMethods(adapter, mfaMethods)
   if (missing.length) {
     throw configurationError(
       `latchkey: mfa needs ${adapter ? 'the adapter methods ' + missing.join(', ') : 'an adapter (second factors are stored)'}; ` +

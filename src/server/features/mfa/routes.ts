@@ -22,12 +22,12 @@ import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { readAction, requireOwner, signedIn } from '../../kernel/manage.js'
 import { json, redirect, type Reply } from '../../kernel/respond.js'
 import type { ResolvedMfa } from './options.js'
-import { invalidCode, proveSecondFactor } from './prove.js'
+import { codeAlreadyUsed, invalidCode, proveSecondFactor, takeTotpStep } from './prove.js'
 import { newRecoveryCodes } from './recovery-codes.js'
 import { appFactors, confirmedFactors, factorStore } from './store.js'
 import { countKeys, keyOptions } from './passkey.js'
 import { forgetDevice, listTrustedDevices } from './trusted-device.js'
-import { enrolment, newTotpSecret, sealSecret, totpStep } from './totp.js'
+import { enrolment, newTotpSecret, sealSecret } from './totp.js'
 import { readPending, type Pending } from './pending.js'
 import { finishPending, verifySecondFactor } from './verify.js'
 
@@ -73,8 +73,9 @@ export async function postMfa(ctx: Context, sub: string | undefined, mfa: Resolv
   if (action === 'confirm') {
     const factor = await ownFactor(ctx, user, stringField(body, 'id'))
     if (factor.confirmedAt) throw new AuthError('InvalidRequest', 'This factor is already confirmed')
-    const step = await totpStep(ctx, factor, stringField(body, 'code') ?? '')
-    if (step === null || !(await store.useFactorStep(factor.id, step))) throw invalidCode()
+    const taken = await takeTotpStep(ctx, factor, stringField(body, 'code') ?? '')
+    if (taken === 'used') throw codeAlreadyUsed()
+    if (taken === 'wrong') throw invalidCode()
     const first = !(await confirmedFactors(ctx, user.id)).length
     await store.confirmFactor(factor.id, new Date(ctx.now))
     const recoveryCodes = first ? await newRecoveryCodes(ctx, user.id, mfa.recoveryCodes, (id, hashes) => store.replaceRecoveryCodes(id, hashes)) : undefined
@@ -126,8 +127,8 @@ async function verifyFromForm(ctx: Context, mfa: ResolvedMfa): Promise<Reply> {
   try {
     return await verifySecondFactor(ctx, mfa)
   } catch (error) {
-    if (!fromPage || !(error instanceof AuthError) || error.type !== 'InvalidCode') throw error
-    return redirect(ctx, `${ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`}?error=InvalidCode`)
+    if (!fromPage || !(error instanceof AuthError) || (error.type !== 'InvalidCode' && error.type !== 'CodeAlreadyUsed')) throw error
+    return redirect(ctx, `${ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`}?error=${error.type}`)
   }
 }
 

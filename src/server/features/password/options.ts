@@ -4,6 +4,7 @@ import type { Awaitable, EmailConfig } from '../../../core/types.js'
 import { configurationError } from '../../../core/errors.js'
 import { instanceKey } from '../../kernel/state.js'
 import type { ResolvedConfig } from '../../kernel/types.js'
+import { absentMethods } from '../../kernel/adapter-methods.js'
 import { resolvePasswordLengths, type PasswordLengths } from './lengths.js'
 import type { BreachCheckOptions } from './breached.js'
 
@@ -24,8 +25,9 @@ const byId = instanceKey<Map<string, ResolvedPassword>>('password options')
 
 export function resolvePassword(provider: PasswordConfig, resolved: ResolvedConfig): ResolvedPassword {
   const given: PasswordOptions = provider.options ?? {}
-  const adapter = resolved.adapter as Record<string, unknown> | undefined
-  const missing = passwordMethods.filter((m) => typeof adapter?.[m] !== 'function')
+  const adapter = resolved.adapter
+  // The code methods are not among them where verification tokens keep the codes.
+  const missing = absentMethods(adapter, passwordMethods)
   if (missing.length) {
     throw configurationError(
       `latchkey: the Password provider "${provider.id}" needs ${adapter ? 'the adapter methods ' + missing.join(', ') : 'an adapter (accounts and their passwords are stored)'}; ` +
