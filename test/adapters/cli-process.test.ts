@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { cliProject, removeCli, runCli } from '../support/cli.js'
 import { needsService } from '../support/needs-service.js'
-import { root } from '../support/tiers.js'
 import { createIsolatedSchema, type IsolatedSchema } from './isolated-schema.js'
 
 const projects: string[] = []
@@ -20,6 +19,7 @@ const project = async (files: Record<string, string>) => {
 }
 afterAll(() => removeCli(projects))
 
+const root = join(import.meta.dirname, '../..')
 /** An import of latchkey's source from a module of the test's project (tsx takes .js to the .ts). */
 const src = (path: string) => JSON.stringify(join(root, 'src', path))
 const secret = 'a'.repeat(44)

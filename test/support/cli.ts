@@ -9,7 +9,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { root } from './tiers.js'
+
+const root = join(import.meta.dirname, '../..')
 
 export interface CliRun {
   code: number | null
