@@ -6,9 +6,9 @@
  * says what the app's configuration lacks for production (bin/doctor.ts). `migrate` and `doctor`
  * first read .env, as the app would (bin/env-file.ts). docs/cli.md is the user's page.
  *
- *   npx tsx bin/latchkey.ts migrate [--database-url URL] [--dir DIR] [--env-file PATH]
- *   npx tsx bin/latchkey.ts secret [--env-file PATH] [--force]
- *   npx tsx bin/latchkey.ts doctor MODULE [--env-file PATH]
+ *   npx tsx bin/latchkey.ts migrate [--database-url URL] [--dir DIR] [--env PATH]
+ *   npx tsx bin/latchkey.ts secret [--env PATH] [--force]
+ *   npx tsx bin/latchkey.ts doctor MODULE [--env PATH]
  */
 import { randomBytes } from 'node:crypto'
 import { lstat, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises'
@@ -38,7 +38,9 @@ Options:
   --database-url URL    (migrate) A postgres:// URL. Default: the DATABASE_URL environment
                         variable, else the embedded database (PGlite) in a folder on disk.
   --dir DIR             (migrate) Folder of the embedded database. Default: ${DEFAULT_EMBEDDED_DIR}
-  --env-file PATH       The file secret writes, and migrate and doctor read. Default: .env
+  --env PATH            The file secret writes, and migrate and doctor read. Default: .env
+                        (--env-file is the same, but node itself refuses to start when the
+                        file named after it does not exist yet.)
   --force               (secret) Replace an AUTH_SECRET the file already has.
   --config MODULE       (doctor) The same as MODULE.
   -h, --help            Show this help.
@@ -67,7 +69,12 @@ interface Parsed {
   options: Record<string, string>
 }
 
-const VALUE_OPTIONS = new Set(['--database-url', '--dir', '--env-file', '--config'])
+const VALUE_OPTIONS = new Set(['--database-url', '--dir', '--env', '--env-file', '--config'])
+/**
+ * Other names of an option. Node reads `--env-file PATH` even among a script's own arguments and
+ * exits when PATH does not exist (nodejs/node#54232), so `secret` into a new file needs `--env`.
+ */
+const ALIASES: Record<string, string> = { '--env-file': '--env' }
 const commands = ['migrate', 'secret', 'doctor']
 
 function parse(argv: string[]): Parsed {
@@ -83,7 +90,7 @@ function parse(argv: string[]): Parsed {
       if (!VALUE_OPTIONS.has(flag)) throw new Error(`unknown option "${flag}"; expected one of: ${[...VALUE_OPTIONS].join(', ')}, --force, --help`)
       const value = inline ?? argv[++i]
       if (value === undefined || value === '') throw new Error(`option ${flag} expects a value, got nothing`)
-      parsed.options[flag] = value
+      parsed.options[ALIASES[flag] ?? flag] = value
     } else if (parsed.command === undefined) {
       parsed.command = arg
     } else if (parsed.command === 'doctor' && parsed.args.length === 0) {
@@ -114,7 +121,7 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
     io.err('Run "latchkey --help" for usage.')
     return 2
   }
-  const envFile = parsed.options['--env-file']
+  const envFile = parsed.options['--env']
   if (parsed.command === 'secret') return secretCommand(envFile ?? '.env', parsed.force, io)
   const read = await readEnvFile(envFile, io)
   if (read === false) return 1
@@ -131,7 +138,7 @@ export async function run(argv: string[], io: CliIo = defaultIo): Promise<number
 
 /**
  * Reads the env file into `io.env` before a command that reads the environment, and says so on
- * stderr: `.env` when there is one, or the `--env-file` given (which must exist). Answers what
+ * stderr: `.env` when there is one, or the `--env` given (which must exist). Answers what
  * was read (null: no .env), or false when the file could not be read.
  */
 async function readEnvFile(given: string | undefined, io: CliIo): Promise<LoadedEnv | null | false> {
@@ -157,7 +164,7 @@ async function secretCommand(file: string, force: boolean, io: CliIo): Promise<n
   let text = ''
   try {
     if ((await lstat(file)).isSymbolicLink()) {
-      io.err(`latchkey secret: ${file} is a symbolic link (to ${await readlink(file)}); refusing to write through it. Pass the real file with --env-file, or replace the link with a file.`)
+      io.err(`latchkey secret: ${file} is a symbolic link (to ${await readlink(file)}); refusing to write through it. Pass the real file with --env, or replace the link with a file.`)
       return 1
     }
     text = await readFile(file, 'utf8')

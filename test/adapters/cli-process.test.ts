@@ -3,13 +3,17 @@
  * migrate and doctor, an unset DATABASE_URL named as such, and doctor on the app's own server
  * module, with the configuration inline as the guides write it.
  */
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { cliProject, removeCli, runCli } from '../support/cli.js'
 import { needsService } from '../support/needs-service.js'
 import { createIsolatedSchema, type IsolatedSchema } from './isolated-schema.js'
+
+// Each test spawns the CLI once or a few times, a second or two each, far more on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 })
 
 const projects: string[] = []
 const project = async (files: Record<string, string>) => {
@@ -85,6 +89,23 @@ describe('.env', () => {
     const { stderr } = await runCli(['migrate'], { cwd: dir })
     expect(stderr).toContain(`latchkey: ${join(dir, '.env')} line 2: expected NAME=value; skipped\n`)
     expect(stderr).toMatch(/got mysql:\/\/h\/app/)
+  })
+  test('--env reads another file instead, which must exist', async () => {
+    const dir = await project({ '.env': 'DATABASE_URL=mysql://from-dot-env/app\n', 'deploy.env': 'DATABASE_URL=mysql://from-deploy/app\n' })
+    const other = await runCli(['migrate', '--env', 'deploy.env'], { cwd: dir })
+    expect(other.stderr).toContain(`latchkey: read ${join(dir, 'deploy.env')}: set DATABASE_URL\n`)
+    expect(other.stderr).toMatch(/got mysql:\/\/from-deploy\/app/)
+    const missing = await runCli(['doctor', 'server.ts', '--env', 'nowhere.env'], { cwd: dir })
+    expect(missing.stderr).toMatch(/^latchkey: could not read nowhere\.env: ENOENT/)
+    expect(missing.code).toBe(1)
+  })
+
+  test('secret --env writes a file that does not exist yet (node itself refuses one named after --env-file)', async () => {
+    const dir = await project({})
+    const { code, stdout } = await runCli(['secret', '--env', 'production.env'], { cwd: dir })
+    expect(stdout).toMatch(/^Wrote a random AUTH_SECRET \(44 characters\) to production\.env/)
+    expect(code).toBe(0)
+    expect(readFileSync(join(dir, 'production.env'), 'utf8')).toMatch(/^AUTH_SECRET=[A-Za-z0-9+/]{44}\n$/)
   })
 })
 
@@ -233,8 +254,8 @@ export const auth = Latchkey({ adapter, origin: 'https://app.example.com', provi
 `,
     })
     // The signal is the process's exit; without one it is killed at the bound and the test fails.
-    const { code, stdout } = await runCli(['doctor', 'server.ts'], { cwd: dir, env: { DATABASE_URL: url.href, AUTH_SECRET: secret }, within: 30_000 })
+    const { code, stdout } = await runCli(['doctor', 'server.ts'], { cwd: dir, env: { DATABASE_URL: url.href, AUTH_SECRET: secret }, within: 60_000 })
     expect(stdout).toBe('No problems found.\n')
     expect(code).toBe(0)
-  }, 40_000)
+  }, 90_000)
 })

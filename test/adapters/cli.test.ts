@@ -88,10 +88,10 @@ describe('latchkey CLI', () => {
     const file = join(dir, '.env')
     await writeFile(target, 'PORT=3000\n', { mode: 0o644 })
     await symlink(target, file)
-    for (const args of [['secret', '--env-file', file], ['secret', '--env-file', file, '--force']]) {
+    for (const args of [['secret', '--env', file], ['secret', '--env-file', file, '--force']]) {
       const { io, err } = capture()
       expect(await run(args, io)).toBe(1)
-      expect(err.join('\n')).toMatch(/is a symbolic link \(to .*shared\.env\); refusing to write through it\. Pass the real file with --env-file, or replace the link with a file\./)
+      expect(err.join('\n')).toMatch(/is a symbolic link \(to .*shared\.env\); refusing to write through it\. Pass the real file with --env, or replace the link with a file\./)
     }
     expect(await readFile(target, 'utf8')).toBe('PORT=3000\n')
     expect((await lstat(file)).isSymbolicLink()).toBe(true)

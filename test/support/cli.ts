@@ -54,7 +54,7 @@ export interface CliOptions {
 }
 
 /** Runs the CLI and resolves once the process has exited. */
-export async function runCli(args: string[], { cwd, env = {}, nodeArgs = [], within = 60_000 }: CliOptions): Promise<CliRun> {
+export async function runCli(args: string[], { cwd, env = {}, nodeArgs = [], within = 90_000 }: CliOptions): Promise<CliRun> {
   const { bin } = await compiledCli()
   const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
