@@ -226,7 +226,7 @@ function print(found: Finding[], io: Io): void {
  */
 async function closeApp(app: LoadedApp, configs: AuthConfig[]): Promise<void> {
   const adapters = new Set(configs.map((c) => c.adapter as { close?: () => Promise<void> } | undefined))
-  const closing = [...adapters].map((adapter) => (typeof adapter?.close === 'function' ? adapter.close() : undefined))
+  const closing = [...adapters].map(async (adapter) => (typeof adapter?.close === 'function' ? adapter.close() : undefined))
   let timer: NodeJS.Timeout | undefined
   const bound = new Promise((done) => (timer = setTimeout(done, 3000)))
   await Promise.race([Promise.allSettled([...closing, app.close()]), bound])
