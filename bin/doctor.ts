@@ -1,14 +1,19 @@
 /**
- * `latchkey doctor --config <module>`: reads the app's configuration (the object it passes to
- * `Latchkey`, exported as `default` or `config` from a module) and says what is missing or unsafe
- * for production, with the fix for each. Errors make the exit status 1; warnings alone leave it 0.
+ * `latchkey doctor <module>`: imports the app's server module (or a module exporting the
+ * configuration it passes to `Latchkey`) and says, for each Latchkey instance, what is missing or
+ * unsafe for production, with the fix. The checks the server makes at start-up are the server's
+ * own functions, called here; NODE_ENV=production makes what is only fine while developing (a
+ * loopback origin, the memory adapter) an error. Errors make the exit status 1; warnings alone
+ * leave it 0. docs/cli.md says how it loads the module.
  */
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { AuthConfig, EmailConfig } from '../src/core/types.js'
+import { inMemory } from '../src/adapters/memory.js'
 import type { PasswordOptions } from '../src/providers/password.js'
-import { resolveConfig } from '../src/server/kernel/config.js'
-import { features } from '../src/server/features/index.js'
+import { checkSecrets, MIN_SECRET_LENGTH, resolveConfig, type ResolvedConfig } from '../src/server/kernel/config.js'
+import { isLoopback, noTrustedOrigin, originSettings } from '../src/server/kernel/public-origin.js'
+import { clientAddressSource } from '../src/server/kernel/rate-limit/client-address.js'
+import { instanceParts } from '../src/server/latchkey.js'
+import { loadApp, type LoadedApp } from './load-app.js'
 
 export interface Finding {
   level: 'error' | 'warning'
@@ -16,9 +21,16 @@ export interface Finding {
   fix: string
 }
 
+/**
+ * How requests reach an instance, where doctor saw it created: 'node' when the node binding
+ * (toNodeHandler) took it, 'web' when it is called with Web Requests; undefined for a module that
+ * only exports a configuration.
+ */
+export type Served = 'node' | 'web' | undefined
+
 const day = 86400_000
 const silent = { error: () => {}, warn: () => {}, debug: () => {} }
-const isLoopback = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]'
+const sentence = (text: string) => text[0]!.toUpperCase() + text.slice(1)
 
 const hostOf = (origin: string) => {
   try {
@@ -29,29 +41,40 @@ const hostOf = (origin: string) => {
 }
 
 /** What is missing or unsafe in `config` for production, given the environment and the clock (ms). */
-export function checkConfig(config: AuthConfig, env: Record<string, string | undefined>, now: number): Finding[] {
+export function checkConfig(config: AuthConfig, env: Record<string, string | undefined>, now: number, served?: Served): Finding[] {
   const found: Finding[] = []
   const error = (what: string, fix: string) => found.push({ level: 'error', what, fix })
   const warning = (what: string, fix: string) => found.push({ level: 'warning', what, fix })
+  const production = env.NODE_ENV === 'production'
+  /** An error in production, a warning elsewhere: right while developing, wrong once deployed. */
+  const notInProduction = production ? error : warning
+  const asDeployed = production ? '' : ' Fine while developing; with NODE_ENV=production this is an error.'
 
-  const secrets = [config.secret ?? env.AUTH_SECRET].flat().filter((s): s is string => typeof s === 'string' && s !== '')
-  if (!secrets.length) error('No secret: latchkey cannot sign or encrypt its cookies.', 'Set AUTH_SECRET (npx latchkey secret writes one into .env) or `secret`.')
-  else if (secrets.some((s) => s.length < 32)) error('A secret is shorter than 32 characters: too short to rely on.', 'Use 32 or more random characters: npx latchkey secret (or openssl rand -base64 33).')
+  const { secrets, problem } = checkSecrets(config.secret, env)
+  if (problem) error(sentence(problem.what), problem.fix)
 
-  const origins = [config.origin ?? env.AUTH_URL].flat().filter((o): o is string => typeof o === 'string' && o !== '')
-  const trustHost = config.trustHost ?? /^(1|true)$/i.test(env.AUTH_TRUST_HOST ?? '')
-  if (!origins.length && !trustHost) {
-    error('No origin: links, redirects and passkeys have no trusted public origin, and a production start is refused.', "Set `origin: 'https://app.example.com'` (or AUTH_URL); `trustHost: true` only where the platform sets Host itself.")
+  let origins: string[] = []
+  let trustHost = false
+  try {
+    ;({ origins, trustHost } = originSettings(config, env))
+  } catch {
+    // An origin that is no URL: resolveConfig below throws the same and it is reported there.
   }
+  if (!origins.length && !trustHost) error(sentence(noTrustedOrigin.what), noTrustedOrigin.fix)
   for (const origin of origins) {
-    let url: URL
-    try {
-      url = new URL(origin)
-    } catch {
-      error(`The origin ${JSON.stringify(origin)} is not a URL.`, "Write it as scheme and host: 'https://app.example.com'.")
-      continue
+    const url = new URL(origin)
+    if (isLoopback(url.host)) {
+      notInProduction(`The origin ${origin} is this machine: links, redirects and passkeys would point at each visitor's own computer.${asDeployed}`, "Set `origin` (or AUTH_URL) to the app's public https origin, for example https://app.example.com.")
+    } else if (url.protocol !== 'https:') {
+      error(`The origin ${origin} is not https: cookies would travel without Secure.`, `Serve the app over https and set origin to https://${url.host}.`)
     }
-    if (url.protocol !== 'https:' && !isLoopback(url.hostname)) error(`The origin ${url.origin} is not https: cookies would travel without Secure.`, `Serve the app over https and set origin to https://${url.host}.`)
+  }
+
+  if ((config.adapter as { [inMemory]?: boolean } | undefined)?.[inMemory]) {
+    notInProduction(
+      `The adapter is a MemoryAdapter: users, accounts and sessions live in this process only, lost at every restart and unseen by a second server.${asDeployed}`,
+      "Use openDatabase() from latchkey/adapters/postgres: the embedded database on one machine, DATABASE_URL for a PostgreSQL server.",
+    )
   }
 
   for (const entry of config.providers ?? []) {
@@ -105,47 +128,127 @@ export function checkConfig(config: AuthConfig, env: Record<string, string | und
     }
   }
 
+  let resolved: ResolvedConfig | undefined
   try {
-    const resolved = resolveConfig({ ...config, secret: secrets.length ? secrets : 'x'.repeat(32), trustHost: true, logger: silent }, features)
+    // The secret and the origin are checked above, with their fixes; the rest as the server starts.
+    resolved = resolveConfig({ ...config, secret: problem ? 'x'.repeat(MIN_SECRET_LENGTH) : secrets, trustHost: true, logger: silent }, instanceParts)
     for (const method of resolved.missingMethods) error(`The adapter lacks ${method}, which the configured sign-in and sessions need.`, `Add ${method} to the adapter, or use one that has it (latchkey's openDatabase has them all).`)
   } catch (cause) {
     error(`The configuration does not start: ${(cause as Error).message}`, 'Fix what the message names.')
   }
+  if (resolved) checkClientAddress(resolved, config, { production, trustHost, origins, served }, warning)
   return found
 }
 
-/** Loads the configuration module: its `default` or `config` export. */
-export async function loadConfig(path: string): Promise<AuthConfig> {
-  const module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>
-  const config = (module.config ?? module.default) as unknown
-  if (typeof config === 'function' && 'getSession' in config) {
-    throw new Error(`${path} exports a Latchkey handler; export the configuration object you pass to Latchkey (export const config = { … })`)
+/**
+ * Per-client rate limits count by the request's client address, from where clientAddressSource
+ * says: warned when that cannot tell clients apart, as a Web handler without getClientAddress
+ * (no address at all) or behind a proxy without trustProxy (every client at the proxy's address).
+ */
+function checkClientAddress(
+  resolved: ResolvedConfig,
+  config: AuthConfig,
+  seen: { production: boolean; trustHost: boolean; origins: string[]; served: Served },
+  warning: (what: string, fix: string) => void,
+): void {
+  const limits = resolved.rateLimit
+  if (!limits || !Object.values(limits.rules).some((rules) => rules.some((rule) => rule.per !== 'account'))) return
+  const options = config.rateLimit || {}
+  if (clientAddressSource(options) !== 'socket') return
+  if (seen.served === 'web') {
+    warning(
+      'Per-client rate limits do not apply: this instance is called with Web Requests (it was not handed to toNodeHandler from latchkey/node), and a Request carries no client address.',
+      "Pass rateLimit.getClientAddress, (request) => the client's address as your runtime gives it (request.headers.get('cf-connecting-ip') on Cloudflare); behind proxies of yours, rateLimit.trustProxy reads X-Forwarded-For instead.",
+    )
+    return
   }
-  if (!config || typeof config !== 'object' || !Array.isArray((config as AuthConfig).providers)) {
-    throw new Error(`${path} exports no configuration: expected \`export const config\` or \`export default\` of the object passed to Latchkey, with its providers`)
-  }
-  return config as AuthConfig
+  // trustProxy: false says node takes the connections itself.
+  if (options.trustProxy === false) return
+  const https = seen.origins.some((origin) => origin.startsWith('https:') && !isLoopback(new URL(origin).host))
+  const why = seen.trustHost ? 'trustHost is set, so a proxy or platform stands in front of the server' : seen.production && https ? 'the origin is https, and TLS usually ends at a proxy or load balancer in front of node' : undefined
+  if (!why) return
+  warning(
+    `Per-client rate limits may not tell clients apart: ${why}, and without rateLimit.trustProxy every request counts as coming from the proxy's address, so one client's attempts hold back all the others.`,
+    'Set rateLimit.trustProxy to the number of proxies of yours that append to X-Forwarded-For (1 for one load balancer), or true where your proxy replaces the header; or pass rateLimit.getClientAddress. If node takes the connections itself, set trustProxy: false to say so.',
+  )
 }
 
-/** Prints every finding with its fix; 1 when any is an error. */
-export async function doctorCommand(path: string | undefined, io: { out(line: string): void; err(line: string): void; env: Record<string, string | undefined> }, now = Date.now()): Promise<number> {
-  if (!path) {
-    io.err('latchkey doctor: expected --config <module>, a module exporting the configuration passed to Latchkey')
+interface Io {
+  out(line: string): void
+  err(line: string): void
+  env: Record<string, string | undefined>
+}
+
+/** A configuration the module exports as `config` or `default`, when it creates no instance. */
+function exportedConfig(exports: Record<string, unknown>): AuthConfig | undefined {
+  const config = (exports.config ?? exports.default) as AuthConfig | undefined
+  return config && typeof config === 'object' && Array.isArray(config.providers) ? config : undefined
+}
+
+/** Loads the module, prints every finding with its fix, closes what the module opened; 1 when any finding is an error. */
+export async function doctorCommand(target: string | undefined, io: Io, now = Date.now()): Promise<number> {
+  if (!target) {
+    io.err("latchkey doctor: expected a module: the app's server module (latchkey doctor ./server.js), or one exporting the configuration passed to Latchkey")
     return 2
   }
-  let config: AuthConfig
+  let app: LoadedApp
   try {
-    config = await loadConfig(path)
+    app = await loadApp(target)
   } catch (cause) {
-    io.err(`latchkey doctor: could not read ${path}: ${(cause as Error).message}`)
+    io.err(`latchkey doctor: could not load ${target}: ${(cause as Error).message}`)
     return 1
   }
-  const found = checkConfig(config, io.env, now)
+  const exported = app.instances.length ? undefined : exportedConfig(app.exports)
+  const checks = exported ? [{ config: exported, handler: true, served: undefined }] : app.instances.map((i) => ({ config: i.config, handler: i.handler !== undefined, served: i.handler === undefined ? undefined : i.nodeBinding ? ('node' as const) : ('web' as const) }))
+  try {
+    if (!checks.length) {
+      io.err(
+        app.failure
+          ? `latchkey doctor: could not load ${target}: ${app.failure.message}`
+          : `latchkey doctor: ${target} created no Latchkey instance while it loaded, and exports no configuration (\`export const config\` or \`export default\` of the object passed to Latchkey, with its providers). An app that creates its instance later, on the first request as on Workers, can export its configuration for doctor.`,
+      )
+      return 1
+    }
+    if (app.listened) io.err(`latchkey doctor: ${target} started ${app.listened === 1 ? 'a server' : `${app.listened} servers`}; doctor moved ${app.listened === 1 ? 'it' : 'them'} to a free loopback port and closes ${app.listened === 1 ? 'it' : 'them'} after the check.`)
+    const all: Finding[] = []
+    checks.forEach(({ config, served }, index) => {
+      const found = checkConfig(config, io.env, now, served)
+      if (checks.length > 1) io.out(`Latchkey instance ${index + 1} of ${checks.length} (basePath ${config.basePath ?? '/auth'}):`)
+      print(found, io)
+      all.push(...found)
+    })
+    // A failure of the last Latchkey(config) call is its configuration's, which the checks name; any other is said here.
+    const last = checks.at(-1)!
+    if (app.failure && (last.handler || !all.some((f) => f.level === 'error'))) {
+      const failed: Finding = { level: 'error', what: `${target} failed while it loaded: ${app.failure.message}`, fix: 'Fix what the message names; the configuration created before the failure is checked above.' }
+      print([failed], io)
+      all.push(failed)
+    }
+    const errors = all.filter((f) => f.level === 'error').length
+    io.out(all.length ? `${errors} error(s), ${all.length - errors} warning(s).` : 'No problems found.')
+    return errors ? 1 : 0
+  } finally {
+    await closeApp(app, checks.map((c) => c.config))
+  }
+}
+
+function print(found: Finding[], io: Io): void {
   for (const f of found) {
     io.out(`${f.level === 'error' ? 'error  ' : 'warning'} ${f.what}`)
     io.out(`        fix: ${f.fix}`)
   }
-  const errors = found.filter((f) => f.level === 'error').length
-  io.out(found.length ? `${errors} error(s), ${found.length - errors} warning(s).` : 'No problems found.')
-  return errors ? 1 : 0
+}
+
+/**
+ * Closes what importing the module opened and doctor can reach: its servers, and each adapter
+ * with a `close` (openDatabase's: a pg pool would otherwise hold the process for its idle
+ * timeout). The CLI exits after anyway, for what the module keeps out of reach.
+ */
+async function closeApp(app: LoadedApp, configs: AuthConfig[]): Promise<void> {
+  const adapters = new Set(configs.map((c) => c.adapter as { close?: () => Promise<void> } | undefined))
+  const closing = [...adapters].map(async (adapter) => (typeof adapter?.close === 'function' ? adapter.close() : undefined))
+  let timer: NodeJS.Timeout | undefined
+  const bound = new Promise((done) => (timer = setTimeout(done, 3000)))
+  await Promise.race([Promise.allSettled([...closing, app.close()]), bound])
+  clearTimeout(timer)
 }

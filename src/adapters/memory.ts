@@ -35,6 +35,9 @@ export interface MemoryAdapterOptions {
   plugins?: readonly SchemaPlugin[]
 }
 
+/** Marks a MemoryAdapter, so `latchkey doctor` can say that one in production loses everything on a restart; global, so two copies of latchkey agree. */
+export const inMemory: unique symbol = Symbol.for('latchkey.inMemory')
+
 export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter {
   const withSchema = schemaPlugins(options.plugins, 'MemoryAdapter')
   /** The plugins' method names, so `clear` can give them new, empty stores. */
@@ -459,5 +462,6 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
     },
   }
   joinPlugins()
+  Object.defineProperty(adapter, inMemory, { value: true })
   return adapter
 }

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleIncoming, mountTarget, type Handler, type IncomingHandler, type MountTarget } from '../server/latchkey.js'
 import { rememberClientAddress } from '../server/kernel/rate-limit/client-address.js'
+import { reportNodeBinding } from '../server/kernel/instances.js'
 import { bodyOf, NodeIncoming, requestUrl, webHeaders } from './incoming.js'
 import { jsonHeaders, type Reply } from '../server/kernel/respond.js'
 import { readMount } from './mount.js'
@@ -12,6 +13,7 @@ import { readMount } from './mount.js'
  */
 export function toNodeHandler(handler: Handler) {
   const own = handler as Handler & { [handleIncoming]?: IncomingHandler; [mountTarget]?: MountTarget }
+  reportNodeBinding(handler)
   // Latchkey's own handler is entered without building a Web Request; any other takes the Web way.
   const direct = own[handleIncoming]
   const target = own[mountTarget]

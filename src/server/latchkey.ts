@@ -6,6 +6,7 @@ import { settled } from './kernel/after-answer.js'
 import { isFresh, signedInAtOf } from './kernel/fresh.js'
 import { AuthError, clientErrorType, configurationError } from '../core/errors.js'
 import { resolveConfig, type ResolvedConfig } from './kernel/config.js'
+import { reportInstance } from './kernel/instances.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
 import { publicOrigin } from './kernel/public-origin.js'
 import english from '../locales/en/pages.js'
@@ -90,6 +91,7 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
  * `auth.getSession`, `requireSession` and `withSession` hand the app that type.
  */
 export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): LatchkeyHandler<S> {
+  const watched = reportInstance(config as AuthConfig)
   const resolved = resolveConfig(config as AuthConfig, instanceParts)
   const actions = routeTable(resolved.plugins)
   const readSession = createGetSession<S>(resolved)
@@ -103,7 +105,7 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
     }
     return answer(incoming, resolved, actions, toResponse)
   }
-  return Object.assign(handler, {
+  const instance = Object.assign(handler, {
     [handleIncoming]: handle,
     [mountTarget]: { basePath: resolved.basePath, report: (message: string) => resolved.logger.error(configurationError(message)) } satisfies MountTarget,
     getSession: readSession,
@@ -112,6 +114,8 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
     settled: () => settled(resolved),
   })
+  if (watched) watched.handler = instance
+  return instance
 }
 
 const asIs = (r: Reply): Reply => r

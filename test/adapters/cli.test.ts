@@ -88,10 +88,10 @@ describe('latchkey CLI', () => {
     const file = join(dir, '.env')
     await writeFile(target, 'PORT=3000\n', { mode: 0o644 })
     await symlink(target, file)
-    for (const args of [['secret', '--env-file', file], ['secret', '--env-file', file, '--force']]) {
+    for (const args of [['secret', '--env', file], ['secret', '--env-file', file, '--force']]) {
       const { io, err } = capture()
       expect(await run(args, io)).toBe(1)
-      expect(err.join('\n')).toMatch(/is a symbolic link \(to .*shared\.env\); refusing to write through it\. Pass the real file with --env-file, or replace the link with a file\./)
+      expect(err.join('\n')).toMatch(/is a symbolic link \(to .*shared\.env\); refusing to write through it\. Pass the real file with --env, or replace the link with a file\./)
     }
     expect(await readFile(target, 'utf8')).toBe('PORT=3000\n')
     expect((await lstat(file)).isSymbolicLink()).toBe(true)
@@ -135,7 +135,7 @@ describe('latchkey doctor', () => {
   test('an unsafe configuration: each problem named with its fix, exit 1', async () => {
     const file = await configModule(`
       export const config = {
-        secret: 'short-secret-16ch',
+        secret: 'short-secret',
         session: { strategy: 'database' },
         adapter: { createUser() {}, getUser() {} },
         providers: [{ id: 'email', type: 'email', name: 'Email', code: false, sendVerificationRequest() {} }],
@@ -144,14 +144,14 @@ describe('latchkey doctor', () => {
     const { io, out } = capture({})
     expect(await run(['doctor', '--config', file], io)).toBe(1)
     const text = out.join('\n')
-    expect(text).toMatch(/error {3}No origin: .*\n {8}fix: Set `origin: 'https:\/\/app\.example\.com'` \(or AUTH_URL\)/)
-    expect(text).toMatch(/error {3}A secret is shorter than 32 characters.*\n {8}fix: .*npx latchkey secret/)
+    expect(text).toMatch(/error {3}No trusted origin: .*\n {8}fix: Set `origin` \(or AUTH_URL\) to the app's public origin/)
+    expect(text).toMatch(/error {3}A secret of 12 characters is too short to sign and encrypt with; each secret must be at least 16 characters long\.\n {8}fix: .*npx latchkey secret/)
     expect(text).toMatch(/error {3}The email provider "email" has no sender.*\n {8}fix: Set `from:/)
     expect(text).toMatch(/error {3}The Auth\.js migration window ended on 2020-01-01T00:00:00\.000Z.*\n {8}fix: Remove migrateFrom\.authjs/)
     expect(text).toMatch(/error {3}The adapter lacks getSessionAndUser/)
     expect(text).toMatch(/warning The adapter has no replaceSessionToken/)
     expect(text).toMatch(/warning The emails name the app by its host: no theme\.name is set\.\n {8}fix: Set `theme: \{ name: 'Your App' \}`/)
-    expect(text).not.toContain('short-secret-16ch')
+    expect(text).not.toContain('short-secret')
     expect(text).toMatch(/\d+ error\(s\), 2 warning\(s\)\.$/)
   })
 
@@ -208,17 +208,21 @@ describe('latchkey doctor', () => {
     expect(refused.out.join('\n')).toMatch(/error {3}The configuration does not start: latchkey: theme\.logo must be an https URL/)
   })
 
-  test('no --config, a module that is no configuration, or a Latchkey handler: a clear error', async () => {
+  test('no module, a module that is no configuration, or one that only looks like a Latchkey handler: a clear error', async () => {
     const none = capture()
     expect(await run(['doctor'], none.io)).toBe(2)
-    expect(none.err.join('\n')).toMatch(/expected --config <module>/)
+    expect(none.err.join('\n')).toMatch(/expected a module: the app's server module \(latchkey doctor \.\/server\.js\), or one exporting the configuration/)
+    const nothing = /created no Latchkey instance while it loaded, and exports no configuration \(`export const config` or `export default`/
     const empty = await configModule('export const other = 1')
     const b = capture()
-    expect(await run(['doctor', '--config', empty], b.io)).toBe(1)
-    expect(b.err.join('\n')).toMatch(/exports no configuration: expected `export const config` or `export default`/)
+    expect(await run(['doctor', empty], b.io)).toBe(1)
+    expect(b.err.join('\n')).toMatch(nothing)
     const handler = await configModule('const auth = async () => new Response(); auth.getSession = async () => null; export default auth')
     const c = capture()
     expect(await run(['doctor', '--config', handler], c.io)).toBe(1)
-    expect(c.err.join('\n')).toMatch(/exports a Latchkey handler; export the configuration object/)
+    expect(c.err.join('\n')).toMatch(nothing)
+    const missing = capture()
+    expect(await run(['doctor', join(tmpdir(), 'no-such-server.mjs')], missing.io)).toBe(1)
+    expect(missing.err.join('\n')).toMatch(/could not load .*no-such-server\.mjs: there is no file/)
   })
 })

@@ -85,7 +85,9 @@ describe('latchkey migrate while a server process has the folder open', () => {
     const db = join(dir, 'db')
     expect(await run(['migrate', '--dir', db], io)).toBe(1)
     expect(out).toEqual([])
-    expect(err.join('\n')).toMatch(
+    // First what follows from no DATABASE_URL, then why the embedded database cannot be had.
+    expect(err[0]).toMatch(/^latchkey migrate: DATABASE_URL is unset .*, so the embedded database \(PGlite\) in .* is used/)
+    expect(err.slice(1).join('\n')).toMatch(
       new RegExp(`^latchkey migrate failed: The embedded database in ${db} is in use by process ${child.pid} \\(\\S*node \\S*server\\.mjs \\S*db\\), since \\d{4}-`),
     )
     expect(err.join('\n')).toMatch(/run "latchkey migrate" while the server is stopped \(the server migrates on start anyway\)/)

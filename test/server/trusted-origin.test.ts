@@ -255,7 +255,7 @@ describe('start-up', () => {
   const env = (values: Record<string, string>) => ({ NODE_ENV: 'production', ...values })
 
   it('a production start without a trusted origin is a clear error', () => {
-    expect(() => resolveOriginRule({}, env({}))).toThrow(/set `origin` \(or AUTH_URL\)/)
+    expect(() => resolveOriginRule({}, env({}))).toThrow(/Set `origin` \(or AUTH_URL\)/)
     expect(() => Latchkey({ secret: testSecret, providers: [] })).not.toThrow()
     vi.stubEnv('NODE_ENV', 'production')
     expect(() => Latchkey({ secret: testSecret, providers: [] })).toThrow(/AUTH_URL/)

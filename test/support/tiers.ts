@@ -40,6 +40,7 @@ const folders: Record<string, Tier> = {
 
 const files: Record<string, Tier> = {
   'test/tiers.test.ts': 'unit',
+  'test/adapters/env-file.test.ts': 'unit',
   'test/adapters/memory.test.ts': 'unit',
   'test/bindings/react-stale.test.ts': 'browser',
   'test/dbsc/proof.test.ts': 'unit',

@@ -12,6 +12,7 @@ import type {
   WebAuthnConfig,
 } from '../../core/types.js'
 import { AuthError, configurationError } from '../../core/errors.js'
+import { problemError, type Problem } from './problem.js'
 import { absentMethods, codeKeeping, codeMethods, requiredAdapterMethods } from './adapter-methods.js'
 import type { LatchkeyPlugin, ResolvedConfig, ResolvedProvider } from './types.js'
 import type { CookieKey } from './cookies.js'
@@ -167,20 +168,37 @@ function claimCookies(features: readonly LatchkeyPlugin[]): ResolvedConfig['cook
   return claimed
 }
 
+/** The shortest secret latchkey signs with, in characters: the start-up check and `latchkey doctor` both read it. */
+export const MIN_SECRET_LENGTH = 16
+
 const makeOne = 'npx latchkey secret writes one into .env, or: openssl rand -base64 33'
 
-function readSecrets(secret: AuthConfig['secret']): string[] {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-  const given = secret ?? env?.AUTH_SECRET
-  const list = (Array.isArray(given) ? given : [given]).filter((s): s is string => typeof s === 'string' && s.length > 0)
-  if (!list.length) {
-    throw new AuthError('MissingSecret', `latchkey: a secret is required. Set \`secret\` in the configuration or AUTH_SECRET in the environment (${makeOne}).`, { status: 500 })
+/** The secrets `secret` (else AUTH_SECRET in `env`) gives, and what is wrong with them: none given, or one too short. */
+export function checkSecrets(secret: AuthConfig['secret'], env: Record<string, string | undefined>): { secrets: string[]; problem?: Problem } {
+  const given = secret ?? env.AUTH_SECRET
+  const secrets = (Array.isArray(given) ? given : [given]).filter((s): s is string => typeof s === 'string' && s.length > 0)
+  if (!secrets.length) {
+    return { secrets, problem: { code: 'MissingSecret', what: 'a secret is required: without one latchkey cannot sign or encrypt its cookies.', fix: `Set \`secret\` in the configuration or AUTH_SECRET in the environment (${makeOne}).` } }
   }
-  const short = list.find((s) => s.length < 16)
+  const short = secrets.find((s) => s.length < MIN_SECRET_LENGTH)
   if (short !== undefined) {
-    throw new AuthError('WeakSecret', `latchkey: a secret of ${short.length} characters is too short to sign and encrypt with; each secret must be at least 16 characters long, random (${makeOne}).`, { status: 500 })
+    return {
+      secrets,
+      problem: {
+        code: 'WeakSecret',
+        what: `a secret of ${short.length} characters is too short to sign and encrypt with; each secret must be at least ${MIN_SECRET_LENGTH} characters long.`,
+        fix: `Use a random one (${makeOne}).`,
+      },
+    }
   }
-  return list
+  return { secrets }
+}
+
+function readSecrets(secret: AuthConfig['secret']): string[] {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+  const { secrets, problem } = checkSecrets(secret, env)
+  if (problem) throw problemError(problem)
+  return secrets
 }
 
 function normaliseBasePath(path: string): string {

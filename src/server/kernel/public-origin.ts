@@ -5,31 +5,36 @@
  * forged Host must never become one.
  */
 import type { AuthConfig } from '../../core/types.js'
-import { AuthError, configurationError } from '../../core/errors.js'
+import { configurationError } from '../../core/errors.js'
+import { problemError, type Problem } from './problem.js'
 import type { Incoming, OriginRule } from './types.js'
 
 export type { OriginRule } from './types.js'
+
+/** The configured origins (`origin`, else AUTH_URL), parsed, and `trustHost` (else AUTH_TRUST_HOST). Throws on an origin that is no http(s) URL. */
+export function originSettings(config: Pick<AuthConfig, 'origin' | 'trustHost'>, env: Record<string, string | undefined>): { origins: string[]; trustHost: boolean } {
+  const given = config.origin ?? env.AUTH_URL
+  const origins = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : [given]).map(originOfSetting)
+  return { origins, trustHost: config.trustHost ?? /^(1|true)$/i.test(env.AUTH_TRUST_HOST ?? '') }
+}
+
+/** Neither an origin nor `trustHost`: refused at a production start, named by `latchkey doctor`. */
+export const noTrustedOrigin: Problem = {
+  code: 'UntrustedHost',
+  what: "no trusted origin: without one latchkey would build links from the request's Host header, which anyone can forge, so in production it refuses to start.",
+  fix: 'Set `origin` (or AUTH_URL) to the app\'s public origin, for example "https://app.example.com"; on a platform that sets Host itself, set `trustHost: true` (or AUTH_TRUST_HOST=true) instead.',
+}
 
 /**
  * Reads `origin` (or `AUTH_URL`) and `trustHost` (or `AUTH_TRUST_HOST`). A production start
  * (`NODE_ENV=production`) with neither is refused: there, only loopback hosts would be answered.
  */
 export function resolveOriginRule(config: Pick<AuthConfig, 'origin' | 'trustHost'>, env: Record<string, string | undefined> = processEnv()): OriginRule {
-  const given = config.origin ?? env.AUTH_URL
-  const list = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : [given]).map(originOfSetting)
+  const { origins, trustHost } = originSettings(config, env)
+  if (!origins.length && !trustHost && env.NODE_ENV === 'production') throw problemError(noTrustedOrigin)
   const hosts = new Map<string, string>()
-  for (const origin of list) if (!hosts.has(hostOf(origin))) hosts.set(hostOf(origin), origin)
-  const trustHost = config.trustHost ?? /^(1|true)$/i.test(env.AUTH_TRUST_HOST ?? '')
-  if (!list.length && !trustHost && env.NODE_ENV === 'production') {
-    throw new AuthError(
-      'UntrustedHost',
-      'latchkey: set `origin` (or AUTH_URL) to the app\'s public origin, for example "https://app.example.com". ' +
-        'Without it latchkey would build links from the request\'s Host header, which anyone can forge; in production ' +
-        'it refuses to start. On a platform that sets Host itself, set `trustHost: true` (or AUTH_TRUST_HOST=true) instead.',
-      { status: 500 },
-    )
-  }
-  return { hosts, first: list[0], trustHost }
+  for (const origin of origins) if (!hosts.has(hostOf(origin))) hosts.set(hostOf(origin), origin)
+  return { hosts, first: origins[0], trustHost }
 }
 
 /**

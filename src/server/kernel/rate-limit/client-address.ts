@@ -44,3 +44,14 @@ export function defaultClientAddress(trustProxy: boolean | number = false): GetC
     return socketAddresses.get(request) ?? null
   }
 }
+
+/**
+ * Where a request's client address comes from under these options, as `resolveRateLimit` and
+ * `defaultClientAddress` above decide it: the app's `getClientAddress`; else X-Forwarded-For
+ * under `trustProxy`; else the socket's, which only the node binding records. `latchkey doctor`
+ * reads it to say when per-client limits cannot tell clients apart.
+ */
+export function clientAddressSource(options: { getClientAddress?: unknown; trustProxy?: boolean | number }): 'app' | 'forwarded' | 'socket' {
+  if (options.getClientAddress !== undefined) return 'app'
+  return options.trustProxy !== undefined && options.trustProxy !== false ? 'forwarded' : 'socket'
+}
