@@ -62,6 +62,7 @@ const files: Record<string, Tier> = {
   'test/server/first-proof.test.ts': 'http',
   'test/server/fresh-session.test.ts': 'http',
   'test/server/password-breached.test.ts': 'http',
+  'test/server/password-sender.test.ts': 'http',
   'test/server/password.test.ts': 'http',
   'test/server/session-adapters.test.ts': 'http',
   'test/server/sessions-route.test.ts': 'http',
