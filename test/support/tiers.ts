@@ -90,6 +90,7 @@ export const longest = [
   'test/package/typed-elements.test.ts',
   'test/package/installed.test.ts',
   'test/e2e/tabs.test.ts',
+  'test/runtimes/guide.test.ts',
   'test/runtimes/runtimes.test.ts',
   'test/e2e/languages.test.ts',
   'test/dbsc/store-growth.test.ts',
