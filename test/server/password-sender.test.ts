@@ -39,15 +39,17 @@ const mailsTo = (to: string) => sink.mails.filter((mail) => mail.to.includes(to)
 const decoded = (raw: string) => raw.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 
 describe('Password({ server, from }): the password emails by SMTP, with no email sign-in', () => {
-  it('offers the password alone: GET /providers and the sign-in page have no email way in', async () => {
-    const { handler } = server({ server: `smtp://127.0.0.1:${sink.port}`, from })
+  it('offers the password alone: GET /providers and the sign-in page have no email way in, nor the SMTP password', async () => {
+    const { handler } = server({ server: `smtp://mailer:smtp-password-9x@127.0.0.1:${sink.port}`, from })
     const jar = new Jar(handler)
-    const providers = (await (await jar.get('/auth/providers')).json()) as Record<string, { type: string }>
+    const answer = await (await jar.get('/auth/providers')).text()
+    const providers = JSON.parse(answer) as Record<string, { type: string }>
     expect(Object.keys(providers)).toEqual(['password'])
     expect(Object.values(providers).map((p) => p.type)).toEqual(['credentials'])
     // One address field on the page: the password form's, not a second one for an email link.
     const page = await (await jar.get('/auth/signin')).text()
     expect(page.match(/name="email"/g)).toHaveLength(1)
+    for (const text of [answer, page]) expect(text).not.toContain('smtp-password-9x')
   })
 
   it('sign-up sends the confirmation through the SMTP server, from `from`; its code confirms the address', async () => {
