@@ -1,6 +1,6 @@
 import type { Awaitable, CredentialsConfig } from '../core/types.js'
 
-/** An email latchkey writes for the password flows; the app delivers it (`sendEmail`). */
+/** An email latchkey writes for the password flows; `sendEmail`, or the SMTP `server`, delivers it. */
 export interface PasswordEmail {
   to: string
   /**
@@ -19,8 +19,19 @@ export interface PasswordEmail {
 export interface PasswordOptions {
   id?: string
   name?: string
-  /** Delivers latchkey's emails (the app's mailer, an outbox). Default: the configured Nodemailer provider's SMTP server and sender. */
+  /**
+   * Delivers latchkey's emails (the app's mailer, an API, an outbox). Or pass `server` and `from`
+   * to send them by SMTP; with neither, a configured Nodemailer provider's server and sender.
+   */
   sendEmail?: (message: PasswordEmail) => Awaitable<void>
+  /**
+   * The SMTP server the emails go through (nodemailer, which the app installs): an SMTP URL
+   * (`smtp://user:pass@host:587`) or nodemailer's SMTP transport options. With `from`; instead of
+   * `sendEmail`. It adds no way to sign in, as the Nodemailer provider would (an email link).
+   */
+  server?: string | object
+  /** The sender address of the emails sent through `server`: `"My app <no-reply@example.com>"`. */
+  from?: string
   /** Fewest characters (Unicode code points) a password may have. Default 8, never less. */
   minLength?: number
   /** Most characters. Default 128, never less than 64. */

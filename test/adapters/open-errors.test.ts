@@ -3,13 +3,13 @@
  * `ConnectionFailed` with a reason, names the URL with its password hidden, and says the fix;
  * `npx latchkey migrate` prints that message and no stack.
  */
-import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { run, type CliIo } from '../../bin/latchkey.js'
 import { connectionError } from '../../src/adapters/postgres/connect-errors.js'
 import { migrate } from '../../src/adapters/postgres/migrate.js'
 import { openDatabase } from '../../src/adapters/postgres/open.js'
 import { needsService } from '../support/needs-service.js'
+import { freePort } from '../support/free-port.js'
 
 const server = needsService('DATABASE_URL', 'connection error suite', 'postgres://postgres@127.0.0.1:5432/test', 'test/adapters/open-errors.test.ts')
 
@@ -18,15 +18,6 @@ function variant(change: (url: URL) => void): string {
   const url = new URL(server!)
   change(url)
   return url.href
-}
-
-/** A local port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
 }
 
 async function openError(url: string): Promise<Error & { code?: string; reason?: string }> {
@@ -72,7 +63,7 @@ describe('openDatabase with a wrong URL', () => {
   })
 
   it('a port nothing listens on: ECONNREFUSED, and start PostgreSQL', async () => {
-    const port = await closedPort()
+    const port = await freePort()
     const url = variant((u) => {
       u.hostname = '127.0.0.1'
       u.port = String(port)

@@ -9,11 +9,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { launchBrowser } from '../support/browser.js'
+import { namedBlocks } from '../support/code-blocks.js'
+import { freePort } from '../support/free-port.js'
 import { cleanEnv as env, installPacked, must, repoRoot, type PackedProject } from '../support/packed.js'
 
 // The guide says `npm create vite@latest`; the test pins the version it was written against.
@@ -21,14 +22,6 @@ const createVite = 'create-vite@9.3.0'
 const log = (line: string) => console.log(`[fresh-react-app] ${line}`)
 
 
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** Starts a long-running command in its own process group; resolves once `url` answers. */
 async function start(dir: string, command: string, args: string[], extra: Record<string, string>, url: string): Promise<void> {
@@ -50,12 +43,7 @@ let browser: Browser | undefined
 let appDir: string
 
 /** The guide's blocks that name a file after their language (```tsx src/App.tsx), by that file. */
-async function guideFiles(): Promise<Record<string, string>> {
-  const markdown = await readFile(join(repoRoot, 'docs/guides/react.md'), 'utf8')
-  const files: Record<string, string> = {}
-  for (const [, name, code] of markdown.matchAll(/^```\w+ (\S+)\n([^]*?)^```$/gm)) files[name!] = code!
-  return files
-}
+const guideFiles = async () => namedBlocks(await readFile(join(repoRoot, 'docs/guides/react.md'), 'utf8'))
 
 beforeAll(async () => {
   log('packing latchkey')

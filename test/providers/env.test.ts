@@ -202,4 +202,20 @@ describe('Latchkey(config) with providers built before it reads the environment'
     const copy = withRequiredFields({ ...Keycloak(), name: 'Company SSO' }, env)
     expect(copy).toMatchObject({ name: 'Company SSO', clientId: 'env-id', issuer: 'https://env.example/realms/a' })
   })
+
+  it('reads no variable for an option the app passed: Deno, allowed a list of names, throws on any other', () => {
+    const Keycloak = modules.get('keycloak')!
+    const read: string[] = []
+    // As Deno's process.env under --allow-env=AUTH_KEYCLOAK_SECRET: another name is NotCapable.
+    const env = new Proxy({ AUTH_KEYCLOAK_SECRET: 'env-secret' } as Record<string, string | undefined>, {
+      get(target, name: string) {
+        read.push(name)
+        if (name !== 'AUTH_KEYCLOAK_SECRET') throw new Error(`NotCapable: Requires env access to "${name}"`)
+        return target[name]
+      },
+    })
+    const resolved = withRequiredFields(Keycloak({ clientId: 'given-id', issuer: 'https://given.example/realms/b' }), env)
+    expect(resolved).toMatchObject({ clientId: 'given-id', clientSecret: 'env-secret' })
+    expect(read).toEqual(['AUTH_KEYCLOAK_SECRET'])
+  })
 })

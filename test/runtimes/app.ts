@@ -57,7 +57,8 @@ function runtime(): { name: string; version: string } {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    // Built on the first request: a worker may not do I/O or make random values at start-up.
+    // Built on the first request, which starts the shared clock: in workerd, Date.now() reads 0 at
+    // start-up. latchkey itself may be built at the top (docs/guides/runtimes.md).
     if (!instances) {
       clock.now = Date.now()
       instances = { jwt: latchkey('/jwt', 'jwt', env), db: latchkey('/db', 'database', env) }

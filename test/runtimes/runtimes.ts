@@ -5,7 +5,7 @@
  * The runtimes are the npm packages `bun`, `deno` and `workerd`; nothing downloads at run time.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,6 +49,8 @@ export interface Worker {
   /** Text bindings: `env.NAME` (and `process.env.NAME` with nodejs_compat). */
   bindings: Record<string, string>
   compatibilityFlags?: string[]
+  /** Default 2025-06-01. */
+  compatibilityDate?: string
 }
 
 /** A module worker in a capnp config: outbound fetch reaches loopback only. */
@@ -62,7 +64,7 @@ const config :Workerd.Config = (
 );
 const worker :Workerd.Worker = (
   modules = [(name = ${JSON.stringify(worker.main)}, esModule = embed ${JSON.stringify(worker.main)})],
-  compatibilityDate = "2025-06-01",
+  compatibilityDate = ${JSON.stringify(worker.compatibilityDate ?? '2025-06-01')},
   compatibilityFlags = ${JSON.stringify(worker.compatibilityFlags ?? [])},
   bindings = [${Object.entries(worker.bindings).map(([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`).join(', ')}],
   globalOutbound = "loopback",
@@ -70,7 +72,7 @@ const worker :Workerd.Worker = (
 `
 
 /** The runtime's executable: its platform package's binary, else the package's own bin. */
-function binary(name: Exclude<RuntimeName, 'node'>): string {
+export function binary(name: Exclude<RuntimeName, 'node'>): string {
   const { platform, arch } = process
   const candidates = {
     bun: [`@oven/bun-${platform}-${arch}/bin/bun`, 'bun/bin/bun.exe'],
@@ -110,9 +112,10 @@ export async function serve(runtime: RuntimeName, dir: string, sink: string, wor
       bun: [binary('bun'), 'serve-bun.js', sink],
       // What latchkey reads of the environment (the config's fallbacks), and the loopback network.
       // PGlite: bare imports resolved from the linked node_modules as they are (`manual`: no
-      // install, no registry), and read access to its package only (its WASM and data file).
+      // install, no registry), and read access to its package only (its WASM and data file), by
+      // its real path: Deno checks that one, and a worktree's node_modules may be a link.
       deno: [
-        binary('deno'), 'run', '--allow-net=127.0.0.1', '--allow-env=AUTH_SECRET,AUTH_URL,AUTH_TRUST_HOST,NODE_ENV', `--allow-read=${join(root, 'node_modules/@electric-sql/pglite')}`,
+        binary('deno'), 'run', '--allow-net=127.0.0.1', '--allow-env=AUTH_SECRET,AUTH_URL,AUTH_TRUST_HOST,NODE_ENV', `--allow-read=${realpathSync(join(root, 'node_modules/@electric-sql/pglite'))}`,
         '--no-config', '--no-lock', '--no-remote', '--node-modules-dir=manual', 'serve-deno.js', sink,
       ],
     }[runtime]

@@ -307,7 +307,7 @@ describe('passwords: what an attacker meets', () => {
     } finally {
       await sink.close()
     }
-    expect(() => testServer({ adapter: MemoryAdapter(), extraProviders: [Password()] })).toThrow(/set its sendEmail option, or add the Nodemailer provider/)
+    expect(() => testServer({ adapter: MemoryAdapter(), extraProviders: [Password()] })).toThrow(/pass it server and from \(SMTP through nodemailer\), or sendEmail/)
   })
 
   it('GET /providers names it a credentials provider with its length rules', async () => {

@@ -46,3 +46,14 @@ export function codeBlocks(file: string, markdown: string): { blocks: CodeBlock[
   }
   return { blocks, problems }
 }
+
+/**
+ * The blocks that name a file after their language (```ts auth.ts, ```toml wrangler.toml), by that
+ * file: a guide's files as the reader writes them, for the tests that follow the React guide and
+ * the runtimes guide.
+ */
+export function namedBlocks(markdown: string): Record<string, string> {
+  const files: Record<string, string> = {}
+  for (const [, name, code] of markdown.matchAll(/^```\w+ (\S+)\n([^]*?)^```$/gm)) files[name!] = code!
+  return files
+}

@@ -26,9 +26,10 @@ export function withRequiredFields(provider: OAuthConfig<any>, env: Env): OAuthC
   const recipe = envRecipe(provider)
   const given: Record<string, unknown> = recipe ? { ...provider.options } : { ...provider }
   const read: Record<string, string> = {}
+  // Only where the option is left out: under Deno's --allow-env=<names>, reading another name throws.
   for (const { option, variable } of settings) {
-    const value = env[`${prefix}_${variable}`]
-    if (missing(given[option]) && value) read[option] = value
+    const value = missing(given[option]) ? env[`${prefix}_${variable}`] : undefined
+    if (value) read[option] = value
   }
   const options = { ...given, ...read }
   const filled: OAuthConfig<any> = recipe && Object.keys(read).length ? { ...recipe.build(options) } : { ...provider, ...read }

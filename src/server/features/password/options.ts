@@ -2,6 +2,7 @@
 import type { PasswordConfig, PasswordEmail, PasswordOptions } from '../../../providers/password.js'
 import type { Awaitable, EmailConfig } from '../../../core/types.js'
 import { configurationError } from '../../../core/errors.js'
+import { sendSmtp, type NodemailerModule } from '../../../providers/lib/smtp.js'
 import { instanceKey } from '../../kernel/state.js'
 import type { ResolvedConfig } from '../../kernel/types.js'
 import { absentMethods } from '../../kernel/adapter-methods.js'
@@ -39,7 +40,7 @@ export function resolvePassword(provider: PasswordConfig, resolved: ResolvedConf
   const options: ResolvedPassword = {
     id: provider.id,
     ...resolvePasswordLengths(given.minLength, given.maxLength),
-    sendEmail: given.sendEmail ?? smtpSender(resolved, provider.id),
+    sendEmail: senderOf(given, resolved, provider.id),
     breached: given.breached === false ? false : { ...given.breached },
     requireVerifiedEmail: given.requireVerifiedEmail ?? true,
     endOtherSessions: given.endOtherSessions ?? true,
@@ -55,14 +56,34 @@ export function passwordOptions(config: ResolvedConfig, id: string): ResolvedPas
 }
 
 /**
- * Without `sendEmail`: an email provider that delivers messages latchkey writes (`sendMail`: the
- * Nodemailer provider), else a start-up error with the fix. nodemailer stays out of this module,
- * so the server bundles for Web runtimes.
+ * Who delivers the emails: `sendEmail`; else SMTP to `server` from `from`; else an email provider
+ * that delivers messages latchkey writes (`sendMail`: the Nodemailer provider, which also signs
+ * in by link); else a start-up error with the fix.
  */
-function smtpSender(resolved: ResolvedConfig, id: string): ResolvedPassword['sendEmail'] {
-  const smtp = [...resolved.providers.values()].find((p) => p.type === 'email' && typeof (p as EmailConfig).sendMail === 'function') as EmailConfig | undefined
-  if (!smtp) {
-    throw configurationError(`latchkey: the Password provider "${id}" sends emails (address confirmation, password reset): set its sendEmail option, or add the Nodemailer provider with server and from`)
+function senderOf(given: PasswordOptions, resolved: ResolvedConfig, id: string): ResolvedPassword['sendEmail'] {
+  const smtp = given.server !== undefined || given.from !== undefined
+  if (given.sendEmail) {
+    if (smtp) throw configurationError(`latchkey: the Password provider "${id}" has sendEmail and server or from; pass sendEmail (your mailer) or server and from (SMTP), not both`)
+    return given.sendEmail
   }
-  return ({ to, subject, text, html }) => smtp.sendMail!({ to, subject, text, html })
+  if (smtp) {
+    const missing = given.server ? 'from (the sender address)' : 'server (an SMTP URL or nodemailer\'s transport options)'
+    if (!given.server || !given.from) throw configurationError(`latchkey: the Password provider "${id}" sends by SMTP with server and from; its ${missing} is missing`)
+    const settings = { server: given.server, from: given.from }
+    return ({ to, subject, text, html }) => sendSmtp('Password', loadNodemailer, settings, { to, subject, text, html })
+  }
+  const provider = [...resolved.providers.values()].find((p) => p.type === 'email' && typeof (p as EmailConfig).sendMail === 'function') as EmailConfig | undefined
+  if (!provider) {
+    throw configurationError(
+      `latchkey: the Password provider "${id}" sends emails (address confirmation, password reset): pass it server and from (SMTP through nodemailer), or sendEmail (your own mailer)`,
+    )
+  }
+  return ({ to, subject, text, html }) => provider.sendMail!({ to, subject, text, html })
 }
+
+/**
+ * nodemailer, from the app's node_modules when the first email goes. By a name a bundler leaves
+ * alone: this module is in every server bundle, Web runtimes' too, where nodemailer cannot run.
+ */
+const nodemailer = 'nodemailer'
+const loadNodemailer = async () => (await import(nodemailer)) as NodemailerModule
