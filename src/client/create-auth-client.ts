@@ -5,6 +5,7 @@
  */
 import { AuthClientError } from './errors.js'
 import { post, request, type Reply } from './request.js'
+import { notLatchkeyAdvice, warnOnce } from './why-unreachable.js'
 import { channelName } from './channel-name.js'
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { Engine } from './session-engine.js'
@@ -100,7 +101,7 @@ export function createAuthClient<A = unknown, const P extends readonly ClientPlu
    * token no longer matches the cookie: a MissingCSRF answer is tried once more with a fresh token.
    */
   const send = async <T>(url: string, fields: Record<string, string>, json?: boolean): Promise<Reply<T>> => {
-    const once = async () => post<T>(url, await client.getCsrfToken(), fields, json)
+    const once = async () => post<T>(url, await client.getCsrfToken(), fields, json, base)
     let reply: Reply<T>
     try {
       reply = await once()
@@ -137,7 +138,9 @@ export function createAuthClient<A = unknown, const P extends readonly ClientPlu
       if (!next.error) apply(next)
       else if (!state) {
         schedule(next.due)
-        throw new AuthClientError(next.error, 'The session could not be read')
+        const advice = next.error === 'NotLatchkey' ? notLatchkeyAdvice(sessionUrl) : undefined
+        if (advice) warnOnce('not-latchkey', advice)
+        throw new AuthClientError(next.error, advice ?? 'The session could not be read')
       }
       return client.session ?? null
     },

@@ -1,12 +1,16 @@
 /**
  * What went wrong, as the SDK reports it: no connection, a server on another origin that refused
- * this page's origin (`CrossOriginRefused`: add it to `trustedOrigins`), a server failure, or the
- * server's error type. `SessionNotFresh` means the action needs a recent sign-in: show `<latchkey-signin confirm>`
+ * this page's origin (`CrossOriginRefused`: add it to `trustedOrigins`), the same from the server's
+ * own URL while the page reaches latchkey on its own origin (`OriginMismatch`: the server's
+ * `origin` must be the page's URL), an answer that is not latchkey's (`NotLatchkey`: the client's
+ * `basePath` is not where the server's routes answer), a server failure, or the server's error type. `SessionNotFresh` means the action needs a recent sign-in: show `<latchkey-signin confirm>`
  * and retry. Any other server type (`?error=`) arrives as it is.
  */
 export type AuthClientErrorCode =
   | 'NetworkError'
   | 'CrossOriginRefused'
+  | 'OriginMismatch'
+  | 'NotLatchkey'
   | 'ServerError'
   | 'SessionNotFresh'
   | 'CredentialsSignin'
@@ -26,7 +30,8 @@ export type AuthClientErrorCode =
   | (string & {})
 
 /**
- * Every failure of the SDK: `code` is 'NetworkError', 'ServerError', or the server's error type
+ * Every failure of the SDK: `code` is 'NetworkError', 'CrossOriginRefused', 'OriginMismatch',
+ * 'NotLatchkey', 'ServerError', or the server's error type
  * (`?error=`); the passkey client's `PasskeyError` is one too, with its `reason`.
  */
 export class AuthClientError extends Error {

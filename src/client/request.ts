@@ -6,7 +6,7 @@
  */
 import { AuthClientError } from './errors.js'
 import { networkFailureHeader } from './network-failure.js'
-import { crossOriginAdvice, whyUnreachable } from './why-unreachable.js'
+import { crossOriginAdvice, leavesThePagesOrigin, notLatchkeyAdvice, originMismatchAdvice, warnOnce, whyUnreachable } from './why-unreachable.js'
 
 export interface Reply<T> {
   data: T
@@ -15,14 +15,20 @@ export interface Reply<T> {
 
 /**
  * Why nothing usable came back: `network`, the server could not be reached; `cross-origin`, a
- * server on another origin answered but refused this page's origin; `not-json`, it answered with
- * a body that is not JSON. `thrown` is what fetch or the body read threw; absent when the
- * worker's stand-in said the network failed.
+ * server on another origin answered but refused this page's origin; `origin-mismatch`, the same,
+ * from a URL the server gave while the page reaches latchkey on its own origin (the server's
+ * `origin` is not the page's); `not-latchkey`, an answer below 500 whose body is not JSON (no
+ * latchkey there: a `basePath` that is not the server's); `not-json`, a 5xx whose body is not
+ * JSON. `thrown` is what fetch or the body read threw; absent when the worker's stand-in said the
+ * network failed.
  */
-export type FetchFailure = { kind: 'network' | 'cross-origin' | 'not-json'; message: string; thrown?: unknown }
+export type FetchFailure = { kind: 'network' | 'cross-origin' | 'origin-mismatch' | 'not-latchkey' | 'not-json'; message: string; thrown?: unknown }
 
-/** fetch + JSON: the answer and its body, whatever the status; `fail` makes the caller's error of a failure. */
-export async function fetchJson<T>(url: string, init: RequestInit, fail: (failure: FetchFailure) => Error): Promise<Reply<T>> {
+/**
+ * fetch + JSON: the answer and its body, whatever the status; `fail` makes the caller's error of a
+ * failure. `base`: the client's basePath URL, where `url` is one the server gave.
+ */
+export async function fetchJson<T>(url: string, init: RequestInit, fail: (failure: FetchFailure) => Error, base?: string): Promise<Reply<T>> {
   let response: Response
   try {
     response = await fetch(url, { credentials: 'include', cache: 'no-store', ...init, headers: { accept: 'application/json', ...init.headers } })
@@ -30,9 +36,10 @@ export async function fetchJson<T>(url: string, init: RequestInit, fail: (failur
     if (init.signal?.aborted || (await whyUnreachable(url)) === 'network') {
       throw fail({ kind: 'network', message: `Could not reach ${url}: ${(e as Error).message}`, thrown: e })
     }
-    const message = crossOriginAdvice(url)
+    const mismatch = leavesThePagesOrigin(url, base)
+    const message = mismatch ? originMismatchAdvice(url, base!) : crossOriginAdvice(url)
     console.warn(`latchkey: ${message}`)
-    throw fail({ kind: 'cross-origin', message, thrown: e })
+    throw fail({ kind: mismatch ? 'origin-mismatch' : 'cross-origin', message, thrown: e })
   }
   // The worker's stand-in for a failed fetch (src/client/network-failure.ts).
   if (response.headers.has(networkFailureHeader)) throw fail({ kind: 'network', message: `Could not reach ${url}` })
@@ -41,34 +48,50 @@ export async function fetchJson<T>(url: string, init: RequestInit, fail: (failur
     // A clone: the body stays readable for the session engine, which may look at it too.
     data = await response.clone().json()
   } catch (e) {
-    throw fail({ kind: 'not-json', message: `${response.status} from ${url} is not JSON`, thrown: e })
+    if (response.status >= 500) throw fail({ kind: 'not-json', message: `${response.status} from ${url} is not JSON: the server, or a proxy in front of it, failed`, thrown: e })
+    throw fail(notLatchkey(url, response.status, e))
   }
   return { data, response }
 }
 
-const codes = { network: 'NetworkError', 'cross-origin': 'CrossOriginRefused', 'not-json': 'ServerError' } as const
+/** The failure of an answer that is not latchkey's, its advice on the console once. */
+export function notLatchkey(url: string, status: number, thrown?: unknown): FetchFailure {
+  const message = notLatchkeyAdvice(url, status)
+  warnOnce('not-latchkey', message)
+  return { kind: 'not-latchkey', message, thrown }
+}
+
+const codes = { network: 'NetworkError', 'cross-origin': 'CrossOriginRefused', 'origin-mismatch': 'OriginMismatch', 'not-latchkey': 'NotLatchkey', 'not-json': 'ServerError' } as const
 const clientFailure = (failure: FetchFailure) => new AuthClientError(codes[failure.kind], failure.message)
 
 /**
  * fetch + JSON with typed failures: no connection is 'NetworkError' (also when the worker says
- * so); a server on another origin that refused this page's origin is 'CrossOriginRefused'; a 5xx, or a body that is not JSON, is 'ServerError'; a 4xx names the server's error type.
- * A body with `url` (a sign-in or sign-out result, even a failed one) is handed back to the caller.
+ * so); a server on another origin that refused this page's origin is 'CrossOriginRefused', or
+ * 'OriginMismatch' where the page reaches latchkey on its own origin (`base`) and the URL came
+ * from the server; an answer that is not latchkey's (a body that is not JSON below 500, a 404
+ * naming no error type) is 'NotLatchkey'; a 5xx is 'ServerError'; a 4xx names the server's error
+ * type. A body with `url` (a sign-in or sign-out result, even a failed one) is handed back to the caller.
  */
-export async function request<T>(url: string, init: RequestInit = {}): Promise<Reply<T>> {
-  const reply = await fetchJson<any>(url, init, clientFailure)
+export async function request<T>(url: string, init: RequestInit = {}, base?: string): Promise<Reply<T>> {
+  const reply = await fetchJson<any>(url, init, clientFailure, base)
   const { data, response } = reply
   if (!response.ok && !data?.url) {
+    if (response.status === 404 && typeof data?.error !== 'string') throw clientFailure(notLatchkey(url, 404))
     throw new AuthClientError(response.status >= 500 ? 'ServerError' : (data?.error ?? 'ServerError'), data?.message ?? `${response.status} from ${url}`)
   }
   return reply
 }
 
-/** POSTs a form with the double-submit CSRF token and asks for `200 {url}` instead of a redirect. */
-export async function post<T>(url: string, csrfToken: string, fields: Record<string, string>, json?: boolean): Promise<Reply<T>> {
+/** POSTs a form with the double-submit CSRF token and asks for `200 {url}` instead of a redirect. `base`: as for `request`. */
+export async function post<T>(url: string, csrfToken: string, fields: Record<string, string>, json?: boolean, base?: string): Promise<Reply<T>> {
   const body = { ...fields, csrfToken }
-  return request<T>(url, {
-    method: 'POST',
-    headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
-    body: json ? JSON.stringify(body) : new URLSearchParams(body),
-  })
+  return request<T>(
+    url,
+    {
+      method: 'POST',
+      headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
+      body: json ? JSON.stringify(body) : new URLSearchParams(body),
+    },
+    base,
+  )
 }

@@ -122,7 +122,7 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     if (fresh(prev, after)) return view(prev!)
     const now = Date.now()
     const epoch = prev?.epoch ?? 0
-    let response: Response
+    let response: Response | undefined
     let session: Session | null
     try {
       response = await fetcher(sessionUrl, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json' } })
@@ -131,7 +131,10 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
       if (!response.ok || !fromOrigin(response, origin)) throw new Error(String(response.status))
       session = await response.json()
     } catch (e) {
-      const code = !(e instanceof TypeError) ? 'ServerError' : (await whyUnreachable(sessionUrl)) === 'cross-origin' ? 'CrossOriginRefused' : 'NetworkError'
+      // A 404, or a body that is not JSON below 500, is no latchkey's answer (a basePath that is not the server's).
+      const status = response?.status ?? 0
+      const notLatchkey = status === 404 || (e instanceof SyntaxError && status < 500)
+      const code = notLatchkey ? 'NotLatchkey' : !(e instanceof TypeError) ? 'ServerError' : (await whyUnreachable(sessionUrl)) === 'cross-origin' ? 'CrossOriginRefused' : 'NetworkError'
       if (!prev) return { session: null, due: now + retry, error: code }
       return write({ ...prev, stale: true, due: now + retry })
     }

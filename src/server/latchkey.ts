@@ -8,7 +8,7 @@ import { AuthError, clientErrorType, configurationError } from '../core/errors.j
 import { resolveConfig, type ResolvedConfig } from './kernel/config.js'
 import { reportInstance } from './kernel/instances.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
-import { publicOrigin } from './kernel/public-origin.js'
+import { crossOriginRefusal, publicOrigin } from './kernel/public-origin.js'
 import english from '../locales/en/pages.js'
 import { RateLimitError } from './kernel/rate-limit/check.js'
 import { json, jsonHeaders, redirectWithError, reply, toResponse, type Reply } from './kernel/respond.js'
@@ -226,7 +226,9 @@ function addCorsHeaders(ctx: Context, headers: Record<string, string>): boolean 
 function preflight(ctx: Context): Reply {
   const cors: Record<string, string> = {}
   if (!addCorsHeaders(ctx, cors)) {
-    return json(ctx, { error: 'InvalidRequest', message: 'Cross-origin calls are allowed only from the configured trustedOrigins' }, 403)
+    const message = crossOriginRefusal(ctx.incoming, ctx.origin)
+    ctx.config.logger.warn(`InvalidRequest: a preflight refused. ${message}`)
+    return json(ctx, { error: 'InvalidRequest', message }, 403)
   }
   cors['access-control-allow-methods'] = 'GET, POST'
   cors['access-control-allow-headers'] = 'content-type, x-auth-return-redirect'

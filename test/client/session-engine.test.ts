@@ -176,4 +176,21 @@ describe('session engine', () => {
     expect((await settled(page.get())).session?.user).toEqual(alice)
     expect(server.requests).toHaveLength(2)
   })
+
+  it("a first read that meets no latchkey (an app's index.html, a 404) is NotLatchkey; a 5xx stays ServerError", async () => {
+    browserGlobals({ locks: fakeLocks().locks })
+    const answers: [() => Response, string][] = [
+      [() => new Response('<!doctype html><div id="app"></div>', { headers: { 'content-type': 'text/html' } }), 'NotLatchkey'],
+      [() => new Response('Cannot GET /auth/session', { status: 404 }), 'NotLatchkey'],
+      [() => Response.json({ message: 'Not Found' }, { status: 404 }), 'NotLatchkey'],
+      [() => new Response('<h1>502 Bad Gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } }), 'ServerError'],
+    ]
+    for (const [answer, error] of answers) {
+      const server = fakeServer()
+      const page = createEngine(sessionUrl, undefined, server.fetch)
+      server.respond(answer)
+      expect(await settled(page.get())).toEqual({ session: null, due: Date.now() + retry, error })
+      vi.advanceTimersByTime(retry)
+    }
+  })
 })

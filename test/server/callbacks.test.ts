@@ -79,6 +79,45 @@ describe('CORS', () => {
     const other = await handler(new Request('http://localhost:3000/auth/session', { headers: { origin: 'https://other.example.com' } }))
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
   })
+
+  /** A refused preflight from `origin`, its answer and what the server logged. */
+  async function refused(headers: Record<string, string>, url = 'http://localhost:3000/auth/callback/credentials') {
+    const { handler, logs } = testServer({ origin: 'http://localhost:3000' })
+    const res = await handler(new Request(url, { method: 'OPTIONS', headers }))
+    expect(res.status).toBe(403)
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+    const body = (await res.json()) as { error: string; message: string }
+    expect(body.error).toBe('InvalidRequest')
+    expect(logs.filter((l) => l.startsWith('warn InvalidRequest: a preflight refused'))).toHaveLength(1)
+    expect(logs.join('\n')).toContain(body.message)
+    return body.message
+  }
+
+  it("a refusal says the fix: `origin` should be the page's URL behind a dev proxy, else trustedOrigins", async () => {
+    // A page on a dev server's port (its proxy forwards /auth here) called the URL the server built on its own origin.
+    const message = await refused({ origin: 'http://localhost:5173' })
+    expect(message).toContain("set origin (or AUTH_URL) to http://localhost:5173, the page's URL")
+    expect(message).toContain('add http://localhost:5173 to trustedOrigins')
+    expect(message.indexOf('set origin')).toBeLessThan(message.indexOf('add http://localhost:5173'))
+  })
+
+  it("a request that arrived under the page's own host (a proxy that kept Host, or set X-Forwarded-Host): only `origin`", async () => {
+    for (const message of [
+      await refused({ origin: 'http://localhost:5173', 'x-forwarded-host': 'localhost:5173' }),
+      await refused({ origin: 'http://localhost:5173' }, 'http://localhost:5173/auth/callback/credentials'),
+    ]) {
+      expect(message).toBe(
+        "The page at http://localhost:5173 reaches latchkey through a proxy on its own origin, but origin is http://localhost:3000, so latchkey's URLs send it to another origin: set origin (or AUTH_URL) to http://localhost:5173, the page's URL, so latchkey builds its URLs on the page's origin",
+      )
+    }
+  })
+
+  it('an Origin that is not a plain origin is named nowhere', async () => {
+    for (const origin of ['null', 'http://evil.example/path', 'http://a b.example', 'javascript:alert(1)', 'http://evil.example\tinjected']) {
+      const message = await refused({ origin })
+      expect(message).toBe('Cross-origin calls are allowed only from http://localhost:3000 and the configured trustedOrigins')
+    }
+  })
 })
 
 describe('redirects to a frontend on another origin', () => {

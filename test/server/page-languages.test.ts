@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { languages, type PageMessages } from '../../src/locales/index.js'
 import en from '../../src/locales/en/pages.js'
+import Passkey from '../../src/providers/passkey.js'
 import Password, { type PasswordEmail } from '../../src/providers/password.js'
 import { acceptedLanguages } from '../../src/server/kernel/page-language.js'
 import { Jar } from '../support/jar.js'
@@ -184,6 +185,21 @@ describe('every page, in another language, with no English left', () => {
     expect(reset).toContain('<label>Nouveau mot de passe <input')
     expect(reset).toContain('Enregistrer le nouveau mot de passe')
     expect(readable(reset, testServerWords)).not.toMatch(english)
+  })
+
+  it("the password's sign-up and forgot-password pages, and the sign-in page's notice and passkey (es)", async () => {
+    const made = testServer({ adapter: MemoryAdapter(), extraProviders: [Password({ sendEmail: () => {}, breached: false }), Passkey()] })
+    const jar = new Jar(made.handler)
+    const signUp = await (await jar.get('/auth/password/sign-up?error=PasswordBreached', { 'accept-language': 'es' })).text()
+    expect(signUp).toContain('<button>Crear la cuenta</button>')
+    expect(signUp).toContain('Esta contraseña ha aparecido en una filtración de datos.')
+    expect(readable(signUp, testServerWords)).not.toMatch(english)
+    const forgot = await (await jar.get('/auth/password/forgot', { 'accept-language': 'es' })).text()
+    expect(forgot).toContain('<button>Enviar el enlace</button>')
+    expect(readable(forgot, testServerWords)).not.toMatch(english)
+    const signIn = await (await jar.get('/auth/signin?notice=password-reset', { 'accept-language': 'es' })).text()
+    expect(signIn).toContain('Tu contraseña se ha cambiado.')
+    expect(readable(signIn.replace(/<script>[\s\S]*?<\/script>/, ''), [...testServerWords, 'Passkey'])).not.toMatch(english)
   })
 
   it('the email link page, for nobody and over another account (de)', async () => {

@@ -83,6 +83,8 @@ export interface AppServerOptions {
   migrateFrom?: AuthConfig['migrateFrom']
   /** The session strategy: database (the default here) or JWT. */
   strategy?: 'database' | 'jwt'
+  /** The server's own sign-in and error pages, where the app's page (`/`) stands in by default. */
+  builtInPages?: boolean
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -233,7 +235,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     now,
     ...(options.mfa && { mfa: true }),
     ...(options.migrateFrom && { migrateFrom: options.migrateFrom }),
-    pages: { signIn: '/', error: '/' },
+    pages: options.builtInPages ? {} : { signIn: '/', error: '/' },
     // An update may set `theme`; it lives in the answer to that update (database sessions keep no extra data).
     callbacks: {
       session: ({ session, trigger, newSession }) =>

@@ -1,8 +1,8 @@
 /**
  * Every failure of the passkey client, as one typed error. It is an `AuthClientError`: its `code`
  * is the server's error code where the server refused (`SessionNotFresh`, `WebAuthnVerificationError`,
- * ...: the same code as from every other call), `NetworkError` or `ServerError` as for the rest of
- * the SDK, or a `Passkey…` code for what the browser refused. `reason` says what happened in the
+ * ...: the same code as from every other call), `NetworkError`, `NotLatchkey` or `ServerError` as for
+ * the rest of the SDK, or a `Passkey…` code for what the browser refused. `reason` says what happened in the
  * passkey client's words: the server's (its `Latchkey-WebAuthn-Error` header) or the browser's.
  * Browser errors (`@simplewebauthn/browser`'s `WebAuthnError` and plain DOMExceptions) and server
  * refusals both end up here.
@@ -29,6 +29,8 @@ export type PasskeyErrorKind =
   | 'network'
   /** A server on another origin answered but refused this page's origin (CORS). */
   | 'cross-origin'
+  /** What answered is not latchkey (a body that is not JSON, a 404 naming no error): a `basePath` that is not the server's. */
+  | 'not-latchkey'
   | 'server'
   /** Anything else the browser raised; `cause` has it. */
   | 'failed'
@@ -43,6 +45,7 @@ export type PasskeyErrorCode =
   | 'PasskeyFailed'
   | 'NetworkError'
   | 'CrossOriginRefused'
+  | 'NotLatchkey'
   | 'ServerError'
 
 const clientCodes: Record<PasskeyErrorKind, PasskeyErrorCode> = {
@@ -54,6 +57,7 @@ const clientCodes: Record<PasskeyErrorKind, PasskeyErrorCode> = {
   failed: 'PasskeyFailed',
   network: 'NetworkError',
   'cross-origin': 'CrossOriginRefused',
+  'not-latchkey': 'NotLatchkey',
   server: 'ServerError',
   // Only with the server's code (below); alone, the server gave none.
   refused: 'ServerError',
@@ -87,6 +91,7 @@ const messages: Record<PasskeyErrorKind, string> = {
   refused: 'The server refused the passkey',
   network: 'Could not reach the server',
   'cross-origin': "The server refused this page's origin: add it to the server's trustedOrigins",
+  'not-latchkey': "No latchkey server answers there: check that the client's basePath matches the server's",
   server: 'The server failed',
   failed: 'The passkey request failed',
 }
@@ -118,6 +123,7 @@ export function fromBrowserError(error: unknown): PasskeyError {
 /** Maps a server answer that is not a success. */
 export function fromServer(status: number, body: { error?: string; message?: string } | null, reason: string | null): PasskeyError {
   const details = { reason: reason ?? undefined, serverError: body?.error }
+  if (status === 404 && !body?.error) return new PasskeyError('not-latchkey', `${messages['not-latchkey']} (${status})`, details)
   if (status >= 500 || !body?.error) return new PasskeyError('server', body?.message ?? `${messages.server} (${status})`, details)
   if (reason === 'unknown-credential') return new PasskeyError('no-credential', body.message ?? messages['no-credential'], details)
   if (reason === 'already-registered') return new PasskeyError('already-registered', body.message ?? messages['already-registered'], details)

@@ -15,7 +15,9 @@ export async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
 function passkeyFailure(failure: FetchFailure, signal: AbortSignal | null | undefined): PasskeyError {
   if ('thrown' in failure && signal?.aborted) return cancelled()
   if (failure.kind === 'not-json') return new PasskeyError('server', failure.message)
-  return new PasskeyError(failure.kind, failure.message, { cause: failure.thrown })
+  // The passkey client calls its basePath's URLs only: none is the server's own URL on another origin.
+  const kind = failure.kind === 'origin-mismatch' ? 'cross-origin' : failure.kind
+  return new PasskeyError(kind, failure.message, { cause: failure.thrown })
 }
 
 export function postJson<T>(url: string, body: unknown): Promise<T> {

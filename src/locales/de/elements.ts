@@ -30,6 +30,8 @@ const messages: ElementMessages = {
   Configuration: 'Es gibt ein Problem mit der Serverkonfiguration. Bitte versuchen Sie es später noch einmal.',
   NetworkError: 'Der Server ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es noch einmal.',
   CrossOriginRefused: 'Der Anmeldeserver hat den Ursprung dieser Seite abgelehnt. Fügen Sie ihn zu trustedOrigins des Servers hinzu oder leiten Sie die Anmelderouten über einen Proxy auf dieser Website.',
+  OriginMismatch: 'Diese Seite erreicht den Anmeldeserver über ihre eigene Adresse, aber die Einstellung origin des Servers nennt eine andere. Setzen Sie origin des Servers auf die URL dieser Seite.',
+  NotLatchkey: 'Unter dieser Adresse wurde kein Anmeldedienst gefunden. Prüfen Sie, ob der basePath des Clients dem des Servers entspricht und ob die Anmelderouten dort bereitgestellt werden.',
   ServerError: 'Der Server konnte die Anfrage nicht abschließen. Bitte versuchen Sie es später noch einmal.',
   unknownError: 'Anmeldung nicht möglich.',
   useAtLeast: { one: 'Verwenden Sie mindestens {count} Zeichen.', other: 'Verwenden Sie mindestens {count} Zeichen.' },

@@ -34,6 +34,10 @@ export default {
   NetworkError: 'Could not reach the server. Check your connection and try again.',
   // A set-up mistake, so it says what to configure (the console has both origins).
   CrossOriginRefused: "The sign-in server refused this page's origin. Add it to the server's trustedOrigins, or proxy the sign-in routes through this site.",
+  // The same from the server's own URL, while the page reaches latchkey on its own origin (a proxy).
+  OriginMismatch: "This page reaches the sign-in server through its own address, but the server's origin setting names another. Set the server's origin to this page's URL.",
+  // What answered at basePath is not latchkey.
+  NotLatchkey: "The sign-in service was not found at this address. Check that the client's basePath matches the server's, and that the sign-in routes are served there.",
   ServerError: 'The server could not complete the request. Please try again later.',
   unknownError: 'Unable to sign in.',
   // A password provider's limits, where known.

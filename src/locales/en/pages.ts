@@ -16,6 +16,10 @@ export default {
   OAuthSignInError: 'Signing in with the provider could not start. Try again.',
   OAuthCallbackError: 'The provider did not complete the sign-in. Try again.',
   EmailSignin: 'The sign-in email could not be sent. Check the address.',
+  EmailNotVerified: 'Confirm your email address first: open the link in the email we sent you.',
+  PasswordTooShort: 'That password is too short. Choose a longer one.',
+  PasswordTooLong: 'That password is too long. Choose a shorter one.',
+  PasswordBreached: 'This password has appeared in a data breach. Choose another one.',
   MissingCSRF: 'The form expired. Reload the page and try again.',
   InvalidCheck: 'The sign-in could not be verified. Start again.',
   RateLimited: 'Too many attempts. Wait a moment and try again.',
@@ -55,6 +59,22 @@ export default {
   chooseNewPassword: 'Choose a new password',
   newPassword: 'New password',
   saveNewPassword: 'Save the new password',
+  // The notices the sign-in page shows (`?notice=`), as a polite status message.
+  noticeEmailVerified: 'Your email address is confirmed. You can sign in now.',
+  noticePasswordReset: 'Your password was changed. Sign in with the new one.',
+  noticePasskeysRemoved: 'Your email address is confirmed. The passkeys registered for it before were removed.',
+  noticeConfirmationSent: 'Check your email: we sent that address a message with the next step.',
+  noticeResetLinkSent: 'If an account uses that address, we sent it a link to choose a new password.',
+  // The password's links on the sign-in page, and its sign-up and forgot-password pages; a passkey that failed there.
+  forgotPassword: 'Forgot your password?',
+  createAccount: 'Create an account',
+  passkeyFailed: 'The passkey could not be used. Try again, or sign in another way.',
+  nameOptional: 'Name (optional)',
+  createTheAccount: 'Create the account',
+  backToSignIn: 'Back to sign-in',
+  resetPassword: 'Reset your password',
+  resetPasswordLead: "Enter your account's email address: we will send it a link to choose a new password.",
+  sendResetLink: 'Send the link',
   // The password emails, in the language of the request that sends them; {name} is the app's
   // (theme.name, else the origin's host), {host} the origin's host.
   verifySubject: 'Confirm your email address for {name}',

@@ -30,6 +30,8 @@ const messages: ElementMessages = {
   Configuration: 'Hay un problema con la configuración del servidor. Vuelve a intentarlo más tarde.',
   NetworkError: 'No se ha podido conectar con el servidor. Comprueba tu conexión y vuelve a intentarlo.',
   CrossOriginRefused: 'El servidor de inicio de sesión ha rechazado el origen de esta página. Añádelo a trustedOrigins en el servidor o sirve las rutas de inicio de sesión a través de un proxy en este sitio.',
+  OriginMismatch: 'Esta página llega al servidor de inicio de sesión a través de su propia dirección, pero el ajuste origin del servidor indica otra. Define el origin del servidor con la URL de esta página.',
+  NotLatchkey: 'No se ha encontrado el servicio de inicio de sesión en esta dirección. Comprueba que el basePath del cliente coincide con el del servidor y que las rutas de inicio de sesión se sirven ahí.',
   ServerError: 'El servidor no ha podido completar la solicitud. Vuelve a intentarlo más tarde.',
   unknownError: 'No se ha podido iniciar sesión.',
   useAtLeast: { one: 'Usa al menos {count} carácter.', many: 'Usa al menos {count} de caracteres.', other: 'Usa al menos {count} caracteres.' },

@@ -30,6 +30,8 @@ const messages: ElementMessages = {
   Configuration: 'La configuration du serveur présente un problème. Veuillez réessayer plus tard.',
   NetworkError: 'Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.',
   CrossOriginRefused: "Le serveur de connexion a refusé l'origine de cette page. Ajoutez-la aux trustedOrigins du serveur, ou faites passer les routes de connexion par un proxy sur ce site.",
+  OriginMismatch: "Cette page joint le serveur de connexion par sa propre adresse, mais le réglage origin du serveur en indique une autre. Donnez à l'origin du serveur l'URL de cette page.",
+  NotLatchkey: 'Le service de connexion est introuvable à cette adresse. Vérifiez que le basePath du client correspond à celui du serveur et que les routes de connexion y sont servies.',
   ServerError: "Le serveur n'a pas pu traiter la demande. Veuillez réessayer plus tard.",
   unknownError: 'Connexion impossible.',
   useAtLeast: { one: 'Utilisez au moins {count} caractère.', many: 'Utilisez au moins {count} de caractères.', other: 'Utilisez au moins {count} caractères.' },

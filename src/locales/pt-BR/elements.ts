@@ -30,6 +30,8 @@ const messages: ElementMessages = {
   Configuration: 'Há um problema na configuração do servidor. Tente novamente mais tarde.',
   NetworkError: 'Não foi possível acessar o servidor. Verifique sua conexão e tente novamente.',
   CrossOriginRefused: 'O servidor de login recusou a origem desta página. Adicione-a aos trustedOrigins do servidor ou encaminhe as rotas de login por um proxy neste site.',
+  OriginMismatch: 'Esta página acessa o servidor de login pelo próprio endereço, mas a configuração origin do servidor indica outro. Defina o origin do servidor como a URL desta página.',
+  NotLatchkey: 'O serviço de login não foi encontrado neste endereço. Verifique se o basePath do cliente é o mesmo do servidor e se as rotas de login são servidas nele.',
   ServerError: 'O servidor não conseguiu concluir a solicitação. Tente novamente mais tarde.',
   unknownError: 'Não foi possível fazer login.',
   useAtLeast: { one: 'Use pelo menos {count} caractere.', many: 'Use pelo menos {count} de caracteres.', other: 'Use pelo menos {count} caracteres.' },

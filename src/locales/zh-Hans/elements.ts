@@ -30,6 +30,8 @@ const messages: ElementMessages = {
   Configuration: '服务器配置有问题。请稍后重试。',
   NetworkError: '无法连接到服务器。请检查网络连接，然后重试。',
   CrossOriginRefused: '登录服务器拒绝了此页面的源。请将其添加到服务器的 trustedOrigins 中，或通过此网站代理登录路由。',
+  OriginMismatch: '此页面通过自身地址访问登录服务器，但服务器的 origin 设置指向另一个地址。请将服务器的 origin 设置为此页面的 URL。',
+  NotLatchkey: '在此地址未找到登录服务。请检查客户端的 basePath 是否与服务器的一致，以及登录路由是否在该路径提供。',
   ServerError: '服务器无法完成请求。请稍后重试。',
   unknownError: '无法登录。',
   useAtLeast: { other: '请至少使用 {count} 个字符。' },

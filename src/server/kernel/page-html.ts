@@ -1,5 +1,11 @@
-/** The frame of every server-rendered page, for the shared routes and the features' own pages alike. */
-import { escapeHtml, type PageWords } from './page-language.js'
+/**
+ * The frame of every server-rendered page, for the shared routes and the features' own pages
+ * alike, and what those pages say of the query they were opened with: an error code (`?error=`)
+ * or a notice (`?notice=`), each in words only when it is one the server knows.
+ */
+import { toBase64Url } from '../../core/encoding.js'
+import { escapeHtml, pluginWords, type PageWords } from './page-language.js'
+import type { Context, PageKey } from './types.js'
 
 export { escapeHtml }
 
@@ -9,8 +15,92 @@ export function page(words: PageWords, title: string, body: string): string {
 <title>${escapeHtml(title)}</title><style>
 body{font:16px/1.5 system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:grid;place-items:center;min-block-size:100vh;margin:0}
 main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0001;padding:2rem;inline-size:min(22rem,90vw)}
-h1{font-size:1.3rem;margin-block:0 1rem}form{display:grid;gap:.5rem;margin-block:0 1rem}
+h1{font-size:1.3rem;margin-block:0 1rem}form{display:grid;gap:.5rem;margin-block:0 1rem}[hidden]{display:none!important}
 label{display:grid;gap:.25rem;font-size:.9rem}input,button{font:inherit;padding-block:.6rem;padding-inline:.8rem;border-radius:8px;border:1px solid #ccc}
-button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b00020}hr{border:0;border-block-start:1px solid #eee;margin:1rem 0}
+button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b00020}.notice{color:#0a5c2b}.links{display:flex;flex-wrap:wrap;gap:.5rem 1rem;font-size:.9rem;margin-block:0 1rem}
+hr{border:0;border-block-start:1px solid #eee;margin:1rem 0}
 </style></head><body><main>${body}</main></body></html>`
+}
+
+/** The error codes the pages put in words (`?error=`); any other is shown as `Configuration`. */
+const errorTypes: readonly string[] = [
+  'AccessDenied',
+  'Verification',
+  'InvalidCode',
+  'CodeAlreadyUsed',
+  'CodeExpired',
+  'TooManyAttempts',
+  'CredentialsSignin',
+  'OAuthAccountNotLinked',
+  'OAuthSignInError',
+  'OAuthCallbackError',
+  'EmailSignin',
+  'EmailNotVerified',
+  'PasswordTooShort',
+  'PasswordTooLong',
+  'PasswordBreached',
+  'MissingCSRF',
+  'InvalidCheck',
+  'RateLimited',
+  'SessionNotFresh',
+  'WebAuthnVerificationError',
+  'SecondFactorRequired',
+  'SecondFactorSetupRequired',
+  'Configuration',
+] satisfies PageKey[]
+
+/**
+ * The sentence for `type`, as HTML: the pages' own, else that of an installed plugin that
+ * registered the code and has a message under its name (`LatchkeyPlugin.messages`), else
+ * `Configuration`'s. The code itself is never put on the page but escaped in an attribute.
+ */
+export function errorText(ctx: Context, words: PageWords, type: string): string {
+  if (errorTypes.includes(type)) return words.html(type as PageKey)
+  const plugin = ctx.config.plugins.find((p) => p.errorCodes?.includes(type) && p.messages && Object.hasOwn(p.messages.en, type))
+  return plugin ? pluginWords(ctx, plugin.messages!).html(type) : words.html('Configuration')
+}
+
+/** The error a page was opened with (`?error=`), as an alert; nothing without one. */
+export function errorParagraph(ctx: Context, words: PageWords, type: string | null | undefined): string {
+  return type ? `<p class="error" role="alert" data-error="${escapeHtml(type)}">${errorText(ctx, words, type)}</p>` : ''
+}
+
+/**
+ * Every notice the server sends a browser to the sign-in page with (`?notice=`), and its words.
+ * A redirect can carry only these (the type), and the page shows only these: any other value,
+ * whatever it holds, shows nothing, so the query never reaches the page.
+ */
+export const notices = {
+  /** The address was confirmed (the password confirmation link). */
+  'email-verified': 'noticeEmailVerified',
+  /** A new password was set (the password reset link). */
+  'password-reset': 'noticePasswordReset',
+  /** The first proof of an address removed the passkeys registered for it before (sign-in/first-proof.ts). */
+  'passkeys-removed': 'noticePasskeysRemoved',
+  /** A sign-up, or a new confirmation email, was asked for: the address gets an email. */
+  'confirmation-sent': 'noticeConfirmationSent',
+  /** A password reset was asked for: the address gets an email where it has an account. */
+  'reset-link-sent': 'noticeResetLinkSent',
+} as const satisfies Record<string, PageKey>
+
+export type Notice = keyof typeof notices
+
+/** The notice a page was opened with, as a polite status message; nothing for an unknown one. */
+export function noticeParagraph(words: PageWords, notice: string | null | undefined): string {
+  if (!notice || !Object.hasOwn(notices, notice)) return ''
+  return `<p class="notice" role="status" data-notice="${escapeHtml(notice)}">${words.html(notices[notice as Notice])}</p>`
+}
+
+/**
+ * A page's inline scripts as their CSP sources (`'sha256-…'`): a page's `script-src` names the
+ * hashes of the scripts it carries, so no other script runs on it.
+ */
+export async function scriptHashes(scripts: readonly string[]): Promise<string[]> {
+  const encoder = new TextEncoder()
+  return Promise.all(
+    scripts.map(async (script) => {
+      const base64 = toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(script))))
+      return `'sha256-${base64.replace(/-/g, '+').replace(/_/g, '/')}${'='.repeat((4 - (base64.length % 4)) % 4)}'`
+    }),
+  )
 }

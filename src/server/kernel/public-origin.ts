@@ -57,6 +57,32 @@ export function publicOrigin(rule: OriginRule, incoming: Incoming): string | nul
   return isLoopback(host) ? own : null
 }
 
+/**
+ * The refusal of a cross-origin call (an Origin that is neither `origin` nor trusted), in words
+ * only: it decides nothing, and names the request's Origin only when that is a plain http(s)
+ * origin. Where the request arrived under the page's own host (its Host or X-Forwarded-Host is the
+ * Origin's: a proxy of the page's origin forwarded it), `origin` should be the page's URL; else
+ * the fix is that or `trustedOrigins`, and a dev proxy (which sends the page to the server's own
+ * URLs when `origin` is the server's) is the likelier of the two on one machine.
+ */
+export function crossOriginRefusal(incoming: Incoming, origin: string): string {
+  const page = plainOrigin(incoming.header('origin'))
+  if (!page) return `Cross-origin calls are allowed only from ${origin} and the configured trustedOrigins`
+  const host = hostOf(page)
+  const proxied = host === hostOf(incoming.origin) || host === firstValue(incoming.header('x-forwarded-host'))
+  const setOrigin = `set origin (or AUTH_URL) to ${page}, the page's URL, so latchkey builds its URLs on the page's origin`
+  if (proxied) return `The page at ${page} reaches latchkey through a proxy on its own origin, but origin is ${origin}, so latchkey's URLs send it to another origin: ${setOrigin}`
+  return (
+    `Cross-origin calls are allowed only from ${origin} and the configured trustedOrigins, and ${page} is neither. ` +
+    `If the page at ${page} reaches latchkey through a proxy on its own origin (a dev server's proxy), ${setOrigin}; if it calls this server directly, add ${page} to trustedOrigins`
+  )
+}
+
+/** `value` when it is a serialized http(s) origin of plain characters; else null. */
+function plainOrigin(value: string | null): string | null {
+  return value && /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(value) ? value.toLowerCase() : null
+}
+
 /** `proto://host` from the first X-Forwarded-Proto and X-Forwarded-Host values, when both parse as one origin. */
 function forwardedOrigin(incoming: Incoming): string | null {
   const host = firstValue(incoming.header('x-forwarded-host'))

@@ -58,10 +58,13 @@ const pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self
 
 /**
  * A page; its forms may lead only to its own origin and `formTargets` (origins, see form-action.ts).
- * It is in the request's language (page-language.ts), so a cache must key it on `Accept-Language`.
+ * It runs no script but those whose hashes `scripts` gives (page-html.ts `scriptHashes`), and
+ * those may call only its own origin. It is in the request's language (page-language.ts), so a
+ * cache must key it on `Accept-Language`.
  */
-export function html(ctx: Context, body: string, status = 200, formTargets: string[] = []): Reply {
-  const policy = formTargets.length ? `${pagePolicy} ${formTargets.join(' ')}` : pagePolicy
+export function html(ctx: Context, body: string, status = 200, formTargets: string[] = [], scripts: string[] = []): Reply {
+  let policy = formTargets.length ? `${pagePolicy} ${formTargets.join(' ')}` : pagePolicy
+  if (scripts.length) policy += `; script-src ${scripts.join(' ')}; connect-src 'self'`
   const vary = ctx.headers.vary ? `${ctx.headers.vary}, Accept-Language` : 'Accept-Language'
   return finish(ctx, body, status, { ...pageHeaders, 'content-security-policy': policy, 'content-language': pageWords(ctx).lang, vary })
 }

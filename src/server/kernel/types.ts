@@ -278,10 +278,19 @@ export interface SignInMethod {
   /** Adapter methods a configured provider of this kind needs. */
   adapterMethods?(config: ResolvedConfig): AdapterMethod[]
   /**
-   * Its form on the built-in sign-in page, given the hidden CSRF and callback inputs; null leaves
-   * the provider off the page. Absent: a button that posts to /signin/:provider.
+   * Its form on the built-in sign-in page, given the hidden CSRF and callback inputs (and the
+   * request, for the URLs of its own routes: `ctx.baseUrl`), with any link to its other pages
+   * (a password's reset and sign-up); null leaves the provider off the page. Absent: a button that
+   * posts to /signin/:provider.
    */
-  pageForm?(provider: ResolvedProvider, app: AppProvider, hidden: string, words: PageWords): string | null
+  pageForm?(provider: ResolvedProvider, app: AppProvider, hidden: string, words: PageWords, ctx: Context): string | null
+  /**
+   * The script its form needs on the built-in sign-in page (a passkey's WebAuthn ceremony), added
+   * once wherever one of its forms shows. It runs inline, allowed by its hash in the page's CSP
+   * (`script-src`), and may call only the page's origin (`connect-src 'self'`); a form that needs
+   * it should start `hidden` and be shown by it, so a browser without scripts sees no dead button.
+   */
+  pageScript?: string
   /** What the app is told of the provider beyond id, name, type and URLs (GET /providers). */
   describe?(provider: ResolvedProvider): Partial<AppProvider>
   /** Origins the page's forms may reach through the provider (CSP form-action). */

@@ -2,42 +2,9 @@
 import type { ErrorType } from '../../core/errors.js'
 import type { AppProvider } from '../../core/types.js'
 import type { Context } from '../kernel/context.js'
-import { escapeHtml, page } from '../kernel/page-html.js'
-import { pluginWords, type PageKey, type PageWords } from '../kernel/page-language.js'
+import { errorParagraph, errorText, escapeHtml, noticeParagraph, page } from '../kernel/page-html.js'
+import type { PageWords } from '../kernel/page-language.js'
 import { resolveCallbackUrl } from '../kernel/redirect-url.js'
-
-/** The error codes the pages put in words (`?error=`); any other is shown as `Configuration`. */
-const errorTypes: readonly string[] = [
-  'AccessDenied',
-  'Verification',
-  'InvalidCode',
-  'CodeAlreadyUsed',
-  'CodeExpired',
-  'TooManyAttempts',
-  'CredentialsSignin',
-  'OAuthAccountNotLinked',
-  'OAuthSignInError',
-  'OAuthCallbackError',
-  'EmailSignin',
-  'MissingCSRF',
-  'InvalidCheck',
-  'RateLimited',
-  'SessionNotFresh',
-  'WebAuthnVerificationError',
-  'SecondFactorRequired',
-  'SecondFactorSetupRequired',
-  'Configuration',
-] satisfies PageKey[]
-
-/**
- * The sentence for `type`: the pages' own, else that of an installed plugin that registered the
- * code and has a message under its name (`LatchkeyPlugin.messages`), else `Configuration`'s.
- */
-function errorText(ctx: Context, words: PageWords, type: string): string {
-  if (errorTypes.includes(type)) return words.html(type as PageKey)
-  const plugin = ctx.config.plugins.find((p) => p.errorCodes?.includes(type) && p.messages && Object.hasOwn(p.messages.en, type))
-  return plugin ? pluginWords(ctx, plugin.messages!).html(type) : words.html('Configuration')
-}
 
 /** `tryAgain`: where the page's one link goes, from `tryAgainUrl`. */
 export function errorPage(ctx: Context, words: PageWords, type: string, tryAgain: string): string {
@@ -94,10 +61,15 @@ export function buttonForm(provider: AppProvider, hidden: string, words: PageWor
   return `<form method="post" action="${escapeHtml(provider.signinUrl)}">${hidden}<button${color ? ` style="background:${escapeHtml(color)}"` : ''}>${words.html('signInWith', { name: provider.name })}</button></form>`
 }
 
-/** The sign-in page around the providers' forms (each sign-in method draws its own). */
-export function signInPage(ctx: Context, words: PageWords, forms: string[], error: string | null | undefined): string {
-  const shown = error ? `<p class="error" role="alert" data-error="${escapeHtml(error)}">${errorText(ctx, words, error)}</p>` : ''
-  return page(words, words.text('signIn'), `<h1>${words.html('signIn')}</h1>${shown}${forms.join('<hr>') || `<p>${words.html('noProviders')}</p>`}`)
+/**
+ * The sign-in page around the providers' forms (each sign-in method draws its own, and brings
+ * the inline scripts they need), with the error (`?error=`) or the notice (`?notice=`) it was
+ * opened with.
+ */
+export function signInPage(ctx: Context, words: PageWords, forms: string[], query: { error?: string | null; notice?: string | null }, scripts: readonly string[] = []): string {
+  const body = forms.join('<hr>') || `<p>${words.html('noProviders')}</p>`
+  const script = scripts.map((s) => `<script>${s}</script>`).join('')
+  return page(words, words.text('signIn'), `<h1>${words.html('signIn')}</h1>${noticeParagraph(words, query.notice)}${errorParagraph(ctx, words, query.error)}${body}${script}`)
 }
 
 export type { ErrorType }

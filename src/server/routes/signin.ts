@@ -5,6 +5,7 @@ import { setCookie, type Context } from '../kernel/context.js'
 import { ensureCsrfToken, verifyCsrf } from '../kernel/csrf.js'
 import { methodOf } from '../kernel/plugin.js'
 import { findProvider } from '../kernel/find-provider.js'
+import { scriptHashes } from '../kernel/page-html.js'
 import { pageWords } from '../kernel/page-language.js'
 import { resolveCallbackUrl } from '../kernel/redirect-url.js'
 import { html, redirect, type Reply } from '../kernel/respond.js'
@@ -17,18 +18,22 @@ import { toAppProvider } from './providers-list.js'
 export async function getSignInPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signIn) return redirect(ctx, ctx.config.pages.signIn + ctx.url.search)
   const words = pageWords(ctx)
+  const query = { error: ctx.url.searchParams.get('error'), notice: ctx.url.searchParams.get('notice') }
   const hidden = hiddenInputs(await ensureCsrfToken(ctx), ctx.url.searchParams.get('callbackUrl') ?? undefined)
   // A sign-in waiting for its second factor shows that step alone.
   const second = await ctx.config.secondFactor?.pageForm(ctx, hidden)
-  if (second) return html(ctx, signInPage(ctx, words, [second], ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
+  if (second) return html(ctx, signInPage(ctx, words, [second], query), 200, signInFormTargets(ctx))
   const forms: string[] = []
+  const scripts = new Set<string>()
   for (const provider of ctx.config.providers.values()) {
     const app = toAppProvider(ctx, provider)
-    const pageForm = methodOf(ctx.config, provider)?.pageForm
-    const form = pageForm ? pageForm(provider, app, hidden, words) : buttonForm(app, hidden, words)
-    if (form !== null) forms.push(form)
+    const method = methodOf(ctx.config, provider)
+    const form = method?.pageForm ? method.pageForm(provider, app, hidden, words, ctx) : buttonForm(app, hidden, words)
+    if (form === null) continue
+    forms.push(form)
+    if (method?.pageScript) scripts.add(method.pageScript)
   }
-  return html(ctx, signInPage(ctx, words, forms, ctx.url.searchParams.get('error')), 200, signInFormTargets(ctx))
+  return html(ctx, signInPage(ctx, words, forms, query, [...scripts]), 200, signInFormTargets(ctx), await scriptHashes([...scripts]))
 }
 
 export async function postSignIn(ctx: Context, providerId: string | undefined): Promise<Reply> {

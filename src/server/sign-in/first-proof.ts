@@ -14,11 +14,12 @@ import type { AdapterAccount, AdapterUser } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
 import { useAdapter } from '../kernel/adapter-methods.js'
 import type { Context } from '../kernel/context.js'
+import type { Notice } from '../kernel/page-html.js'
 import { methodOf } from '../kernel/plugin.js'
 import { requestKey } from '../kernel/state.js'
 
-/** The notice a sign-in leaves for the redirect that ends it. */
-export type SignInNotice = 'passkeys-removed'
+/** The notice a sign-in leaves for the redirect that ends it: one the sign-in page knows (kernel/page-html.ts). */
+export type SignInNotice = Extract<Notice, 'passkeys-removed'>
 
 const notices = requestKey<SignInNotice>('sign-in notice')
 

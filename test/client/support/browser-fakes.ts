@@ -123,6 +123,20 @@ export function fakeLocks() {
 }
 
 /**
+ * A page at `url` for `createAuthClient` (its `location`, `navigator`, `addEventListener`), with no
+ * worker; the console's warnings collected into the list it answers. Undo with
+ * `vi.unstubAllGlobals` and `vi.restoreAllMocks`.
+ */
+export function pageAt(url: string): string[] {
+  const warnings: string[] = []
+  vi.spyOn(console, 'warn').mockImplementation((message: string) => void warnings.push(message))
+  vi.stubGlobal('location', new URL(`${url}/`))
+  vi.stubGlobal('navigator', { onLine: true })
+  vi.stubGlobal('addEventListener', () => {})
+  return warnings
+}
+
+/**
  * A fresh IndexedDB, stubbed globals the engine reads (`navigator.locks`, `navigator.onLine`,
  * `location`), and BroadcastChannels that close when the test ends. Undo with `vi.unstubAllGlobals`
  * and `closeChannels`.

@@ -51,12 +51,15 @@ export const password: LatchkeyPlugin = {
     callback: (ctx, provider, body) =>
       postedCallback(ctx, body, 'Password', async () => (await signIn()).signInWithPassword(ctx, provider as unknown as PasswordConfig, optionsOf(ctx, provider as unknown as PasswordConfig), body)),
     adapterMethods: (config) => [...passwordMethods, ...(config.session.strategy === 'database' ? (['deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSession'] as const) : [])],
-    pageForm(_provider, app, hidden, words) {
+    // The sign-in form, and the links to this feature's other ways in (its forms: pages.ts).
+    pageForm(_provider, app, hidden, words, ctx) {
+      const link = (sub: string, key: 'forgotPassword' | 'createAccount') => `<a href="${escapeHtml(`${ctx.baseUrl}/password/${sub}`)}">${words.html(key)}</a>`
       return (
         `<form method="post" action="${escapeHtml(app.callbackUrl)}">${hidden}` +
         `<label>${words.html('email')} <input name="email" type="email" autocomplete="username" required></label>` +
         `<label>${words.html('password')} <input name="password" type="password" autocomplete="current-password" required></label>` +
-        `<button>${words.html('signInWith', { name: app.name })}</button></form>`
+        `<button>${words.html('signInWith', { name: app.name })}</button></form>` +
+        `<p class="links">${link('forgot', 'forgotPassword')}${link('sign-up', 'createAccount')}</p>`
       )
     },
     describe(provider) {

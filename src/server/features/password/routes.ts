@@ -11,7 +11,8 @@
  *   every trusted device (mfa) asks for the second factor again.
  * GET /password (signed in) says whether the user has a password; POST /password `action=set`
  * (fresh session; `currentPassword` where there is one) sets or changes it, ending other sessions.
- * GET /password/verify and /password/reset are the emailed links' pages (pages.ts).
+ * GET /password/verify and /password/reset are the emailed links' pages, GET /password/sign-up and
+ * /password/forgot the built-in pages' forms for those steps (pages.ts).
  */
 import type { AdapterUser } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
@@ -21,6 +22,7 @@ import type { Context } from '../../kernel/context.js'
 import { verifyCsrf } from '../../kernel/csrf.js'
 import { requireFresh } from '../../kernel/fresh.js'
 import { readAction, requireOwner } from '../../kernel/manage.js'
+import type { Notice } from '../../kernel/page-html.js'
 import { pageWords } from '../../kernel/page-language.js'
 import { json, redirect, type Reply } from '../../kernel/respond.js'
 import { readSession } from '../../kernel/session.js'
@@ -32,7 +34,7 @@ import { isBreached } from './breached.js'
 import { passwordEmail, type EmailOf } from './emails.js'
 import { hashPassword, verifyPassword } from './hash.js'
 import type { ResolvedPassword } from './options.js'
-import { linkPage } from './pages.js'
+import { formPage, linkPage } from './pages.js'
 import { checkPasswordPolicy, normalizePassword } from './policy.js'
 import { ownProof } from './own-proof.js'
 import { passwordStore } from './store.js'
@@ -42,29 +44,40 @@ const ok = { ok: true }
 
 export async function getPassword(ctx: Context, sub: string | undefined, options: ResolvedPassword): Promise<Reply> {
   if (sub === 'verify' || sub === 'reset') return linkPage(ctx, sub, options)
-  if (sub !== undefined) throw new AuthError('UnknownAction', 'GET /password takes no path segment but verify or reset')
+  if (sub === 'sign-up' || sub === 'forgot') return formPage(ctx, sub, options)
+  if (sub !== undefined) throw new AuthError('UnknownAction', 'GET /password takes no path segment but verify, reset, sign-up or forgot')
   const { user } = await requireOwner(ctx)
   return json(ctx, { hasPassword: !!(await passwordStore(ctx).getPasswordHash(user.id)) })
 }
 
 export async function postPassword(ctx: Context, sub: string | undefined, options: ResolvedPassword): Promise<Reply> {
   if (sub === undefined) return setPassword(ctx, options)
-  const flows: Record<string, (ctx: Context, options: ResolvedPassword, body: Body) => Promise<void>> = { 'sign-up': signUp, verify, 'verify-again': verifyAgain, forgot, reset }
-  const flow = flows[sub]
+  const flow = Object.hasOwn(flows, sub) ? flows[sub] : undefined
   if (!flow) throw new AuthError('UnknownAction', 'Expected POST /password/sign-up, verify, verify-again, forgot or reset')
   const fromPage = !ctx.returnRedirect && /html/.test(ctx.incoming.header('accept') ?? '')
   const signInPage = ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`
   const body = await readBody(ctx.request, ctx.config.maxBodySize)
   try {
     await verifyCsrf(ctx, body.csrfToken)
-    await flow(ctx, options, body)
+    await flow.run(ctx, options, body)
   } catch (error) {
-    // The built-in pages post plain forms: a refusal goes back to the sign-in page in words.
+    // The built-in pages post plain forms: a refusal goes back in words, to the form the person
+    // can try again on where there is one (sign-up, forgot), else to the sign-in page.
     if (!fromPage || !(error instanceof AuthError) || error.status >= 500) throw error
-    return redirect(ctx, `${signInPage}?error=${error.type}`)
+    const back = sub === 'sign-up' || sub === 'forgot' ? `${ctx.baseUrl}/password/${sub}` : signInPage
+    return redirect(ctx, `${back}?error=${encodeURIComponent(error.type)}`)
   }
-  if (fromPage) return redirect(ctx, `${signInPage}?notice=${sub === 'reset' ? 'password-reset' : 'email-verified'}`)
+  if (fromPage) return redirect(ctx, `${signInPage}?notice=${flow.notice}`)
   return json(ctx, ok)
+}
+
+/** Each step posted under /password, and the notice the sign-in page shows after it, posted from a page. */
+const flows: Record<string, { run: (ctx: Context, options: ResolvedPassword, body: Body) => Promise<void>; notice: Notice }> = {
+  'sign-up': { run: signUp, notice: 'confirmation-sent' },
+  verify: { run: verify, notice: 'email-verified' },
+  'verify-again': { run: verifyAgain, notice: 'confirmation-sent' },
+  forgot: { run: forgot, notice: 'reset-link-sent' },
+  reset: { run: reset, notice: 'password-reset' },
 }
 
 /** The new password in `field`, normalized, checked against the length rules and the breached list. */

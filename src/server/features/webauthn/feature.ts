@@ -15,6 +15,7 @@ import { noteConfirm } from '../../sign-in/confirm.js'
 import { challengeCookie, upgradeCookie } from './cookies.js'
 import { checkHints } from './hints.js'
 import { keyProofs } from './key-proofs.js'
+import { passkeyPageForm, passkeyPageScript } from './page.js'
 import { checkRelatedOrigins } from './related-origins.js'
 
 // The verification-token pair keeps each challenge single-use across servers.
@@ -59,8 +60,9 @@ export const webauthn: LatchkeyPlugin = {
     },
     // The first proof of an address removes the passkeys and sessions made before it.
     adapterMethods: (config) => [...needs, 'deleteAuthenticator', ...(config.session.strategy === 'database' ? (['deleteSessionsByUserId'] as const) : [])],
-    // Passkeys are offered by the page's own script, not by a form.
-    pageForm: () => null,
+    // On the built-in sign-in page, a form its script drives (page.ts).
+    pageForm: (provider, app, hidden, words, ctx) => passkeyPageForm(ctx, provider, app, hidden, words),
+    pageScript: passkeyPageScript,
     onAddressProven: async (ctx, user) => (await addressProven()).removeUnprovenPasskeys(ctx, user),
     // A sign-in by password, email or OAuth may be followed by an automatic passkey upgrade (upgrade.ts).
     afterSignIn: async (ctx, signIn) => (await upgrade()).markUpgrade(ctx, signIn),
