@@ -76,8 +76,10 @@ const ours: Row[] = [
   // As a page loads them: English up front; each other language, the password forms and <latchkey-mfa> a chunk loaded when needed.
   ...(await measure('latchkey components (src/components, English)', { entryPoints: ['src/components/index.ts'], splitting: true }, (entry) => {
     const tag = /locales\/([^/]+)\//.exec(entry)?.[1]
+    if (tag && entry.endsWith('profile.ts')) return { name: `language ${tag}, account settings`, note: 'loaded only when a settings element speaks it' }
     if (tag) return { name: `language ${tag}`, note: 'loaded only when an element speaks it' }
-    if (entry.endsWith('mfa-element.ts')) return { name: '<latchkey-mfa>', note: 'loaded only where a page has one' }
+    const element = /(mfa|profile|passkeys|password|identity|sessions|accounts)-element\.ts$/.exec(entry)?.[1]
+    if (element) return { name: `<latchkey-${element}>`, note: 'loaded only where a page has one' }
     if (entry.endsWith('password-forms.ts')) return { name: 'password forms', note: 'loaded only where the server has a Password provider' }
     return { name: entry, note: 'shared by the lazy parts' }
   })),
