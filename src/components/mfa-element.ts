@@ -1,6 +1,6 @@
 import type { AuthClient, MfaCode, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
 import { date } from './dates.js'
-import { h } from './dom.js'
+import { h, isolate } from './dom.js'
 import { ListElement } from './list-element.js'
 import { proofField } from './proof-field.js'
 import { need } from './plugins.js'
@@ -171,7 +171,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
         h('ul', { part: 'list', class: 'devices' }, ...rows))]
     }
     /** "Chrome on Linux (this device)". */
-    private deviceName = (d: TrustedDevice) => (d.current ? this.t('thisDevice', { device: d.device }) : d.device)
+    private deviceName = (d: TrustedDevice) => (d.current ? this.t('thisDevice', { device: isolate(d.device) }) : d.device)
     /** "Authenticator app", and its label where it has one. */
     private name = (f: MfaFactor) => (f.label ? this.t('authenticatorAppNamed', { label: f.label }) : this.t('authenticatorApp'))
     protected show() {

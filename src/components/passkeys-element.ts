@@ -61,8 +61,9 @@ export function passkeysElement(client: AuthClient): CustomElementConstructor {
       if (id !== undefined) this.said.textContent = ''
       this.render()
       const li = id === undefined ? undefined : this.rows.get(id)?.li
-      if (mode === 'rename') li?.querySelector('input')?.select()
-      else li?.querySelector<HTMLElement>('[part~="remove-confirm"]')?.focus()
+      const field = mode === 'rename' ? li?.querySelector('input') : undefined
+      ;(field ?? li?.querySelector<HTMLElement>('[part~="remove-confirm"]'))?.focus()
+      field?.select()
     }
     /** Closes the open row; the focus goes back to its `back` button. */
     private close(id: string, back: 'rename' | 'remove') {

@@ -70,5 +70,6 @@ latchkey-mfa::part(enroll){${filled}}
 ${reused}::part(input){${field}}
 ${reused}::part(error){color:var(--lk-error)}
 ${reused}::part(when){color:var(--lk-muted)}
-${reused}::part(name){overflow-wrap:anywhere}
+${reused}::part(name){overflow-wrap:anywhere;font-weight:600}
+latchkey-sessions::part(device){font-weight:600}
 `
