@@ -3,7 +3,8 @@
  *   vite build              dist/latchkey.js, dist/latchkey-components.js, dist/latchkey-passkey.js, and the bindings
  *                           dist/latchkey-react.js, -vue.js, -svelte.js (ESM, lazy chunk in dist/chunks/), and
  *                           dist/locales/<tag>.js: the elements' languages but English, loaded on demand
- *                           by latchkey-components.js and by the drop-in script beside them
+ *                           by latchkey-components.js and by the drop-in script beside them, and
+ *                           dist/locales/<tag>-profile.js: the account settings elements' words, the same way
  *   vite build --mode locales  dist/locales/<tag>.js alone (the demo serves them beside its drop-in)
  *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`)
  *   vite build --mode iife-passkey  dist/latchkey-passkey.iife.js (the drop-in's passkey part, onto `Latchkey`)
@@ -15,8 +16,13 @@
 import { defineConfig, type UserConfig } from 'vite'
 import { languages } from './src/locales/index.js'
 
-/** Each language file as an entry of its own, so the ESM build and the drop-in share one file each. */
-const locales = Object.fromEntries(languages.filter((tag) => tag !== 'en').map((tag) => [`locales/${tag}`, `src/locales/${tag}/elements.ts`]))
+/**
+ * Each language file as an entry of its own, so the ESM build and the drop-in share one file each:
+ * the elements' words (`locales/<tag>.js`) and the account settings elements' (`locales/<tag>-profile.js`).
+ */
+const locales = Object.fromEntries(
+  languages.filter((tag) => tag !== 'en').flatMap((tag) => [[`locales/${tag}`, `src/locales/${tag}/elements.ts`], [`locales/${tag}-profile`, `src/locales/${tag}/profile.ts`]]),
+)
 
 export default defineConfig(({ mode }): UserConfig => {
   const lib =

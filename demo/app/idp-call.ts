@@ -12,8 +12,12 @@ export function mountIdpCall(root: HTMLElement, accounts: HTMLElement): void {
     root.hidden = !accounts.shadowRoot?.querySelector('[part~="account"][data-provider="demo-idp"]')
     if (root.hidden) result.textContent = ''
   }
-  new MutationObserver(follow).observe(accounts.shadowRoot!, { childList: true, subtree: true })
-  follow()
+  root.hidden = true
+  // <latchkey-accounts> is defined once its code has loaded (it loads only where a page has one).
+  void customElements.whenDefined('latchkey-accounts').then(() => {
+    new MutationObserver(follow).observe(accounts.shadowRoot!, { childList: true, subtree: true })
+    follow()
+  })
   button.addEventListener('click', async () => {
     button.disabled = true
     try {

@@ -38,13 +38,17 @@ export abstract class LatchkeyElement extends HTMLElement {
     const tag = choose(this, this.client)
     if (tag === this.wanted) return
     this.wanted = tag
-    const words = await wordsFor(this.client, tag)
+    const words = await this.wordsFor(tag)
     if (this.wanted !== tag) return
     this.words = words
     this.spoken = true
     this.box.lang = words.lang
     this.box.dir = isRtl(words.lang) ? 'rtl' : 'ltr'
     this.relang()
+  }
+  /** `tag`'s words (the account settings elements add theirs: profile-words.ts). */
+  protected wordsFor(tag: string): Promise<Words> {
+    return wordsFor(this.client, tag)
   }
   /** The language changed: what was said in the old one is said again. */
   protected relang() {
@@ -53,11 +57,13 @@ export abstract class LatchkeyElement extends HTMLElement {
   /** `key`'s message in this element's language. */
   protected t = (key: Key, values?: Record<string, unknown>): string => say(this.words, key, values)
   protected failed(_error: unknown): void {}
-  private sheet?: HTMLStyleElement
+  private sheet?: HTMLStyleElement[]
+  /** An element's own styles, after the shared ones (the account settings elements'). */
+  protected ownStyles = ''
   /** Shows `children` after the styles, leaving in place the nodes already shown (see keep()). */
   protected paint(...children: unknown[]) {
-    this.sheet ??= Object.assign(document.createElement('style'), { textContent: styles })
-    keep(this.root, [this.sheet, this.box])
+    this.sheet ??= [styles, this.ownStyles].filter(Boolean).map((textContent) => Object.assign(document.createElement('style'), { textContent }))
+    keep(this.root, [...this.sheet, this.box])
     keep(this.box, children.filter((c): c is Node => c instanceof Node))
   }
   protected update() {

@@ -45,3 +45,6 @@ export function focusLost(): boolean {
 export function refocus(target: () => HTMLElement | null | undefined): void {
   setTimeout(() => focusLost() && target()?.focus())
 }
+
+/** `text` (a device's or a user's name) filled into a message as a unit of its own direction: "Chrome on Linux" keeps its order in an Arabic sentence. */
+export const isolate = (text: string) => `\u2068${text}\u2069`

@@ -4,6 +4,16 @@
  * spells it the way that framework sets an attribute.
  */
 import type { AppProvider } from '../client/index.js'
+import type { ConfirmNeeded } from './fresh.js'
+
+/**
+ * An action needs a recent sign-in: `detail.why` says which, `detail.retry()` runs it again. The
+ * element shows `<latchkey-signin confirm>` itself, unless the page calls `preventDefault()` and
+ * shows its own.
+ */
+type ConfirmNeededEvent = CustomEvent<ConfirmNeeded>
+/** The server does not offer what the element manages (its feature is off): `detail.code` is `UnknownAction` or `NotSupported`. */
+type UnavailableEvent = CustomEvent<{ code: string }>
 
 export interface LatchkeyElementTypes {
   'latchkey-signin': {
@@ -46,8 +56,10 @@ export interface LatchkeyElementTypes {
   'latchkey-sessions': {
     attributes: {}
     events: {
-      /** Ending another session needs a recent sign-in: show `<latchkey-signin confirm>`. */
-      'latchkey-confirm-needed': CustomEvent<null>
+      /** Ending another session needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+      /** Sessions are JWTs here: there is no list. */
+      'latchkey-unavailable': UnavailableEvent
     }
   }
   'latchkey-accounts': {
@@ -56,15 +68,53 @@ export interface LatchkeyElementTypes {
       'callback-url': string
     }
     events: {
-      /** Connecting or unlinking needs a recent sign-in: show `<latchkey-signin confirm>`. */
-      'latchkey-confirm-needed': CustomEvent<null>
+      /** Connecting or unlinking needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+      'latchkey-unavailable': UnavailableEvent
     }
   }
   'latchkey-mfa': {
     attributes: {}
     events: {
-      /** Setting up, removing or new recovery codes needs a recent sign-in: show `<latchkey-signin confirm>`. */
-      'latchkey-confirm-needed': CustomEvent<null>
+      /** Setting up, removing or new recovery codes needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+      /** The server has `mfa` off. */
+      'latchkey-unavailable': UnavailableEvent
+    }
+  }
+  'latchkey-passkeys': {
+    attributes: {}
+    events: {
+      /** Adding or removing a passkey needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+      'latchkey-unavailable': UnavailableEvent
+    }
+  }
+  'latchkey-password': {
+    attributes: {}
+    events: {
+      /** Setting or changing the password needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+      /** The server has no `Password()` provider. */
+      'latchkey-unavailable': UnavailableEvent
+    }
+  }
+  'latchkey-identity': {
+    attributes: {}
+    events: {}
+  }
+  'latchkey-profile': {
+    attributes: {
+      /** The sections shown, and their order, comma-separated (default `identity,password,passkeys,mfa,sessions,accounts`). */
+      sections: string
+      /** The sections' heading level, 1 to 6 (default 2), read when a section is first shown. */
+      'heading-level': string
+      /** Where a "Connect" sign-in of the connected accounts comes back to (default: this page). */
+      'callback-url': string
+    }
+    events: {
+      /** An action of a section needs a recent sign-in (the section asks for it). */
+      'latchkey-confirm-needed': ConfirmNeededEvent
     }
   }
 }

@@ -1,20 +1,25 @@
 import type { AuthClient } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
 import { h, keep, refocus } from './dom.js'
+import { FreshSignIn } from './fresh.js'
 import { errorMessage } from './messages.js'
 
 /**
- * What `<latchkey-sessions>` and `<latchkey-accounts>` share: a list the signed-in user manages,
- * read anew for each user signed in, an error line, buttons disabled while their action runs, and
- * `latchkey-confirm-needed` when an action needs a recent sign-in.
+ * What the elements that manage the signed-in user's things share (`<latchkey-sessions>`,
+ * `<latchkey-accounts>`, `<latchkey-mfa>`, `<latchkey-passkeys>`, `<latchkey-password>`): a
+ * list read anew for each user signed in, an error line, buttons disabled while their action
+ * runs, and "Confirm it's you" (fresh.ts) when an action needs a recent sign-in.
  * Signed out it shows the `signed-out` slot.
  */
 export abstract class ListElement<T> extends LatchkeyElement {
   protected list: T[] = []
-  protected error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true })
+  protected error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true, id: 'error' })
+  protected fresh = new FreshSignIn(this, this.t, this.error, () => this.render())
+  /** The form whose action failed: its error shows under its fields, which name it. */
+  protected failedForm?: HTMLFormElement
   private shownFor?: string
   /** Kept from one render to the next, so a field in it keeps its focus. */
-  private container = h('div', { class: 'stack', part: 'container' })
+  protected container = h('div', { class: 'stack', part: 'container' })
   constructor(client: AuthClient) {
     super(client)
   }
@@ -22,12 +27,16 @@ export abstract class ListElement<T> extends LatchkeyElement {
   protected abstract read(): Promise<T[]>
   /** The list's nodes, shown after the error line. */
   protected abstract show(): Node[]
+  /** A password provider's length rules, where the element knows them: a refused length names the limit. */
+  protected lengths?: { minLength: number; maxLength: number }
+  /** The words for a failure (a passkey's `reason` may say more than its code). */
+  protected say(e: unknown): string {
+    const { code = 'ServerError', reason } = e as { code?: string; reason?: string }
+    return errorMessage(code, reason, this.lengths, this.words)
+  }
   protected fail(e: unknown) {
-    const code = (e as { code?: string }).code ?? 'ServerError'
-    this.error.textContent = errorMessage(code, undefined, undefined, this.words)
+    this.error.textContent = this.say(e)
     this.error.hidden = false
-    // The action needs a recent sign-in: the page shows `<latchkey-signin confirm>`, then the user retries.
-    if (code === 'SessionNotFresh') this.dispatchEvent(new CustomEvent('latchkey-confirm-needed', { bubbles: true, composed: true }))
   }
   private async load() {
     try {
@@ -35,15 +44,23 @@ export abstract class ListElement<T> extends LatchkeyElement {
       this.error.hidden = true
     } catch (e) {
       this.fail(e)
+      // The server does not offer this (its feature is off, or sessions are JWTs): `<latchkey-profile>` leaves the section out.
+      const { code } = e as { code?: string }
+      if (code === 'UnknownAction' || code === 'NotSupported') this.dispatchEvent(new CustomEvent('latchkey-unavailable', { bubbles: true, composed: true, detail: { code } }))
     }
     this.render()
   }
-  /** Runs a button's action; its answer is the list left. Answers whether it went through. */
-  protected async act(button: HTMLButtonElement, run: () => Promise<T[] | unknown>): Promise<boolean> {
+  /**
+   * Runs a button's action; its answer is the list left. Answers whether it went through. `why`:
+   * what the action does, as "Confirm it's you to {why}" says it when it needs a recent sign-in.
+   */
+  protected async act(button: HTMLButtonElement, run: () => Promise<T[] | unknown>, why = this.t('whyThis')): Promise<boolean> {
     // The rows are drawn anew: the focus goes to the button now where this one was (or the last one).
     const buttons = () => [...this.container.querySelectorAll('button')].filter((b) => !b.hidden)
     const at = this.root.activeElement === button ? buttons().indexOf(button) : -1
+    const standIn = () => (button.isConnected ? button : buttons()[Math.max(0, Math.min(at, buttons().length - 1))])
     button.disabled = true
+    this.fresh.close()
     let done = false
     try {
       const left = await run()
@@ -51,12 +68,13 @@ export abstract class ListElement<T> extends LatchkeyElement {
       this.error.hidden = true
       done = true
     } catch (e) {
-      this.fail(e)
+      if ((e as { code?: string }).code === 'SessionNotFresh') this.fresh.ask(why, () => this.act(button, run, why), standIn)
+      else this.fail(e)
     } finally {
       button.disabled = false
     }
     this.render()
-    if (at >= 0) refocus(() => (button.isConnected ? button : buttons()[Math.min(at, buttons().length - 1)]))
+    if (at >= 0) refocus(standIn)
     return done
   }
   protected render() {
@@ -64,6 +82,7 @@ export abstract class ListElement<T> extends LatchkeyElement {
     if (!user) {
       this.shownFor = undefined
       this.list = []
+      this.fresh.close()
       return this.paint(h('slot', { name: 'signed-out' }))
     }
     // A new sign-in (or the first one seen) reads its list anew.
@@ -72,7 +91,14 @@ export abstract class ListElement<T> extends LatchkeyElement {
       this.shownFor = key
       void this.load()
     }
-    keep(this.container, [this.error, ...this.show()])
+    keep(this.container, [this.error, ...(this.fresh.panel ? [this.fresh.panel] : []), ...this.show()])
     this.paint(this.container)
+    // An error about a form's field shows under it, and the field names it.
+    for (const input of this.root.querySelectorAll('input[aria-describedby]')) input.removeAttribute('aria-describedby')
+    const form = this.failedForm
+    if (!this.error.hidden && form?.isConnected) {
+      form.querySelector('button[type=submit]')?.before(this.error)
+      for (const input of form.querySelectorAll('input')) input.setAttribute('aria-describedby', this.error.id)
+    }
   }
 }

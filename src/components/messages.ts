@@ -10,6 +10,7 @@ const reasons: Record<string, Key> = {
   counter: 'passkeyRefused',
   challenge: 'passkeyExpired',
   'already-registered': 'passkeyExists',
+  'last-credential': 'LastSignInMethod',
 }
 
 /**

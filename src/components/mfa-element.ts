@@ -1,6 +1,6 @@
 import type { AuthClient, MfaCode, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
 import { date } from './dates.js'
-import { h } from './dom.js'
+import { h, isolate } from './dom.js'
 import { ListElement } from './list-element.js'
 import { proofField } from './proof-field.js'
 import { need } from './plugins.js'
@@ -15,8 +15,8 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
  * the recovery codes when they are new (after the first app, and "New recovery codes", which asks
  * for a code as Remove does; shown this once, with Copy and Download), and how many are left; the browsers trusted to skip the second
  * step, each with Forget. Setting up, removing and new codes need a
- * recent sign-in: the element then says so and fires `latchkey-confirm-needed` (show
- * `<latchkey-signin confirm>`). Empty when signed out; recovery codes on screen go with the sign-out.
+ * recent sign-in: the element then asks for one (fresh.ts). Empty when signed out; recovery codes
+ * on screen go with the sign-out.
  */
 export function mfaElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeyMfa extends ListElement<MfaFactor> {
@@ -24,16 +24,13 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     private devices: TrustedDevice[] = []
     /** What is open below the list (the set-up, a removal, new codes): kept while open, so its field keeps what is typed. */
     private panel?: HTMLElement
-    /** The form whose action failed: its error shows under its field. */
-    private failedForm?: HTMLFormElement
     /** Frees what the open panel holds (the download's Blob URL). */
     private release?: () => void
     private count = h('p', { part: 'count', class: 'message' })
-    private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.mfa.enroll()))) })
+    private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.mfa.enroll())), this.t('whySetUpApp')) })
     private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.openForm(this.renewal()) })
     constructor() {
       super(client)
-      this.error.id = 'error'
     }
     private get mfa() {
       return need(this.client, 'mfa', 'latchkey-mfa')
@@ -57,12 +54,13 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       this.failedForm = undefined
     }
     /**
-     * Runs a button's action (`form`: the form it submits, whose field an error is about); then
-     * the focus goes to what it opened (a field, else the panel's words), or back to "Set up".
+     * Runs a button's action (`why`: what it does, should it need a recent sign-in; `form`: the
+     * form it submits, whose field an error is about); then the focus goes to what it opened (a
+     * field, else the panel's words), or back to "Set up".
      */
-    private async run(button: HTMLButtonElement, action: () => Promise<unknown>, form?: HTMLFormElement) {
+    private async run(button: HTMLButtonElement, action: () => Promise<unknown>, why?: string, form?: HTMLFormElement) {
       this.failedForm = form
-      if (await this.act(button, action)) this.focusOpen()
+      if (await this.act(button, action, why)) this.focusOpen()
     }
     private close() {
       this.open(undefined)
@@ -84,7 +82,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
             const state = await this.mfa.confirm(made.factor.id, input.value)
             this.open(undefined)
             return this.apply(state)
-          }, form)
+          }, this.t('whySetUpApp'), form)
         },
       },
         h('p', { class: 'message', part: 'message' }, this.t('scanQr')),
@@ -100,14 +98,14 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     }
     private removal(factor: MfaFactor): HTMLElement {
       const label = this.t('removeName', { name: this.name(factor) })
-      return this.proofForm('remove-form', label, this.t('removeIntro', { name: this.name(factor) }), this.t('remove'), (proof) => this.mfa.remove(factor.id, proof))
+      return this.proofForm('remove-form', label, this.t('removeIntro', { name: this.name(factor) }), this.t('remove'), this.t('whyRemoveApp'), (proof) => this.mfa.remove(factor.id, proof))
     }
     /** New recovery codes void the old ones: like a removal, they take a second factor, not only a fresh session. */
     private renewal(): HTMLElement {
-      return this.proofForm('renew-form', this.t('newRecoveryCodes'), this.t('renewIntro'), this.t('newRecoveryCodes'), (proof) => this.mfa.recoveryCodes(proof))
+      return this.proofForm('renew-form', this.t('newRecoveryCodes'), this.t('renewIntro'), this.t('newRecoveryCodes'), this.t('whyRenewCodes'), (proof) => this.mfa.recoveryCodes(proof))
     }
     /** A form that asks for a second factor (the app's code, or a recovery code) before `action`. */
-    private proofForm(part: string, label: string, intro: string, submit: string, action: (proof: MfaCode) => Promise<MfaState>): HTMLElement {
+    private proofForm(part: string, label: string, intro: string, submit: string, why: string, action: (proof: MfaCode) => Promise<MfaState>): HTMLElement {
       const field = proofField(this.t)
       const button = h('button', { type: 'submit', part: 'button submit' }, submit)
       const form: HTMLFormElement = h('form', {
@@ -118,7 +116,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
             const state = await action(field.proof())
             this.open(undefined)
             return this.apply(state)
-          }, form)
+          }, why, form)
         },
       },
         h('p', { class: 'message', part: 'message' }, intro),
@@ -157,13 +155,6 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     protected override render() {
       if (!this.client.session?.user) this.open(undefined)
       super.render()
-      // An error about a form's field shows under it, and the field names it.
-      for (const input of this.root.querySelectorAll('input[aria-describedby]')) input.removeAttribute('aria-describedby')
-      const form = this.failedForm
-      if (!this.error.hidden && form?.isConnected) {
-        form.querySelector('button[type=submit]')?.before(this.error)
-        for (const input of form.querySelectorAll('input')) input.setAttribute('aria-describedby', this.error.id)
-      }
     }
     /** The trusted devices, each with Forget (it asks for the second step again there); nothing where there are none. */
     private trusted(): HTMLElement[] {
@@ -180,7 +171,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
         h('ul', { part: 'list', class: 'devices' }, ...rows))]
     }
     /** "Chrome on Linux (this device)". */
-    private deviceName = (d: TrustedDevice) => (d.current ? this.t('thisDevice', { device: d.device }) : d.device)
+    private deviceName = (d: TrustedDevice) => (d.current ? this.t('thisDevice', { device: isolate(d.device) }) : d.device)
     /** "Authenticator app", and its label where it has one. */
     private name = (f: MfaFactor) => (f.label ? this.t('authenticatorAppNamed', { label: f.label }) : this.t('authenticatorApp'))
     protected show() {

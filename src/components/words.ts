@@ -1,17 +1,21 @@
 /**
  * The elements' languages: which one an element speaks, and its catalogue. English is bundled;
  * each other shipped language is a file of its own, loaded the first time an element needs it
- * (`useLoader`: the ESM build's chunks, or the drop-in's files beside its script).
+ * (`useLoader`: the ESM build's chunks, or the drop-in's files beside its script). The account
+ * settings elements' words are files of their own too (`<tag>-profile`, profile-words.ts).
  */
 import type { AuthClient } from '../client/index.js'
 import en from '../locales/en/elements.js'
-import { languages, type ElementMessages } from '../locales/index.js'
+import { languages, type ElementMessages, type ProfileMessages } from '../locales/index.js'
 import { fill, negotiate } from '../core/locale.js'
 
-/** A language and its catalogue: what an element says things with. */
+/**
+ * A language and its catalogue: what an element says things with. The account settings words
+ * are there where the app gave them, and always in the settings elements (profile-words.ts).
+ */
 export interface Words {
   lang: string
-  messages: ElementMessages
+  messages: ElementMessages & Partial<ProfileMessages>
 }
 
 export type Key = keyof ElementMessages
@@ -21,14 +25,16 @@ export const english: Words = { lang: 'en', messages: en }
 /** `key`'s message in `words`, its `{names}` filled from `values`. */
 export const say = ({ lang, messages }: Words, key: Key, values?: Record<string, unknown>) => fill(lang, messages[key], values)
 
-type Loader = (tag: string) => Promise<{ default: ElementMessages }>
+/** A language file by name: `<tag>` (the elements' words) or `<tag>-profile` (the settings elements'). */
+type Loader = (file: string) => Promise<{ default: ElementMessages | ProfileMessages }>
 /** Without a loader (an entry that sets none), every language is English. */
 let loader: Loader = async () => ({ default: en })
 /** How the shipped languages other than English arrive (set once by the entry point). */
 export const useLoader = (load: Loader) => (loader = load)
 
-/** Each shipped language's catalogue, once asked for; English where its file cannot be loaded. */
-const loaded: Record<string, Promise<ElementMessages>> = {}
+/** Each language file, fetched once, when first asked for; a file that cannot be loaded answers undefined. */
+const loaded: Record<string, Promise<ElementMessages | ProfileMessages | undefined>> = {}
+export const languageFile = (file: string) => (loaded[file] ??= Promise.resolve(file).then(loader).then((f) => f.default, () => undefined))
 
 /**
  * The language an element speaks: its own `lang`, the client's `locale`, the page's (the
@@ -42,7 +48,7 @@ export function choose(element: HTMLElement, { locale, languages: added }: AuthC
 
 /** `tag`'s words with the app's overrides, English for any key a catalogue lacks; a shipped language's file is fetched once, when first asked for. */
 export async function wordsFor({ languages: added, messages }: AuthClient, tag: string): Promise<Words> {
-  const own = added?.[tag] ?? (tag === 'en' ? en : await (loaded[tag] ??= loader(tag).then((file) => file.default, () => en)))
+  const own = added?.[tag] ?? (tag === 'en' ? en : ((await languageFile(tag)) as ElementMessages | undefined) ?? en)
   // A language whose file could not be loaded is said, and marked, as English.
   const lang = own === en ? 'en' : tag
   return { lang, messages: { ...en, ...own, ...messages?.[lang as 'en'] } }

@@ -27,6 +27,10 @@ declare module 'react' {
       'latchkey-sessions': LatchkeyReactProps<'latchkey-sessions'>
       'latchkey-accounts': LatchkeyReactProps<'latchkey-accounts'>
       'latchkey-mfa': LatchkeyReactProps<'latchkey-mfa'>
+      'latchkey-profile': LatchkeyReactProps<'latchkey-profile'>
+      'latchkey-passkeys': LatchkeyReactProps<'latchkey-passkeys'>
+      'latchkey-password': LatchkeyReactProps<'latchkey-password'>
+      'latchkey-identity': LatchkeyReactProps<'latchkey-identity'>
     }
   }
 }

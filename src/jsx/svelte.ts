@@ -27,5 +27,9 @@ declare module 'svelte/elements' {
     'latchkey-sessions': LatchkeySvelteAttributes<'latchkey-sessions'>
     'latchkey-accounts': LatchkeySvelteAttributes<'latchkey-accounts'>
     'latchkey-mfa': LatchkeySvelteAttributes<'latchkey-mfa'>
+    'latchkey-profile': LatchkeySvelteAttributes<'latchkey-profile'>
+    'latchkey-passkeys': LatchkeySvelteAttributes<'latchkey-passkeys'>
+    'latchkey-password': LatchkeySvelteAttributes<'latchkey-password'>
+    'latchkey-identity': LatchkeySvelteAttributes<'latchkey-identity'>
   }
 }

@@ -40,5 +40,9 @@ declare module 'vue' {
     'latchkey-sessions': LatchkeyVueElement<'latchkey-sessions'>
     'latchkey-accounts': LatchkeyVueElement<'latchkey-accounts'>
     'latchkey-mfa': LatchkeyVueElement<'latchkey-mfa'>
+    'latchkey-profile': LatchkeyVueElement<'latchkey-profile'>
+    'latchkey-passkeys': LatchkeyVueElement<'latchkey-passkeys'>
+    'latchkey-password': LatchkeyVueElement<'latchkey-password'>
+    'latchkey-identity': LatchkeyVueElement<'latchkey-identity'>
   }
 }

@@ -10,30 +10,16 @@
  * the Demo IdP's pages a visitor reaches from it) have no violation either, and the keyboard alone
  * signs in there with an emailed code and with a passkey.
  */
-import { createRequire } from 'node:module'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { secretOf, totp } from '../support/totp.js'
+import { violations } from './axe.js'
 import { addAuthenticator, browserAndServer, deepFocus, focusedAt, openPage, signInWithForm, startDemo, statusOf, tabUntil, userName, type Demo } from './helpers.js'
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const env = browserAndServer({ mfa: true, password: true, maxAge: 600, updateAge: 60 })
 
 const signin = (page: Page) => page.locator('latchkey-signin')
 const part = (page: Page, name: string) => signin(page).locator(`[part~="${name}"]`)
-
-interface Violation { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }
-
-/** axe's WCAG 2.x A/AA rules over the whole page; each violation in one readable line per node. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath })
-  const found: Violation[] = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: Violation[] }> } }).axe
-    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] })
-    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) }))
-  })
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(n.target)}\n    ${n.failureSummary?.replace(/\n/g, '\n    ')}`))
-}
 
 const clean = async (page: Page, what: string) => expect(await violations(page), what).toEqual([])
 

@@ -109,7 +109,8 @@ test('a session past freshAge: Connect is refused before leaving and asks to con
   await signInAtIdp(page, 'second-idp')
   await page.evaluate(() => {
     window.confirmsAsked = 0
-    document.addEventListener('latchkey-confirm-needed', () => window.confirmsAsked++)
+    // The page confirms on its own (below): it takes the asking over, so the element opens no sign-in of its own.
+    document.addEventListener('latchkey-confirm-needed', (e) => (e.preventDefault(), window.confirmsAsked++))
     document.body.insertAdjacentHTML('beforeend', '<latchkey-accounts id="accounts"></latchkey-accounts>')
   })
   await expect.poll(() => linked(page)).toEqual(['second-idp'])
@@ -121,6 +122,8 @@ test('a session past freshAge: Connect is refused before leaving and asks to con
   await connect.click()
   await expect.poll(() => accountsElement(page).locator('[part="error"]').textContent()).toMatch(/Confirm it's you/)
   expect(await page.evaluate(() => window.confirmsAsked)).toBe(1)
+  // The page took the asking over (preventDefault): the element opened no sign-in of its own.
+  expect(await accountsElement(page).locator('[part~="confirm"]').count()).toBe(0)
   expect(page.url()).toBe(here)
   expect(await stored(page)).toEqual(['second-idp'])
   // The same guard, and the same code, on every management call that removes a way in or ends a session.

@@ -1,7 +1,8 @@
 /**
  * What few pages need loads only where it is needed (the ESM build, in Chromium): the password
  * forms once the server has a Password() provider, `<latchkey-mfa>` once the document has one
- * (defined then, upgrading the elements already there), or at once with `{ lazy: false }`.
+ * (defined then, upgrading the elements already there), or at once with `{ lazy: false }`. A
+ * sign-in page fetches none of the account settings elements (`<latchkey-profile>` and its sections).
  */
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
@@ -25,7 +26,7 @@ const withPasswords = browserAndServer({ pages, password: true })
 async function open(context: BrowserContext, url: string): Promise<{ page: Page; fetched: string[] }> {
   const fetched: string[] = []
   context.on('request', (r) => {
-    const part = /\/chunks\/(password-forms|mfa-element)-/.exec(r.url())?.[1]
+    const part = /\/chunks\/(password-forms|(?:mfa|sessions|accounts|profile|passkeys|password|identity)-element)-/.exec(r.url())?.[1]
     if (part) fetched.push(part)
   })
   const page = await openPage(context, url, { controlled: false })

@@ -89,6 +89,7 @@ export const longest = [
   'test/e2e/password.test.ts',
   'test/adapters/embedded-lock.test.ts',
   'test/e2e/mfa.test.ts',
+  'test/e2e/profile.test.ts',
   'test/package/typed-elements.test.ts',
   'test/package/installed.test.ts',
   'test/e2e/tabs.test.ts',

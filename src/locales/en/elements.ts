@@ -104,7 +104,16 @@ export default {
   offlineTitle: 'Offline: showing the last known session',
 
   // <latchkey-sessions>
-  confirmToEnd: "Confirm it's you (sign in again), then end the session.",
+  // What needs a recent sign-in, as "Confirm it's you to {why}: sign in again." (freshNeeded) fills it in: every element asks this one way.
+  freshNeeded: "Confirm it's you to {why}: sign in again.",
+  whyThis: 'do this',
+  whyEndSession: 'end that session',
+  whyEndOthers: 'end your other sessions',
+  whyUnlink: 'unlink {name}',
+  whyConnect: 'connect {name}',
+  whySetUpApp: 'set up an authenticator app',
+  whyRemoveApp: 'remove an authenticator app',
+  whyRenewCodes: 'make new recovery codes',
   signOutHere: 'Sign out here',
   end: 'End',
   thisDevice: '{device} (this device)',
