@@ -131,6 +131,13 @@ describe.each(installedEngines('test/e2e/engines.test.ts'))('%s', { timeout: 90_
       const tab = await profile.newTab(server.url + '/' + query)
       const buttons = () => tab.evaluate(() => [...(document.querySelector('latchkey-signin')?.shadowRoot?.querySelectorAll('button[data-provider]') ?? [])].map((b) => b.getAttribute('data-provider')))
       await tab.waitFor(() => !!document.querySelector('latchkey-signin')?.shadowRoot?.querySelector('button[data-provider="acme"]'))
+      // The ways offered after a username: the passkey among them.
+      await tab.evaluate(() => {
+        const root = document.querySelector('latchkey-signin')!.shadowRoot!
+        root.querySelector<HTMLInputElement>('input[part~="identifier"]')!.value = 'ada'
+        root.querySelector<HTMLFormElement>('form[part~="identifier-form"]')!.requestSubmit()
+      })
+      await tab.waitFor(() => !!document.querySelector('latchkey-signin')?.shadowRoot?.querySelector('[part~="ways-step"]'))
       expect(await tab.evaluate(() => typeof PublicKeyCredential === 'function')).toBe(webauthn)
       expect(await buttons()).toEqual(webauthn ? ['acme', 'legacy', 'passkey'] : ['acme', 'legacy'])
     }
