@@ -75,7 +75,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     }
     private enrolment(made: MfaEnrolment): HTMLElement {
       const input = h('input', { name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
-      const confirm = h('button', { type: 'submit', part: 'button submit' }, this.t('confirm'))
+      const confirm = h('button', { type: 'submit', part: 'button submit primary' }, this.t('confirm'))
       const form: HTMLFormElement = h('form', {
         part: 'form enroll-form', 'aria-label': this.t('setUpApp'),
         onsubmit: (e: Event) => {
@@ -109,7 +109,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     /** A form that asks for a second factor (the app's code, or a recovery code) before `action`. */
     private proofForm(part: string, label: string, intro: string, submit: string, action: (proof: MfaCode) => Promise<MfaState>): HTMLElement {
       const field = proofField(this.t)
-      const button = h('button', { type: 'submit', part: 'button submit' }, submit)
+      const button = h('button', { type: 'submit', part: 'button submit primary' }, submit)
       const form: HTMLFormElement = h('form', {
         part: `form ${part}`, 'aria-label': label,
         onsubmit: (e: Event) => {
@@ -148,8 +148,8 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       }, this.t('copy'))
       this.open(h('section', { class: 'stack', part: 'recovery-codes', 'aria-label': this.t('recoveryCodes') },
         h('p', { class: 'message', part: 'heading', tabindex: '-1' }, this.t('recoveryIntro')),
-        h('ol', { class: 'codes', part: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))),
-        h('div', { class: 'row' }, copy, h('a', { part: 'button download', href: url, download: 'recovery-codes.txt' }, this.t('download')), said),
+        h('ol', { class: 'codes', part: 'codes' }, ...codes.map((c) => h('li', { part: 'code' }, h('code', {}, c)))),
+        h('div', { class: 'row', part: 'actions' }, copy, h('a', { part: 'button download', href: url, download: 'recovery-codes.txt' }, this.t('download')), said),
         h('button', { type: 'button', part: 'button done', onclick: () => this.close() }, this.t('done')),
       ))
       this.release = () => URL.revokeObjectURL(url)

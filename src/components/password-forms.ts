@@ -105,7 +105,7 @@ export function passwordForm(host: SignInHost, p: AppProvider): HTMLElement | nu
   if (host.place === 'foot') {
     const notice = notices[new URLSearchParams(location.search).get('notice') ?? '']
     if (notice) host.say(t(notice))
-    return host.confirming ? null : h('div', { class: 'row' }, button('forgot link', t('forgotPassword'), forgot), button('signup link', t('createAccount'), signUp))
+    return host.confirming ? null : h('div', { class: 'row', part: 'links' }, button('forgot link', t('forgotPassword'), forgot), button('signup link', t('createAccount'), signUp))
   }
   // The address, for the password manager to save the password under.
   const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', value: host.identifier, hidden: true, part: 'input' })
