@@ -1,5 +1,5 @@
 import type { AuthClient, MfaCode, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
-import { date } from './dates.js'
+import { when } from './dates.js'
 import { h } from './dom.js'
 import { ListElement } from './list-element.js'
 import { proofField } from './proof-field.js'
@@ -173,7 +173,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
           type: 'button', part: 'button forget', 'aria-label': this.t('forgetName', { name: this.deviceName(d) }),
           onclick: () => void this.run(forget, async () => this.apply(await this.mfa.forgetDevice(d.id))),
         }, this.t('forget'))
-        return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, this.deviceName(d)), h('span', { part: 'when' }, this.t('trustedUntil', { date: date(this.words.lang, d.expiresAt) })), forget)
+        return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, this.deviceName(d)), h('span', { part: 'when' }, this.t('trustedUntil', { date: when(this.words.lang, d.expiresAt) })), forget)
       })
       return [h('section', { part: 'trusted-devices', 'aria-label': this.t('trustedDevices') },
         h('p', { class: 'message', part: 'message' }, this.t('trustedIntro')),
@@ -192,7 +192,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
         }, this.t('remove'))
         return h('li', { part: 'factor', 'data-id': f.id },
           h('span', { part: 'name' }, this.name(f)),
-          h('span', { part: 'when' }, this.t('added', { date: date(this.words.lang, f.createdAt) })),
+          h('span', { part: 'when' }, this.t('added', { date: when(this.words.lang, f.createdAt) })),
           remove,
         )
       })
