@@ -1,6 +1,6 @@
 /**
  * The ways in `<latchkey-signin>` draws itself, for the providers no plugin draws (and the
- * `'code'` and `'passkey'` drawings plugins name): each a renderer on the same host as a plugin's,
+ * `'passkey'` drawing plugins name; `'code'` is plugin-form.ts): each a renderer on the same host as a plugin's,
  * with a few of the element's own means (`OwnHost`). What each signs in with, and its rank in the
  * step after the identifier, is in `drawn`.
  */
@@ -23,7 +23,7 @@ export interface OwnHost extends SignInHost {
   passkey(provider: AppProvider): Promise<unknown>
 }
 
-type OwnRenderer = (host: OwnHost, provider: AppProvider) => HTMLElement | null
+export type OwnRenderer = (host: OwnHost, provider: AppProvider) => HTMLElement | null
 
 export const fieldType = (name: string) => (/password/i.test(name) ? 'password' : /e-?mail/i.test(name) ? 'email' : 'text')
 /** What a field of each input type takes as an identifier; any other, a name of its own. */
@@ -55,7 +55,7 @@ const chooser = (host: SignInHost, p: AppProvider, words: string) =>
   h('button', { type: 'button', part: 'button choice', 'data-provider': p.id, onclick: () => host.choose() }, words)
 
 /** An input the identifier fills: hidden, for the form to send and a password manager to read. */
-const carried = (host: OwnHost, props: Record<string, unknown>) => h('input', { ...props, hidden: true, value: host.identifier })
+export const carried = (host: OwnHost, props: Record<string, unknown>) => h('input', { ...props, hidden: true, value: host.identifier })
 
 /** The letter mark: the name's first letter in a ring, drawn in CSS in the button's text colour. */
 const mark = (p: AppProvider) => h('span', { class: 'mark', part: 'logo mark', 'aria-hidden': 'true' }, p.name.trim().charAt(0).toUpperCase())
@@ -71,7 +71,7 @@ function logo(p: AppProvider): HTMLElement {
 }
 
 /** A form whose submit runs `submitted`; its button looks as the way's place says. */
-function form(host: SignInHost, part: string, p: AppProvider, words: string, nodes: Node[], submitted: (submit: HTMLButtonElement) => void): HTMLFormElement {
+export function form(host: SignInHost, part: string, p: AppProvider, words: string, nodes: Node[], submitted: (submit: HTMLButtonElement) => void): HTMLFormElement {
   const submit = h('button', { type: 'submit', part: `button submit ${look(host)}` }, words)
   return h('form', {
     part: `form ${part}`, 'data-provider': p.id, 'aria-label': host.label,
@@ -84,11 +84,11 @@ function form(host: SignInHost, part: string, p: AppProvider, words: string, nod
 }
 
 /** The code field: `one-time-code` (a browser may offer it), digits on a phone's keypad where the code is digits, a pasted code taken whole. */
-const codeInput = (numeric: boolean) =>
+export const codeInput = (numeric: boolean) =>
   h('input', { name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code', inputmode: numeric ? 'numeric' : 'text', autocapitalize: numeric ? 'off' : 'characters' })
 
 /** The code's form in the step after it was sent: its submit signs in. */
-function codeForm(host: OwnHost, label: string, words: string, input: HTMLInputElement, signIn: () => Promise<unknown>): HTMLFormElement {
+export function codeForm(host: OwnHost, label: string, words: string, input: HTMLInputElement, signIn: () => Promise<unknown>): HTMLFormElement {
   const submit = h('button', { type: 'submit', part: 'button submit primary' }, words)
   return h('form', {
     part: 'form code-form', 'aria-label': words,
@@ -140,33 +140,6 @@ const credentials: OwnRenderer = (host, p) => {
 /** A credentials field's label: the catalogue's words for the usual names, else the name itself. */
 const fieldName = (host: SignInHost, name: string) => (/^(username|password|email)$/.test(name) ? host.t(name) : name.charAt(0).toUpperCase() + name.slice(1))
 
-/**
- * A provider its plugin describes (`form`: a phone number, say): the identifier fills its first
- * field, `form.send` sends the code, and the code step follows with `form.sent` (`{name}` of a
- * field reads its value) and the code's form. The words are the plugin's.
- */
-const code: OwnRenderer = (host, p) => {
-  if (host.place === 'foot' || !p.form) return null
-  const { fields, send, sent, codeLabel } = p.form
-  const inputs = fields.map((f, i) => {
-    const props = { name: f.name, type: f.type ?? 'text', required: true, autocomplete: f.autocomplete ?? 'off', part: 'input' }
-    return host.named && !i ? carried(host, props) : h('input', props)
-  })
-  const nodes = inputs.map((input, i) => (input.hidden ? input : h('label', { part: 'label' }, fields[i]!.label, input)))
-  const values = (): Record<string, string> => Object.fromEntries(inputs.map((i) => [i.name, i.value]))
-  return form(host, 'plugin-form', p, send, nodes, async (submit) => {
-    const typed = values()
-    if (!(await host.run(submit, () => host.client.signIn(p.id, { ...typed, callbackUrl: host.callbackUrl, redirect: false, ...host.confirm })))) return
-    const input = codeInput(p.code?.numeric ?? true)
-    const signIn = async () => {
-      const result = await host.client.signIn(p.id, { ...typed, code: input.value, callbackUrl: host.callbackUrl, redirect: false, ...host.confirm })
-      if (host.redirect && result.ok && result.url) location.href = result.url
-      return result
-    }
-    host.sent(sent.replace(/\{(\w+)\}/g, (all, key: string) => typed[key] ?? all), false, codeForm(host, codeLabel, host.label, input, signIn))
-  })
-}
-
 /** The passkey way: "Sign in with {name}", the ceremony (with the passkey plugin) or `latchkey-passkey`. */
 const passkey: OwnRenderer = (host, p) => {
   if (host.place === 'foot') return null
@@ -190,5 +163,5 @@ const button: OwnRenderer = (host, p) => {
 }
 
 /** The element's own drawings, by name (the names `waysIn` and `drawn` use). */
-export const own: Record<string, OwnRenderer> = { email, credentials, code, passkey, button }
+export const own: Record<string, OwnRenderer> = { email, credentials, passkey, button }
 

@@ -1,4 +1,4 @@
-import type { AppProvider, AuthClient, AuthStatus, MfaProof, SignInResult, WayIn, WayInIdentifier } from '../client/index.js'
+import type { AppProvider, AuthClient, AuthStatus, SignInResult, WayIn, WayInIdentifier } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
@@ -6,10 +6,8 @@ import { errorMessage } from './messages.js'
 import type { SignInHost, SignInPlace, SignInRenderer } from './sign-in-host.js'
 import type { Key } from './words.js'
 import { fill } from '../core/locale.js'
-import { proofField } from './proof-field.js'
 import { underWay } from '../client/under-way.js'
-import { forHowLong } from '../core/for-how-long.js'
-import { maybe, need } from './plugins.js'
+import { maybe } from './plugins.js'
 import { fit, identifierField, shapeOf, type Shape } from './identifier.js'
 import { drawn, own, type OwnHost } from './own-ways.js'
 
@@ -26,11 +24,12 @@ interface Drawing {
 }
 /** The element's drawing of a provider no plugin draws, by its kind (a table, so no kind is tested here). */
 const byKind: Record<string, string> = { email: 'email', credentials: 'credentials', webauthn: 'passkey' }
-/** Renderers the element ships but loads only where a page needs them: the password forms. */
-const lazyRenderers: Record<string, () => Promise<SignInRenderer>> = { password: async () => (await import('./password-forms.js')).passwordForm }
+/** Renderers the element ships but loads only where a page needs them: the password forms, a plugin's form. */
+const lazyRenderers: Record<string, () => Promise<Drawing['draw']>> = {
+  password: async () => (await import('./password-forms.js')).passwordForm,
+  code: async () => (await import('./plugin-form.js')).pluginForm,
+}
 
-/** Tries the server gives one pending sign-in (features/mfa/verify.ts). */
-const maxTries = 5
 const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
 /** The `?error=` codes about a way the identifier starts (a used link, a refused password): said under its field. */
 const aboutIdentifier = new Set(['CredentialsSignin', 'EmailNotVerified', 'Verification', 'EmailSignin'])
@@ -432,59 +431,24 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         passkey: (provider) => this.passkey(provider),
       }
     }
-    /**
-     * "Two-step verification": the sign-in's second factor, in place of the steps, the focus in its
-     * field. The session follows `client.mfa.verify`; with `redirect`, the page goes where the
-     * sign-in lands. What the server says this sign-in takes (`client.mfa.methods()`) adds a
-     * passkey button (with the passkey client, where the browser has WebAuthn) and "Don't ask
-     * again on this device". "Start over" goes back a step (the server voids a pending sign-in
-     * after five wrong codes, or after five minutes).
-     */
+    /** The sign-in's second factor (second-step.ts, loaded the first time one is asked), in place of the steps. */
     private challenge() {
       this.forgetPasswords()
-      const field = proofField(this.t)
-      const submit = h('button', { type: 'submit', part: 'button submit primary' }, this.t('verify'))
-      const trust = h('input', { type: 'checkbox', part: 'checkbox trust-device' })
-      const trustLabel = h('label', { part: 'label trust', hidden: true }, trust, h('span', {}))
-      const passkey: HTMLButtonElement = h('button', {
-        type: 'button', part: 'button passkey', hidden: true,
-        onclick: () => this.run(passkey, () => this.verify({ passkey: true }, trust.checked)),
-      }, this.t('usePasskey'))
-      // The server takes five tries and then answers every one alike: after the fifth, say so here.
-      let tries = 0
-      const form = h('form', {
-        part: 'form mfa-form', 'aria-label': this.t('twoStep'),
-        onsubmit: (e: Event) => {
-          e.preventDefault()
-          this.run(submit, async () => {
-            try {
-              return await this.verify(field.proof(), trust.checked)
-            } catch (error) {
-              if (++tries < maxTries || (error as { code?: string }).code !== 'InvalidCode') throw error
-              field.input.disabled = submit.hidden = true
-              // A code of this element's own (the components import no client code): what `failed` shows.
-              throw Object.assign(new Error('Five wrong codes: this sign-in takes no more; start over'), { code: 'SecondFactorLocked' })
-            }
-          })
-        },
-      }, field.label, trustLabel, submit, field.toggle)
-      const startOver = h('button', { type: 'button', part: 'button start-over link', onclick: () => this.back() }, this.t('startOver'))
-      this.open(h('div', { class: 'stack', part: 'container mfa-step' },
-        h('h2', { part: 'heading' }, this.t('twoStep')),
-        h('p', { class: 'message', part: 'message' }, errorMessage('SecondFactorRequired', undefined, undefined, this.words)),
-        form, passkey, startOver))
-      field.input.focus()
-      // Offers what this sign-in takes beyond a typed code; without an answer, the code field stays alone.
-      Promise.resolve().then(() => need(this.client, 'mfa', 'latchkey-signin').methods()).then(({ methods, trustDevices }) => {
-        passkey.hidden = !(methods.includes('passkey') && maybe(this.client, 'passkey') && hasWebAuthn(this.client))
-        trustLabel.hidden = !trustDevices
-        if (trustDevices) trustLabel.lastChild!.textContent = this.t('trustDevice', { time: forHowLong(trustDevices, this.words.lang) })
-      }, () => {})
-    }
-    private async verify(proof: MfaProof, trustDevice: boolean) {
-      const result = await need(this.client, 'mfa', 'latchkey-signin').verify({ ...proof, trustDevice, callbackUrl: this.callbackUrl })
-      if (this.hasAttribute('redirect')) location.href = result.url
-      return result
+      this.track(import('./second-step.js').then(({ secondStep }) => {
+        const { client, words, t } = this
+        const element = this
+        this.open(secondStep({
+          client, words, t, passkeys: !!maybe(client, 'passkey') && hasWebAuthn(client),
+          get callbackUrl() {
+            return element.callbackUrl
+          },
+          get redirect() {
+            return element.hasAttribute('redirect')
+          },
+          run: (button, action) => this.run(button, action),
+          back: () => this.back(),
+        }))
+      })).catch((e) => this.failed(e))
     }
     /** Waits for the user to pick a passkey from the autofill; quietly ends where there is none. */
     private autofill(p: AppProvider) {

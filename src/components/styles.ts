@@ -26,7 +26,7 @@ label[part~=trust]{display:flex;align-items:center;gap:.5em}
 button{font:inherit;display:flex;align-items:center;justify-content:center;gap:.6em;min-height:24px;min-width:24px;padding:.6em 1em;cursor:pointer;text-align:center;
  border:1px solid var(--b);border-radius:var(--r);background:transparent;color:inherit}
 button[part~=primary]{background:var(--p);color:var(--pt);border-color:var(--p);font-weight:600}
-button[style*="--latchkey-brand:"]{background:var(--latchkey-brand);color:var(--latchkey-brand-text,#fff);border-color:transparent}
+button[style*="--latchkey-brand:"]{background:var(--latchkey-brand);color:var(--latchkey-brand-text,#fff)}
 button[part~=link]{justify-self:start;padding:.25em .1em;border-color:transparent;text-decoration:underline;text-underline-offset:.2em}
 button:disabled{opacity:.6;cursor:progress}
 :is(button,input,a,[tabindex]):focus-visible{outline:2px solid var(--focus);outline-offset:2px}
