@@ -97,8 +97,10 @@ test('vite dev with the proxy: the worker is served as JavaScript, and a sign-in
   tab.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
   tab.on('pageerror', (e) => warnings.push(e.message))
   await tab.goto(page)
+  // The username first, Continue, then the password.
+  await tab.locator('latchkey-signin input[part~="identifier"]').fill('ada')
+  await tab.locator('latchkey-signin button[part~="continue"]').click()
   const form = tab.locator('latchkey-signin form[part~="credentials-form"]')
-  await form.locator('input[name="username"]').fill('ada')
   await form.locator('input[name="password"]').fill('demo')
   log('signing in')
   await form.locator('button[type="submit"]').click()
