@@ -122,12 +122,14 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       const { code, reason } = e as { code?: string; reason?: string }
       this.showError(code ?? 'ServerError', reason, near)
     }
+    /** The status line saying `words` (`mail`: followed by the `email-sent` slot), for the caller to place. */
     private say(words: string, mail = false): HTMLElement {
       this.sent.textContent = words
       this.mailSlot.hidden = !mail
       this.message.hidden = false
       return this.message
     }
+    /** An error's words; `{label}` is the first step's field's. */
     private said(code: string, reason?: string) {
       return errorMessage(code, reason, this.lengths, this.words, { label: this.label })
     }
@@ -159,7 +161,6 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       else top?.prepend(this.error)
     }
     private undescribe() {
-      for (const input of this.root.querySelectorAll('[aria-describedby]')) input.removeAttribute('aria-describedby')
       for (const root of [this.body, ...this.steps]) for (const input of root?.querySelectorAll('[aria-describedby]') ?? []) input.removeAttribute('aria-describedby')
     }
     /** Hides the error and the message: a new attempt, or a new step, makes them obsolete. */
@@ -344,12 +345,13 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     }
     /** The step after the identifier: the identifier, `primary` whole, the other ways that fit as choices, Back, the foot. */
     private offer(identifier: string, primary: string, focus = true) {
-      this.input!.value = identifier
+      // No field where no way takes an identifier: a choice of the first step chosen.
+      if (this.input) this.input.value = identifier
       const ways = this.fitting(shapeOf(identifier))
       const first = ways.find((p) => p.id === primary) ?? ways[0]!
       const choices = ways.filter((p) => p !== first).map((p) => this.draw(p, 'choice')).filter((n): n is HTMLElement => !!n)
       const step = h('div', { class: 'stack', part: 'container ways-step' },
-        h('h2', { part: 'heading account' }, h('bdi', {}, identifier)),
+        identifier ? h('h2', { part: 'heading account' }, h('bdi', {}, identifier)) : null,
         this.draw(first, 'primary'),
         ...(choices.length ? [this.divider(), ...choices] : []),
         h('button', { type: 'button', part: 'button back link', onclick: () => this.back() }, this.t('back')))
