@@ -112,7 +112,7 @@ describe('the demo site: accounts', () => {
     await asked(page)
     await field.fill(used)
     await step.locator('button[type="submit"]').click()
-    await step.locator('[part="error"]', { hasText: 'That code is not right' }).waitFor()
+    await step.locator('[part="error"]', { hasText: 'That code was used already' }).waitFor()
     await field.fill(totp(secret, Date.now() + 30_000))
     await step.locator('button[type="submit"]').click()
     await signedInAs(page, 'demo@example.com')

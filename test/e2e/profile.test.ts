@@ -190,8 +190,8 @@ test('a stale session: removing a passkey asks to sign in again and says why, ch
   const panel = el.locator('[part~="confirm"]')
   await expect.poll(() => focusedAt(page, 'latchkey-passkeys', '[part~="confirm"]')).toBe(true)
   expect(await panel.getAttribute('aria-describedby')).toBe('error')
-  const form = panel.locator('latchkey-signin form[part~="credentials-form"]')
-  await expect.poll(() => form.isVisible()).toBe(true)
+  const again = panel.locator('latchkey-signin')
+  await expect.poll(() => again.locator('input[part~="identifier"]').isVisible()).toBe(true)
   expect(await violations(page), 'asked to confirm').toEqual([])
 
   // Every destructive action asks the same way: changing the password too.
@@ -205,7 +205,10 @@ test('a stale session: removing a passkey asks to sign in again and says why, ch
   await password.locator('[part~="confirm"] button[part~="cancel"]').click()
   await expect.poll(() => password.locator('[part~="confirm"]').count()).toBe(0)
 
-  await form.locator('input[name="username"]').fill('sal')
+  // The sign-in again takes its two steps: the username, Continue, then the password.
+  await again.locator('input[part~="identifier"]').fill('sal')
+  await again.locator('button[part~="continue"]').click()
+  const form = again.locator('form[part~="credentials-form"]')
   await form.locator('input[name="password"]').fill('secret')
   await form.locator('button[type="submit"]').click()
   await expect.poll(() => el.locator('li[part="passkey"]').count()).toBe(0)
