@@ -1,11 +1,13 @@
 /**
  * openEmbedded and openDatabase: PGlite data on disk survives closing and reopening; a
- * postgres:// URL goes to the server through pg; anything else is refused clearly.
+ * postgres:// URL goes to the server through pg, and an idle connection the server ends costs a
+ * warning, not the process; anything else is refused clearly.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import pg from 'pg'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { LATEST_VERSION, openDatabase, openEmbedded } from '../../src/adapters/postgres/index.js'
 import { migrations } from '../../src/adapters/postgres/schema.js'
 import { createIsolatedSchema } from './isolated-schema.js'
@@ -73,6 +75,32 @@ describe('openDatabase', () => {
           await db.close()
         }
       } finally {
+        await schema.drop()
+      }
+    }, 60_000)
+
+    test('an idle connection that PostgreSQL ends is a warning, not the end of the process, and the next query works', async () => {
+      const schema = await createIsolatedSchema(url)
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      try {
+        // Its own application_name, so only this pool's connections are ended.
+        const tag = `latchkey_idle_${schema.name}`
+        const scoped = `${url}${url.includes('?') ? '&' : '?'}application_name=${tag}&options=${encodeURIComponent(`-c search_path=${schema.name}`)}`
+        const db = await openDatabase(scoped)
+        try {
+          expect(await db.getUser('nobody')).toBeNull()
+          const admin = new pg.Client({ connectionString: url })
+          await admin.connect()
+          const { rows } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [tag]).finally(() => admin.end())
+          expect(rows.length).toBeGreaterThan(0)
+          await expect.poll(() => warn.mock.calls.length).toBeGreaterThan(0)
+          expect(String(warn.mock.calls[0]![0])).toBe('latchkey: a PostgreSQL connection was lost while idle (57P01); the next query opens a new one')
+          expect(await db.getUser('nobody')).toBeNull()
+        } finally {
+          await db.close()
+        }
+      } finally {
+        warn.mockRestore()
         await schema.drop()
       }
     }, 60_000)

@@ -86,6 +86,10 @@ export function redactUrl(url: string): string {
   }
 }
 
+interface PoolEvents {
+  on(event: 'error', listener: (error: Error & { code?: string }) => void): unknown
+}
+
 export interface OpenDatabaseOptions extends PostgresAdapterOptions, FromPgOptions {
   /** The embedded database's folder, used when there is no URL. */
   dir?: string
@@ -105,7 +109,12 @@ export async function openDatabase(url: string | undefined = process.env.DATABAS
       `openDatabase: expected a postgres:// or postgresql:// URL (or none, for the embedded database), got ${redactUrl(url)}`,
     )
   }
-  const pg = await loadOptional<{ Pool: new (config: { connectionString: string }) => PgPoolLike }>('pg', 'A PostgreSQL URL')
+  const pg = await loadOptional<{ Pool: new (config: { connectionString: string }) => PgPoolLike & PoolEvents }>('pg', 'A PostgreSQL URL')
   const pool = new pg.Pool({ connectionString: url })
+  // An idle connection that breaks (PostgreSQL restarted, a failover, the connection ended by an
+  // administrator) is an 'error' event on the pool; unheard, node ends the process. The pool has
+  // already dropped that connection and opens a new one for the next query: say so and go on.
+  // The warning names the error's code, never the URL (its password).
+  pool.on('error', (error) => console.warn(`latchkey: a PostgreSQL connection was lost while idle (${error.code ?? error.message}); the next query opens a new one`))
   return ready(fromPg(pool, { prepare }), redactUrl(url), adapterOptions)
 }
