@@ -105,7 +105,7 @@ export interface EventCallbacks {
 
 /** latchkey's addition: second factors (docs/mfa.md). */
 export interface MfaOptions {
-  /** The name authenticator apps show beside the account. Default: the app's host. */
+  /** The name authenticator apps show beside the account. Default: `theme.name`, else the host of `origin` (or AUTH_URL). */
   issuer?: string
   /** Recovery codes made at a time. Default 10. */
   recoveryCodes?: number

@@ -5,7 +5,7 @@
  * sign-in that is one browser's and one user's, five tries, the same answer whatever was wrong.
  * JWT and database sessions.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { Jar } from '../support/jar.js'
 import { lastLink, testServer, withoutCodeMethods } from '../support/server.js'
@@ -569,5 +569,27 @@ describe('second factors: configuration', () => {
     const res = await jar.get('/auth/mfa')
     expect(res.status).toBe(404)
     expect(await res.json()).toMatchObject({ error: 'UnknownAction' })
+  })
+})
+
+describe('the issuer authenticator apps show', () => {
+  /** The issuer of the otpauth:// URI an enrolment answers, on a server made with `options`. */
+  async function issuerOf(options: Parameters<typeof testServer>[0]): Promise<string | null> {
+    const jar = new Jar(testServer({ mfa: true, ...options }).handler)
+    await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' }, asJson)
+    const started = (await (await jar.postForm('/auth/mfa', { csrfToken: await jar.csrf(), action: 'enroll' })).json()) as { uri: string }
+    return new URL(started.uri).searchParams.get('issuer')
+  }
+
+  it('is mfa.issuer, else theme.name, else the host of origin or of AUTH_URL', async () => {
+    expect(await issuerOf({ mfa: { issuer: 'Given' }, theme: { name: 'My App' } })).toBe('Given')
+    expect(await issuerOf({ theme: { name: 'My App' } })).toBe('My App')
+    expect(await issuerOf({ origin: 'http://localhost:3000' })).toBe('localhost:3000')
+    vi.stubEnv('AUTH_URL', 'http://localhost:3000/')
+    try {
+      expect(await issuerOf({})).toBe('localhost:3000')
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 })

@@ -55,8 +55,9 @@ export const mfa: LatchkeyPlugin = {
     },
   },
   configure(config, resolved) {
-    const origin = Array.isArray(config.origin) ? config.origin[0] : config.origin
-    const options = resolveMfa(config.mfa, resolved, origin ? new URL(origin).host : undefined)
+    // The issuer's default: the app's name, else the host of its origin (`origin` or AUTH_URL).
+    const first = resolved.originRule.first
+    const options = resolveMfa(config.mfa, resolved, resolved.theme.name ?? (first ? new URL(first).host : undefined))
     if (!options) return
     optionsOf.set(resolved, options)
     resolved.secondFactor = secondFactorGate(options)

@@ -10,7 +10,7 @@ export type ResolvedMfa = Required<Omit<MfaOptions, 'requireFor'>> & Pick<MfaOpt
 /** The adapter methods second factors need: factors, recovery codes, the pending sign-in's one-time record and its tries. */
 export const mfaMethods = [...factorMethods, 'getUser', 'createVerificationToken', 'useVerificationToken', 'createVerificationCode', 'useVerificationCode'] as const
 
-export function resolveMfa(option: MfaOptions | boolean | undefined, resolved: ResolvedConfig, host: string | undefined): ResolvedMfa | null {
+export function resolveMfa(option: MfaOptions | boolean | undefined, resolved: ResolvedConfig, appName: string | undefined): ResolvedMfa | null {
   if (!option) return null
   const given = option === true ? {} : option
   const adapter = resolved.adapter
@@ -31,7 +31,7 @@ export function resolveMfa(option: MfaOptions | boolean | undefined, resolved: R
     throw configurationError(`latchkey: mfa.trustDevices must be false or a whole number of seconds from 3600 to 34560000 (400 days, the longest a browser keeps a cookie), got ${trustDevices}`)
   }
   return {
-    issuer: given.issuer ?? host ?? 'latchkey',
+    issuer: given.issuer ?? appName ?? 'latchkey',
     recoveryCodes,
     pendingMaxAge,
     required: given.required ?? false,
