@@ -39,6 +39,22 @@ const createVite = 'create-vite@9.3.0'
 const log = (line: string) => console.log(`[fresh-react-app] ${line}`)
 const quiet = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
 
+const children: ChildProcess[] = []
+
+/** Ends every command `start` began (each with its process group), and waits for each to exit. */
+async function stopAll(): Promise<void> {
+  const running = children.splice(0).filter((child) => child.exitCode === null && child.signalCode === null)
+  await Promise.all(running.map((child) => {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    try {
+      process.kill(-child.pid!, 'SIGTERM')
+    } catch {
+      return // gone already
+    }
+    return exited
+  }))
+}
+
 /** Starts a long-running command in its own process group; resolves once `url` answers. */
 async function start(dir: string, command: string, args: string[], extra: Record<string, string>, url: string): Promise<void> {
   const child = spawn(command, args, { cwd: dir, env: { ...env, ...extra }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -76,21 +92,6 @@ async function buildPasses(dir: string): Promise<void> {
   expect(existsSync(join(dir, 'dist/index.html'))).toBe(true)
 }
 
-const children: ChildProcess[] = []
-
-/** Ends every command `start` began (each with its process group), and waits for each to exit. */
-async function stopAll(): Promise<void> {
-  const running = children.splice(0).filter((child) => child.exitCode === null && child.signalCode === null)
-  await Promise.all(running.map((child) => {
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    try {
-      process.kill(-child.pid!, 'SIGTERM')
-    } catch {
-      return // gone already
-    }
-    return exited
-  }))
-}
 const browsers: Browser[] = []
 let packed: PackedProject
 let reactDir: string
@@ -235,7 +236,10 @@ describe('docs/guides/quickstart.md', () => {
     // cleanEnv has no DATABASE_URL: the URL migrate uses is the one in .env.
     const [, ...migrate] = commands.migrate.split(' ')
     const migrated = await must(quickDir, npx!, migrate)
-    expect(migrated).toContain(`Database: ${appDatabaseUrl}`)
+    // The URL as migrate shows it: its password hidden.
+    const shown = new URL(appDatabaseUrl)
+    if (shown.password) shown.password = '***'
+    expect(migrated).toContain(`Database: ${shown.href}`)
     expect(migrated).toMatch(/Schema migrated from version 0 to \d+\./)
   }, 120_000)
 
@@ -333,5 +337,7 @@ describe('docs/guides/quickstart.md', () => {
     await signedIn()
     expect(await me()).toEqual({ status: 200, body: { email, name: 'Ada' } })
     expect(warnings).toEqual([])
+    // Both servers ran through it all.
+    expect(children.map((child) => child.exitCode ?? child.signalCode)).toEqual(children.map(() => null))
   }, 180_000)
 })
