@@ -11,7 +11,7 @@
  *   password sign-up (a breached password refused first), the confirmation link from a real SMTP
  *   sink, an authenticator app set up in <latchkey-mfa> (its codes made by otpauth from the key the
  *   element shows), sign-out, the password and the app's code, the app's own API route (401 signed
- *   out, the user signed in), a passkey added and then signing in alone.
+ *   out, the user signed in), a passkey added in <latchkey-passkeys> and then signing in alone.
  *
  * Each guide's blocks that name a file after their language (```tsx src/App.tsx) are its files.
  */
@@ -327,9 +327,11 @@ describe('docs/guides/quickstart.md', () => {
     await signedIn()
     expect(await me()).toEqual({ status: 200, body: { email, name: 'Ada' } })
 
-    log('add a passkey')
-    await tab.getByRole('button', { name: 'Add a passkey' }).click()
-    await expect.poll(() => tab.locator('main section li').allTextContents()).toEqual(['Passkey'])
+    log('add a passkey in <latchkey-passkeys>')
+    const passkeys = tab.locator('latchkey-passkeys')
+    await passkeys.locator('button[part~="add"]').click()
+    await expect.poll(() => passkeys.locator('[role="status"]').textContent()).toBe('Passkey added: next time, sign in with it.')
+    expect(await passkeys.locator('[part~="passkey"]').count()).toBe(1)
 
     log('sign out, and in with the passkey alone')
     await signOut()
