@@ -2,8 +2,8 @@
  * The demo's screenshots in docs/screenshots/: the app's page at 390, 1024 and 1600 px wide,
  * signed out and signed in with the demo account (demo-<width>-signed-out.png, …-signed-in.png).
  * Starts the demo itself, as `npm start` does, on free ports with a fresh data folder, and drives
- * Debian's Chromium. Then the sign-in element alone in English, Japanese and Arabic, light and
- * dark (signin-<lang>-<light|dark>.png), for docs/elements.md. Run: `npx tsx scripts/screenshots.ts`.
+ * Debian's Chromium. Then the sign-in element alone in English, Japanese and Arabic, in a light and
+ * a dark card (signin-<lang>-<light|dark>.png), for docs/elements.md. Run: `npx tsx scripts/screenshots.ts`.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,7 +29,8 @@ async function shoot(browser: Browser, origin: string, width: number): Promise<v
   await page.goto(origin + '/')
   await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor()
   await save('signed-out')
-  await page.locator('latchkey-signin input[name=username]').fill('demo')
+  await page.locator('latchkey-signin input[part~="identifier"]').fill('demo')
+  await page.locator('latchkey-signin button[part~="continue"]').click()
   await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
   await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
   await page.locator('#panel-status', { hasText: 'Signed in' }).waitFor()
@@ -50,7 +51,11 @@ async function shootSignIn(browser: Browser, origin: string, lang: string, schem
   await page.goto(origin + '/')
   await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor()
   const element = page.locator('latchkey-signin').first()
-  await element.evaluate((el, lang) => el.setAttribute('lang', lang), lang)
+  // In a card of the scheme, as an app in that scheme draws one: the element follows the page's color-scheme.
+  await element.evaluate((el, [lang, scheme]) => {
+    el.setAttribute('lang', lang)
+    Object.assign((el as HTMLElement).style, { colorScheme: scheme, background: 'Canvas', color: 'CanvasText', padding: '16px', margin: '0' })
+  }, [lang, scheme])
   // The language's words are in once the element's box says it speaks it.
   await element.locator(`div[lang="${lang}"]`).waitFor()
   await element.locator('button').first().waitFor()

@@ -85,9 +85,21 @@ export interface AuthClient<S extends Session = Session> extends Readonly<AuthCl
 export interface WayIn {
   knows(provider: AppProvider): boolean
   renderer: string | (() => Promise<unknown>)
+  /**
+   * What it signs in with, typed into the element's first step (docs/elements.md): then it is
+   * offered in the step after, drawn `primary`, as a `choice` or at the `foot`. Absent: a button
+   * of its own above the "or" (OAuth, a badge). The element's own drawings know theirs.
+   */
+  identifier?: WayInIdentifier
   /** The renderer's own words: its `host.t(key)` finds them before the element's catalogue. */
   messages?: WayInMessages
 }
+
+/**
+ * An email address, a phone number, a name of its own (it takes any text typed: a credentials
+ * username), or `any`: it needs none (a passkey), and is offered whatever was typed.
+ */
+export type WayInIdentifier = 'email' | 'phone' | 'username' | 'any'
 
 /**
  * A way in's words per language: English required, each other language any of the keys; a key a

@@ -1,6 +1,6 @@
 /** latchkey: the browser SDK, and its built-in plugins (each one's code is in an app's bundle only where the app passes it). */
 export { createAuthClient } from './create-auth-client.js'
-export type { WayIn, WayInMessages, AuthClient, AuthClientOptions, AuthClientLanguages, SignInOptions, SignInResult, SignOutOptions } from './auth-client.js'
+export type { WayIn, WayInIdentifier, WayInMessages, AuthClient, AuthClientOptions, AuthClientLanguages, SignInOptions, SignInResult, SignOutOptions } from './auth-client.js'
 export { typeOf, type AuthClientSetup, type AuthClientWith, type ClaimedSignIn, type ClientKernel, type ClientPlugin, type PluginNamespaces, type ServerType, type SessionFrom } from './plugin.js'
 export { mfa, type MfaClient, type MfaEnrolment, type MfaCode, type MfaFactor, type MfaMethods, type MfaProof, type MfaState, type TrustedDevice } from './plugins/mfa.js'
 export { password, type PasswordClient } from './plugins/password.js'

@@ -1,5 +1,16 @@
-/** A day ("Nov 26, 2026"), with `time` its time too, in the element's language. */
-export const date = (lang: string, iso: string, time?: boolean) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: time ? 'short' : undefined }).format(new Date(iso))
+/**
+ * The elements' times, in one format per language: a moment is its day and time ("Nov 26, 2026,
+ * 12:20 AM", "26 nov. 2026, 00:20"), by `Intl.DateTimeFormat` in the element's language; how
+ * recent it is, by `Intl.RelativeTimeFormat` ("2 hours ago", "il y a 2 heures").
+ */
+const formats = new Map<string, Intl.DateTimeFormat>()
+
+/** A moment, as its day and time in `lang`. */
+export function when(lang: string, iso: string): string {
+  let format = formats.get(lang)
+  if (!format) formats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' })))
+  return format.format(new Date(iso))
+}
 
 /** Seconds in each unit, largest first. */
 const units = { year: 31536e3, month: 2592e3, week: 604800, day: 86400, hour: 3600, minute: 60, second: 1 }

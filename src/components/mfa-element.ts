@@ -1,5 +1,5 @@
 import type { AuthClient, MfaCode, MfaEnrolment, MfaFactor, MfaState, TrustedDevice } from '../client/index.js'
-import { date } from './dates.js'
+import { when } from './dates.js'
 import { h, isolate } from './dom.js'
 import { ListElement } from './list-element.js'
 import { proofField } from './proof-field.js'
@@ -73,7 +73,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     }
     private enrolment(made: MfaEnrolment): HTMLElement {
       const input = h('input', { name: 'code', required: true, part: 'input code-input', autocomplete: 'one-time-code', inputmode: 'numeric', autocapitalize: 'off' })
-      const confirm = h('button', { type: 'submit', part: 'button submit' }, this.t('confirm'))
+      const confirm = h('button', { type: 'submit', part: 'button submit primary' }, this.t('confirm'))
       const form: HTMLFormElement = h('form', {
         part: 'form enroll-form', 'aria-label': this.t('setUpApp'),
         onsubmit: (e: Event) => {
@@ -107,7 +107,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     /** A form that asks for a second factor (the app's code, or a recovery code) before `action`. */
     private proofForm(part: string, label: string, intro: string, submit: string, why: string, action: (proof: MfaCode) => Promise<MfaState>): HTMLElement {
       const field = proofField(this.t)
-      const button = h('button', { type: 'submit', part: 'button submit' }, submit)
+      const button = h('button', { type: 'submit', part: 'button submit primary' }, submit)
       const form: HTMLFormElement = h('form', {
         part: `form ${part}`, 'aria-label': label,
         onsubmit: (e: Event) => {
@@ -146,8 +146,8 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       }, this.t('copy'))
       this.open(h('section', { class: 'stack', part: 'recovery-codes', 'aria-label': this.t('recoveryCodes') },
         h('p', { class: 'message', part: 'heading', tabindex: '-1' }, this.t('recoveryIntro')),
-        h('ol', { class: 'codes', part: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))),
-        h('div', { class: 'row' }, copy, h('a', { part: 'button download', href: url, download: 'recovery-codes.txt' }, this.t('download')), said),
+        h('ol', { class: 'codes', part: 'codes' }, ...codes.map((c) => h('li', { part: 'code' }, h('code', {}, c)))),
+        h('div', { class: 'row', part: 'actions' }, copy, h('a', { part: 'button download', href: url, download: 'recovery-codes.txt' }, this.t('download')), said),
         h('button', { type: 'button', part: 'button done', onclick: () => this.close() }, this.t('done')),
       ))
       this.release = () => URL.revokeObjectURL(url)
@@ -164,7 +164,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
           type: 'button', part: 'button forget', 'aria-label': this.t('forgetName', { name: this.deviceName(d) }),
           onclick: () => void this.run(forget, async () => this.apply(await this.mfa.forgetDevice(d.id))),
         }, this.t('forget'))
-        return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, this.deviceName(d)), h('span', { part: 'when' }, this.t('trustedUntil', { date: date(this.words.lang, d.expiresAt) })), forget)
+        return h('li', { part: 'device', 'data-id': d.id }, h('span', { part: 'name' }, this.deviceName(d)), h('span', { part: 'when' }, this.t('trustedUntil', { date: when(this.words.lang, d.expiresAt) })), forget)
       })
       return [h('section', { part: 'trusted-devices', 'aria-label': this.t('trustedDevices') },
         h('p', { class: 'message', part: 'message' }, this.t('trustedIntro')),
@@ -183,7 +183,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
         }, this.t('remove'))
         return h('li', { part: 'factor', 'data-id': f.id },
           h('span', { part: 'name' }, this.name(f)),
-          h('span', { part: 'when' }, this.t('added', { date: date(this.words.lang, f.createdAt) })),
+          h('span', { part: 'when' }, this.t('added', { date: when(this.words.lang, f.createdAt) })),
           remove,
         )
       })

@@ -1,6 +1,6 @@
 import type { AuthClient } from '../client/index.js'
 import type { PasskeyInfo } from '../client/passkey/index.js'
-import { date } from './dates.js'
+import { when } from './dates.js'
 import { h, keep } from './dom.js'
 import { kindOf, passkeyIcon } from './passkey-icons.js'
 import { maybe, need } from './plugins.js'
@@ -52,7 +52,7 @@ export function passkeysElement(client: AuthClient): CustomElementConstructor {
     private detail(p: PasskeyInfo): string {
       const model = p.authenticator !== unknownModel ? p.authenticator : undefined
       const what = p.name ? (model ?? this.p(kindWords[kindOf(p)])) : model && this.p(kindWords[kindOf(p)])
-      return [what, p.createdAt && this.t('added', { date: date(this.words.lang, p.createdAt) })].filter(Boolean).join(' · ')
+      return [what, p.createdAt && this.t('added', { date: when(this.words.lang, p.createdAt) })].filter(Boolean).join(' · ')
     }
     private open(id: string | undefined, mode: 'rename' | 'remove' = 'rename') {
       this.editing = id === undefined ? undefined : { id, mode }

@@ -1,5 +1,5 @@
 import type { AuthClient, SessionInfo } from '../client/index.js'
-import { ago, date } from './dates.js'
+import { ago, when } from './dates.js'
 import { h, isolate } from './dom.js'
 import { ListElement } from './list-element.js'
 import { need } from './plugins.js'
@@ -24,7 +24,7 @@ export function sessionsElement(client: AuthClient): CustomElementConstructor {
         const end: HTMLButtonElement = h('button', { type: 'button', part: 'button end', onclick: () => this.act(end, () => need(this.client, 'sessions', 'latchkey-sessions').revoke(s.id), this.t('whyEndSession')) }, this.t(s.current ? 'signOutHere' : 'end'))
         return h('li', { part: 'session', 'data-current': s.current },
           h('span', { part: 'device' }, s.current ? this.t('thisDevice', { device: isolate(s.device) }) : s.device),
-          h('span', { part: 'when' }, this.t('sessionTimes', { created: s.createdAt ? date(lang, s.createdAt, true) : unknown, seen: s.lastSeenAt ? ago(lang, s.lastSeenAt) : unknown })),
+          h('span', { part: 'when' }, this.t('sessionTimes', { created: s.createdAt ? when(lang, s.createdAt) : unknown, seen: s.lastSeenAt ? ago(lang, s.lastSeenAt) : unknown })),
           end,
         )
       })

@@ -14,7 +14,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { secretOf, totp } from '../support/totp.js'
 import { violations } from './axe.js'
-import { addAuthenticator, browserAndServer, deepFocus, focusedAt, openPage, signInWithForm, startDemo, statusOf, tabUntil, userName, type Demo } from './helpers.js'
+import { addAuthenticator, browserAndServer, continueAs, deepFocus, focusedAt, openPage, sendSignInEmail, signInWithForm, startDemo, statusOf, tabUntil, userName, type Demo } from './helpers.js'
 
 const env = browserAndServer({ mfa: true, password: true, maxAge: 600, updateAge: 60 })
 
@@ -27,7 +27,7 @@ const clean = async (page: Page, what: string) => expect(await violations(page),
 async function fullPage(context: BrowserContext, query = ''): Promise<Page> {
   const page = await openPage(context, env.server.url + '/' + query)
   await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<latchkey-sessions></latchkey-sessions><latchkey-accounts></latchkey-accounts>'))
-  await expect.poll(() => part(page, 'password-form').isVisible()).toBe(true)
+  await expect.poll(() => part(page, 'identifier-form').isVisible()).toBe(true)
   return page
 }
 
@@ -50,7 +50,7 @@ async function tabTo(page: Page, host: string, selector: string, max = 40): Prom
 test('signed out, with every provider: no violations, light and dark', async () => {
   const context = await env.browser.newContext()
   const page = await fullPage(context)
-  expect(await signin(page).locator('button[data-provider]').count()).toBeGreaterThan(2)
+  expect(await signin(page).locator('button[data-provider]').count()).toBe(2)
   await clean(page, 'signed out')
   // axe does look inside shadow roots: an unlabelled field and a 10px button there are found.
   await page.evaluate(() => {
@@ -62,11 +62,18 @@ test('signed out, with every provider: no violations, light and dark', async () 
   expect(found).toMatch(/^label /m)
   expect(found).toMatch(/^button-name /m)
   await page.evaluate(() => document.getElementById('bad')!.remove())
+  // The step after an address: every other way in (password, email, credentials, passkey).
+  const primary = part(page, 'continue')
+  const light = await primary.evaluate((el) => getComputedStyle(el).backgroundColor)
   await page.emulateMedia({ colorScheme: 'dark' })
   await clean(page, 'signed out, dark')
-  // Dark mode changes the elements' own colours (they follow prefers-color-scheme).
-  const input = part(page, 'password-form').locator('input[name="email"]')
-  expect(await input.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgb(255, 255, 255)')
+  // Dark mode (the page's color-scheme) changes the elements' own colours.
+  expect(await primary.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(light)
+  await continueAs(page, 'every@example.com')
+  expect(await part(page, 'ways-step').locator('[data-provider]').count()).toBe(3)
+  await clean(page, 'the ways offered, dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await clean(page, 'the ways offered')
   await context.close()
 })
 
@@ -160,7 +167,7 @@ test('in Arabic, right to left: no violations signed out, with an error, and sig
   const spoken = (host: string) => page.locator(`${host} [lang="ar"][dir="rtl"]`)
   for (const host of ['latchkey-signin', 'latchkey-user', 'latchkey-mfa']) await expect.poll(() => spoken(host).count(), { message: host }).toBe(1)
   expect(await spoken('latchkey-signin').evaluate((el) => getComputedStyle(el).direction)).toBe('rtl')
-  expect(await part(page, 'password-form').getAttribute('aria-label')).toMatch(/[\u0600-\u06ff]/)
+  expect(await part(page, 'identifier-form').getAttribute('aria-label')).toMatch(/[\u0600-\u06ff]/)
   await clean(page, 'Arabic, signed out')
   await page.emulateMedia({ colorScheme: 'dark' })
   await clean(page, 'Arabic, signed out, dark')
@@ -187,10 +194,11 @@ test('the keyboard alone: credentials sign-in, ending another session, sign-out;
   const context = await env.browser.newContext()
   const page = await fullPage(context)
   await page.mouse.click(1, 1)
-  await tabTo(page, 'latchkey-signin', 'form[part~="credentials-form"] input[name="username"]')
+  await tabTo(page, 'latchkey-signin', 'input[part~="identifier"]')
   await page.keyboard.type('kay')
-  await page.keyboard.press('Tab')
-  expect(await focusedIn(page, 'latchkey-signin', 'form[part~="credentials-form"] input[name="password"]')).toBe(true)
+  await page.keyboard.press('Enter')
+  // The next step: the focus in its first field.
+  await expect.poll(() => focusedIn(page, 'latchkey-signin', 'form[part~="credentials-form"] input[name="password"]')).toBe(true)
   await page.keyboard.type('secret')
   await page.keyboard.press('Enter')
   await expect.poll(() => userName(page).textContent()).toBe('kay')
@@ -223,6 +231,7 @@ test('"Last used" marks the provider of the last sign-in on this device, in word
   await page.locator('latchkey-user button[part~="signout"]').click()
   await expect.poll(() => statusOf(page)).toBe('unauthenticated')
   const badge = part(page, 'last-used')
+  await continueAs(page, 'lu')
   await expect.poll(() => badge.count()).toBe(1)
   expect(await badge.textContent()).toBe('Last used')
   expect(await badge.isVisible()).toBe(true)
@@ -231,6 +240,7 @@ test('"Last used" marks the provider of the last sign-in on this device, in word
   expect((await context.cookies()).some((c) => /last/i.test(c.name))).toBe(false)
   await page.reload()
   await page.waitForFunction(() => window.ready === true)
+  await continueAs(page, 'lu')
   await expect.poll(() => signin(page).locator('form[part~="credentials-form"] [part~="last-used"]').count()).toBe(1)
   await clean(page, 'with the badge')
   await context.close()
@@ -278,8 +288,7 @@ describe("the demo's pages", () => {
     await scan('/ with an error')
     // An email sent: the message, the outbox link in the element's slot, the code field.
     await visit(page, '/')
-    await signin.locator('form[part~="email-form"] input[name=email]').fill(`axe-link-${stamp}@example.com`)
-    await signin.locator('form[part~="email-form"] button[type=submit]').click()
+    await sendSignInEmail(page, `axe-link-${stamp}@example.com`)
     await signin.locator('form[part~="code-form"]').waitFor()
     await scan('/ an email sent')
     // A password sign-up, waiting for the address to be confirmed.
@@ -364,10 +373,13 @@ describe("the demo's pages", () => {
     const page = await visit(await context.newPage(), '/')
     await signedOut(page)
     const email = `keys-${Date.now()}@example.com`
-    await tabUntil(page, ['latchkey-signin', 'form[part~="email-form"] input[name="email"]'])
+    await tabUntil(page, ['latchkey-signin', 'input[part~="identifier"]'])
     await page.keyboard.type(email)
     await page.keyboard.press('Enter')
-    // The email went out: the code field appears after the email form, with the focus in it.
+    // The ways offered for an address: the email way among them.
+    await tabUntil(page, ['latchkey-signin', 'form[part~="email-form"] button'])
+    await page.keyboard.press('Enter')
+    // The email went out: the code step, with the focus in its field.
     await expect.poll(() => deepFocus(page)).toBe('latchkey-signin > input[name=code]')
     expect(await focusedAt(page, 'latchkey-signin', 'form[part~="code-form"] input[name="code"]')).toBe(true)
     await page.keyboard.type(await codeFor(email))
@@ -397,6 +409,9 @@ describe("the demo's pages", () => {
       await signedOut(page)
       // Signed out, the focus is back on the sign-in element.
       await expect.poll(() => page.evaluate(() => document.activeElement?.localName)).toBe('latchkey-signin')
+      await tabUntil(page, ['latchkey-signin', 'input[part~="identifier"]'])
+      await page.keyboard.type(email)
+      await page.keyboard.press('Enter')
       await tabUntil(page, ['latchkey-signin', 'button[part~="passkey"]'])
       await page.keyboard.press(key)
       await signedIn(page)

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { build } from 'esbuild'
 import { describe, expect, test } from 'vitest'
 import type { Page } from 'playwright-core'
-import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
+import { browserAndServer, openPage, sendSignInEmail, signInWithForm, statusOf, userName } from './helpers.js'
 
 /** The Workbox worker of docs/service-worker.md, bundled as injectManifest would (latchkey/sw from the package's exports). */
 async function buildWorkboxWorker(): Promise<string> {
@@ -32,8 +32,7 @@ const engineChunkLoaded = (page: Page) => page.evaluate(() => performance.getEnt
 /** Asks for a sign-in link through the email form; answers the link. */
 async function requestLink(page: Page, email: string): Promise<string> {
   const sent = env.server.outbox.length
-  await page.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill(email)
-  await page.locator('latchkey-signin form[part~="email-form"] button').click()
+  await sendSignInEmail(page, email)
   await expect.poll(() => env.server.outbox.length).toBe(sent + 1)
   return env.server.outbox.at(-1)!.url
 }

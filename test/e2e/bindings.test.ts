@@ -44,7 +44,7 @@ describe.each(apps)('latchkey/%s (examples/%s-vite)', (name) => {
     // The first render, before the client has read the session, says loading.
     for (const page of [one, two]) expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['loading:', 'unauthenticated:'])
     // The React example renders <latchkey-signin> inside its tree while signed out.
-    if (name === 'react') await expect.poll(() => two.locator('latchkey-signin form[part~="credentials-form"]').count()).toBe(1)
+    if (name === 'react') await expect.poll(() => two.locator('latchkey-signin form[part~="identifier-form"]').count()).toBe(1)
     const signedIn = await one.evaluate(async () => (await window.client.signIn('credentials', { username: 'fw', password: 'secret', redirect: false })).ok)
     expect(signedIn).toBe(true)
     await expect.poll(() => shown(two)).toBe('authenticated:fw@example.com')

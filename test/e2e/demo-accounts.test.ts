@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { secretOf, totp } from '../support/totp.js'
 import { demoSite } from './demo-site.js'
+import { continueAs } from './helpers.js'
 
 const { env, tab, status, signedInAs, signedOut, signOut, withAuthenticator, withCredentials } = demoSite()
 let origin: string
@@ -39,7 +40,7 @@ describe('the demo site: accounts', () => {
     const form = signin.locator('form[part~="password-form"]')
     const signInWith = async (p: Page, password: string) => {
       const f = p.locator('latchkey-signin form[part~="password-form"]')
-      await f.locator('input[name=email]').fill(email)
+      await continueAs(p, email)
       await f.locator('input[name=password]').fill(password)
       await f.locator('button[type=submit]').click()
     }
@@ -104,9 +105,7 @@ describe('the demo site: accounts', () => {
     const step = page.locator('latchkey-signin [part~="mfa-step"]')
     const field = step.locator('input[name="code"], input[name="recoveryCode"]')
     const asked = async (p: Page) => {
-      await p.locator('latchkey-signin input[name=username]').fill('demo')
-      await p.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
-      await p.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
+      await withCredentials(p)
       await p.locator('latchkey-signin [part~="mfa-step"]').waitFor()
     }
     // The code that confirmed the app is spent; the next step's code (one step of skew is allowed) signs in.

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { beforeAll, expect } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
 import { browserAnd } from '../support/browser-and.js'
-import { addAuthenticator, startDemo } from './helpers.js'
+import { addAuthenticator, continueAs, startDemo } from './helpers.js'
 
 export function demoSite() {
   let origin: string
@@ -82,9 +82,9 @@ export function demoSite() {
     return { context, page }
   }
 
-  async function withCredentials(page: Page) {
-    await page.locator('latchkey-signin input[name=username]').fill('demo')
-    await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('demo')
+  async function withCredentials(page: Page, password = 'demo') {
+    await continueAs(page, 'demo')
+    await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill(password)
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
   }
 

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { smallPng } from '../../scripts/small-png.js'
 import { demoSite } from './demo-site.js'
+import { continueAs } from './helpers.js'
 
 const { env, shots, docs, tab, user, status, signedInAs, signedOut, signOut, brokenImages, refreshWithinAMinute, shownErrors, withAuthenticator, withCredentials } = demoSite()
 let origin: string
@@ -27,9 +28,7 @@ describe('the demo site', () => {
     const page = await tab()
     await page.screenshot({ path: join(shots, 'signin.png'), fullPage: true })
     writeFileSync(join(docs, 'signin.png'), smallPng(await page.locator('main').screenshot()))
-    await page.locator('latchkey-signin input[name=username]').fill('demo')
-    await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('wrong')
-    await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
+    await withCredentials(page, 'wrong')
     await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
     // The error sits under the fields it is about, above the form's button, and the fields name it.
     const form = page.locator('latchkey-signin form[part~="credentials-form"]')
@@ -50,10 +49,11 @@ describe('the demo site', () => {
     expect(await page.locator('button.idp-call').isVisible()).toBe(false)
     // The demo offers a second factor to set up (mfa on).
     await page.locator('latchkey-mfa button[part~="enroll"]', { hasText: 'Set up an authenticator app' }).waitFor()
-    expect(await form.locator('input[name=password]').getAttribute('aria-describedby')).toBeNull()
+    expect(await page.locator('latchkey-signin [aria-describedby]').count()).toBe(0)
     await page.screenshot({ path: join(shots, 'credentials-signed-in.png'), fullPage: true })
     await signOut(page)
     // Nothing typed before is left for the next person: the error and the password are gone.
+    await continueAs(page, 'demo')
     expect(await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').inputValue()).toBe('')
     expect(await shownErrors(page)).toEqual([])
     await page.context().close()
@@ -62,8 +62,8 @@ describe('the demo site', () => {
   test('email: the outbox shows the code beside the link, and the code signs in where the address was typed', async () => {
     const page = await tab()
     const email = `coder-${Date.now()}@example.com`
-    await page.locator('latchkey-signin form[part~="email-form"] input[name=email]').fill(email)
-    await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
+    await continueAs(page, email)
+    await page.locator('latchkey-signin button', { hasText: 'Email me a sign-in code' }).click()
     const outbox = await page.context().newPage()
     await outbox.goto(origin + '/outbox')
     const mail = outbox.locator('.mail', { hasText: email })
@@ -83,10 +83,10 @@ describe('the demo site', () => {
   test('email: the link in the outbox signs in', async () => {
     const page = await tab()
     const email = `reader-${Date.now()}@example.com`
-    await page.locator('latchkey-signin form[part~="email-form"] input[name=email]').fill(email)
-    await page.locator('latchkey-signin button', { hasText: 'Sign in with Email' }).click()
-    // The confirmation sits under the email form, with the way to the outbox.
-    const sent = page.locator('latchkey-signin form[part~="email-form"] [part~="message"]')
+    await continueAs(page, email)
+    await page.locator('latchkey-signin button', { hasText: 'Email me a sign-in code' }).click()
+    // The confirmation heads the code step, with the way to the outbox.
+    const sent = page.locator('latchkey-signin [part~="code-step"] [part~="message"]')
     await sent.filter({ hasText: `a sign-in link and a code were sent to ${email}` }).waitFor()
     expect(await sent.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')
     const link = page.locator('latchkey-signin a[slot="email-sent"]')
@@ -143,6 +143,7 @@ describe('the demo site', () => {
   test('passkey: create an account with one, sign out, sign in with it', async () => {
     const { context, page } = await withAuthenticator()
     // No passkey on this device yet: the error says what to do.
+    await continueAs(page, 'demo')
     await page.locator('latchkey-signin button', { hasText: 'Sign in with Passkey' }).click()
     await page.locator('latchkey-signin [role=alert]', { hasText: 'No passkey was used' }).waitFor()
     expect(await page.locator('latchkey-signin [role=alert]').textContent()).toContain('sign in another way')
@@ -161,9 +162,7 @@ describe('the demo site', () => {
     expect(await page.locator('#passkeys .message').textContent()).toBe('')
     expect(await shownErrors(page)).toEqual([])
     // One error at a time: the page's own passkey error replaces the component's, and back.
-    await page.locator('latchkey-signin input[name=username]').fill('demo')
-    await page.locator('latchkey-signin form[part~="credentials-form"] input[name=password]').fill('wrong')
-    await page.locator('latchkey-signin button', { hasText: 'Sign in with Demo account' }).click()
+    await withCredentials(page, 'wrong')
     await page.locator('latchkey-signin [role=alert]', { hasText: 'Sign in failed' }).waitFor()
     await page.locator('input[name=passkey-email]').fill(email)
     await page.locator('button', { hasText: 'Create a passkey' }).click()
@@ -236,6 +235,7 @@ describe('the demo site', () => {
     const page = await tab()
     await page.goto(origin + '/drop-in.html')
     // The optional second script brings passkeys to the same elements.
+    await continueAs(page, 'demo')
     await expect.poll(() => page.locator('latchkey-signin button[part~="passkey"]').count()).toBe(1)
     expect(await page.locator('latchkey-signin button[part~="passkey"]').isVisible()).toBe(true)
     expect(await page.evaluate(() => typeof (window as unknown as { Latchkey: { client: { passkey?: unknown } } }).Latchkey.client.passkey)).toBe('object')
@@ -251,9 +251,9 @@ describe('the demo site', () => {
   test('signed out, an ?error= in the URL is said under the form it is about, and leaves the address bar', async () => {
     const page = await tab()
     await page.goto(origin + '/?error=Verification')
-    const form = page.locator('latchkey-signin form[part~="email-form"]')
+    const form = page.locator('latchkey-signin form[part~="identifier-form"]')
     await form.locator('[part="error"]', { hasText: 'The sign-in link is no longer valid' }).waitFor()
-    expect(await form.locator('input[name=email]').getAttribute('aria-describedby')).toBe(await form.locator('[part="error"]').getAttribute('id'))
+    expect(await form.locator('input[part~="identifier"]').getAttribute('aria-describedby')).toBe(await form.locator('[part="error"]').getAttribute('id'))
     await expect.poll(() => page.url()).toBe(origin + '/')
     await page.reload()
     await signedOut(page)

@@ -6,7 +6,7 @@
  */
 import { expect, test } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { browserAndServer, holdsDeviceKey, openPage, signInWithForm, statusOf } from './helpers.js'
+import { browserAndServer, holdsDeviceKey, openPage, sendSignInEmail, signInWithForm, statusOf } from './helpers.js'
 
 const cookieMaxAge = 600
 
@@ -59,8 +59,7 @@ test('a sign-in by an email link, a navigation whose registration header the wor
   const context = await env.browser.newContext()
   const page = await openPage(context, env.server.url + '/')
   const sent = env.server.outbox.length
-  await page.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('link@example.com')
-  await page.locator('latchkey-signin form[part~="email-form"] button').click()
+  await sendSignInEmail(page, 'link@example.com')
   await expect.poll(() => env.server.outbox.length).toBe(sent + 1)
   await page.goto(env.server.outbox.at(-1)!.url)
   await page.waitForFunction(() => window.ready === true)

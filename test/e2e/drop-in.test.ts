@@ -1,7 +1,7 @@
 /** The drop-in script: a plain HTML page with one <script src="/latchkey.iife.js">, no build step, and its passkey part. */
 import { expect, test } from 'vitest'
 import { openWithAuthenticator } from '../webauthn/support/browser.js'
-import { browserAndServer, signInWithForm, userName } from './helpers.js'
+import { browserAndServer, continueAs, signInWithForm, userName } from './helpers.js'
 
 const env = browserAndServer()
 
@@ -43,6 +43,7 @@ test('the passkey part: a second script tag adds Latchkey.client.passkey, and th
     return client.status
   })
   expect(registered).toBe('unauthenticated')
+  await continueAs(page, 'drop.passkey@example.com')
   await page.locator('latchkey-signin button[part~="passkey"]').click()
   await expect.poll(() => userName(page).textContent()).toBe('drop.passkey@example.com')
   expect(await page.locator('latchkey-signin input[name="username"]').getAttribute('autocomplete')).toBe('username webauthn')

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
-import { browserAndServer, openPage, statusOf, userName } from './helpers.js'
+import { browserAndServer, openPage, sendSignInEmail, statusOf, userName } from './helpers.js'
 
 let smtp: SmtpSink
 beforeAll(async () => void (smtp = await startSmtpSink()))
@@ -17,8 +17,7 @@ const env = browserAndServer(() => ({ smtpPort: smtp.port }))
 /** A new browser asks for an email to `email` through the element; answers its page once "Check your email" shows. */
 async function ask(email: string): Promise<Page> {
   const page = await openPage(await env.browser.newContext(), env.server.url + '/')
-  await page.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill(email)
-  await page.locator('latchkey-signin form[part~="email-form"] button').click()
+  await sendSignInEmail(page, email)
   await expect.poll(() => page.locator('latchkey-signin [part="message"]').textContent()).toContain(`a sign-in link and a code were sent to ${email}`)
   await expect.poll(() => smtp.mails.some((m) => m.to.includes(email))).toBe(true)
   return page

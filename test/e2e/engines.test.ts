@@ -3,8 +3,8 @@
  * the worker registers and controls the page, a sign-in and a sign-out are heard in another tab,
  * reloads ask /session nothing while it is not due, an unreachable server leaves the session
  * stale and the worker answers the failure without rejecting respondWith(), the drop-in script,
- * the page engine where no worker runs, the React binding, and the passkey button only where the
- * browser has WebAuthn (WebKitGTK has none).
+ * the page engine where no worker runs, the React binding, `<latchkey-user>` in a 280 px column,
+ * and the passkey button only where the browser has WebAuthn (WebKitGTK has none).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server.js'
@@ -16,9 +16,20 @@ let server: AppServer
 
 beforeAll(async () => {
   await ensureBuilt()
-  server = await startAppServer({ scripts: { '/app-react.js': await buildApp('react') }, pages: { '/react.html': appPage('react') } })
+  server = await startAppServer({ scripts: { '/app-react.js': await buildApp('react') }, pages: { '/react.html': appPage('react'), '/narrow': narrowPage } })
 }, 120_000)
 afterAll(() => server?.close())
+
+/** `<latchkey-user>` in a 280 px column, as on a small phone. */
+const narrowPage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>narrow</title>
+<div id="narrow" style="width:280px"><latchkey-user></latchkey-user></div>
+<script type="module">
+import { createAuthClient } from '/latchkey.js'
+import { defineElements } from '/latchkey-components.js'
+window.client = createAuthClient({ basePath: '/auth', serviceWorker: false })
+defineElements(window.client)
+window.ready = true
+</script></html>`
 
 const modes = [
   ['the worker', '', true],
@@ -124,6 +135,27 @@ describe.each(installedEngines('test/e2e/engines.test.ts'))('%s', { timeout: 90_
     await shown(two, 'unauthenticated:')
   })
 
+  test('<latchkey-user> holds in 280 px with a long name and address: nothing overflows, Sign out is inside and on top', async () => {
+    const profile = await newProfile()
+    const tab = await profile.newTab(server.url + '/narrow')
+    await tab.waitFor(() => (window as any).ready === true && window.client.status === 'unauthenticated')
+    // A name with nowhere to break; the credentials provider makes <name>@example.com its address.
+    const long = `${name}-Maximiliana-Alexandrina-Theodora-Konstantinopoulou`
+    expect(await signIn(tab, long)).toBe(true)
+    await nameShown(tab, long)
+    const placed = await tab.evaluate(() => {
+      const host = document.querySelector('latchkey-user')!
+      const column = document.getElementById('narrow')!.getBoundingClientRect()
+      const button = host.shadowRoot!.querySelector('[part~="signout"]')!
+      const box = button.getBoundingClientRect()
+      const hit = host.shadowRoot!.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
+      return { overflows: host.scrollWidth > host.clientWidth, inside: box.left >= column.left && box.right <= column.right, onTop: !!hit && button.contains(hit) }
+    })
+    expect(placed).toEqual({ overflows: false, inside: true, onTop: true })
+    await tab.evaluate(() => (document.querySelector('latchkey-user')!.shadowRoot!.querySelector('[part~="signout"]') as HTMLButtonElement).click())
+    await statusIs(tab, 'unauthenticated')
+  })
+
   test('<latchkey-signin> offers a passkey only where the browser has WebAuthn', async () => {
     const webauthn = name !== 'webkit'
     const profile = await newProfile()
@@ -131,6 +163,13 @@ describe.each(installedEngines('test/e2e/engines.test.ts'))('%s', { timeout: 90_
       const tab = await profile.newTab(server.url + '/' + query)
       const buttons = () => tab.evaluate(() => [...(document.querySelector('latchkey-signin')?.shadowRoot?.querySelectorAll('button[data-provider]') ?? [])].map((b) => b.getAttribute('data-provider')))
       await tab.waitFor(() => !!document.querySelector('latchkey-signin')?.shadowRoot?.querySelector('button[data-provider="acme"]'))
+      // The ways offered after a username: the passkey among them.
+      await tab.evaluate(() => {
+        const root = document.querySelector('latchkey-signin')!.shadowRoot!
+        root.querySelector<HTMLInputElement>('input[part~="identifier"]')!.value = 'ada'
+        root.querySelector<HTMLFormElement>('form[part~="identifier-form"]')!.requestSubmit()
+      })
+      await tab.waitFor(() => !!document.querySelector('latchkey-signin')?.shadowRoot?.querySelector('[part~="ways-step"]'))
       expect(await tab.evaluate(() => typeof PublicKeyCredential === 'function')).toBe(webauthn)
       expect(await buttons()).toEqual(webauthn ? ['acme', 'legacy', 'passkey'] : ['acme', 'legacy'])
     }

@@ -35,12 +35,31 @@ export async function waitForController(page: Page): Promise<void> {
   )
 }
 
-export async function signInWithForm(page: Page, username: string, password = 'secret'): Promise<void> {
+/**
+ * The sign-in element's first step: `identifier` typed, Continue, and the ways offered shown (from
+ * those offered for another identifier, Back first). `host`: the element's selector.
+ */
+export async function continueAs(page: Page, identifier: string, host = 'latchkey-signin'): Promise<void> {
   // A background tab gets no animation frames, which Playwright's click waits for.
   await page.bringToFront()
-  await page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]').fill(username)
-  await page.locator('latchkey-signin form[part~="credentials-form"] input[name="password"]').fill(password)
-  await page.locator('latchkey-signin form[part~="credentials-form"] button[type="submit"]').click()
+  const back = page.locator(`${host} [part~="ways-step"] [part~="back"]`)
+  if (await back.isVisible()) await back.click()
+  await page.locator(`${host} input[part~="identifier"]`).fill(identifier)
+  await page.locator(`${host} button[part~="continue"]`).click()
+  await page.locator(`${host} [part~="ways-step"]`).waitFor()
+}
+
+/** Signs in with the test app's credentials provider: the username, Continue, then the password. */
+export async function signInWithForm(page: Page, username: string, password = 'secret', host = 'latchkey-signin'): Promise<void> {
+  await continueAs(page, username, host)
+  await page.locator(`${host} form[part~="credentials-form"] input[name="password"]`).fill(password)
+  await page.locator(`${host} form[part~="credentials-form"] button[type="submit"]`).click()
+}
+
+/** Asks for a sign-in email to `email` from the sign-in element: the address, Continue, then the email way. */
+export async function sendSignInEmail(page: Page, email: string, host = 'latchkey-signin'): Promise<void> {
+  await continueAs(page, email, host)
+  await page.locator(`${host} form[part~="email-form"] button[type="submit"]`).click()
 }
 
 /**

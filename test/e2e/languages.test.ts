@@ -15,7 +15,7 @@ import de from '../../src/locales/de/elements.js'
 import es from '../../src/locales/es/elements.js'
 import fr from '../../src/locales/fr/elements.js'
 import ja from '../../src/locales/ja/elements.js'
-import { browserAndServer, openPage, signInWithForm } from './helpers.js'
+import { browserAndServer, openPage, sendSignInEmail, signInWithForm } from './helpers.js'
 
 /** A page of the app: `<html lang>`, the client's options (a JS expression), the elements. */
 const appPage = (lang: string | null, options = '{}', body = '<latchkey-signin></latchkey-signin>') => `<!doctype html><html${lang ? ` lang="${lang}"` : ''}><meta charset="utf-8"><title>languages</title>
@@ -28,7 +28,7 @@ defineElements(window.client)
 window.ready = true
 </script></html>`
 
-const esperanto = { ...en, signInWith: 'Ensaluti per {name}', email: 'Retpoŝto' }
+const esperanto = { ...en, signInWith: 'Ensaluti per {name}', emailOrUsername: 'Retpoŝto aŭ uzantnomo' }
 // Typed (tsc checks this file): an override names keys that exist; an added language has them all.
 const typed: AuthClientOptions[] = [
   { locale: 'fr', messages: { fr: { signOut: 'Déconnexion' } }, languages: { eo: esperanto } },
@@ -89,7 +89,7 @@ test('lang="ja" on the element: Japanese, and only the Japanese file is fetched'
   const { page, fetched } = await open(context, '/ja')
   expect(ja.signInWith).not.toBe(en.signInWith)
   await expect.poll(() => acme(page).textContent()).toBe(fill('ja', ja.signInWith, { name: 'Acme' }))
-  expect(await signin(page).locator('form[part~="email-form"] label').first().textContent()).toBe(ja.email)
+  expect(await signin(page).locator('form[part~="identifier-form"] label').first().textContent()).toBe(ja.emailOrUsername)
   // The language goes on the shadow content, not on the app's element (its `lang` stays the app's).
   expect(await spoken(page)).toMatchObject({ lang: 'ja', dir: 'ltr', hostLang: 'ja' })
   await page.waitForLoadState('networkidle')
@@ -151,7 +151,7 @@ test('an app overrides one message; the others stay', async () => {
   const context = await env.browser.newContext({ locale: 'en-US' })
   const { page } = await open(context, '/override')
   expect(await acme(page).textContent()).toBe('Continue with Acme')
-  expect(await signin(page).locator('form[part~="email-form"] label').first().textContent()).toBe('Email')
+  expect(await signin(page).locator('form[part~="identifier-form"] label').first().textContent()).toBe('Email or username')
   await context.close()
 })
 
@@ -160,7 +160,7 @@ test('an app adds a language of its own', async () => {
   const context = await env.browser.newContext({ locale: 'en-US' })
   const { page, fetched } = await open(context, '/added')
   expect(await acme(page).textContent()).toBe('Ensaluti per Acme')
-  expect(await signin(page).locator('form[part~="email-form"] label').first().textContent()).toBe('Retpoŝto')
+  expect(await signin(page).locator('form[part~="identifier-form"] label').first().textContent()).toBe('Retpoŝto aŭ uzantnomo')
   expect((await spoken(page)).lang).toBe('eo')
   expect(fetched).toEqual([])
   await context.close()
@@ -194,8 +194,7 @@ test("a plural in two languages: the email code's length", async () => {
   })
   // The code form shows once the email went out.
   const label = async (page: Page) => {
-    await signin(page).locator('form[part~="email-form"] input').fill('lea@example.com')
-    await signin(page).locator('form[part~="email-form"] button').click()
+    await sendSignInEmail(page, 'lea@example.com')
     return signin(page).locator('form[part~="code-form"] label').textContent()
   }
   const { page } = await open(context, '/en')

@@ -6,7 +6,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
-import { browserAndServer, openPage } from './helpers.js'
+import { browserAndServer, continueAs, openPage } from './helpers.js'
 
 const appPage = (options: string, body = '<latchkey-signin></latchkey-signin>') => `<!doctype html><html lang="en"><meta charset="utf-8"><title>lazy parts</title>
 ${body}
@@ -62,6 +62,7 @@ test('a page that has <latchkey-mfa> from the start defines it; { lazy: false } 
 test('a server with a Password() provider: the password forms are fetched, and show', async () => {
   const context = await withPasswords.browser.newContext()
   const { page, fetched } = await open(context, withPasswords.server.url + '/signin')
+  await continueAs(page, 'pat@example.com')
   await expect.poll(() => page.locator('latchkey-signin form[part~="password-form"]').isVisible()).toBe(true)
   expect(fetched).toEqual(['password-forms'])
   await context.close()

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises'
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import { secretOf, totp } from '../support/totp.js'
-import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
+import { browserAndServer, openPage, sendSignInEmail, signInWithForm, statusOf, userName } from './helpers.js'
 import { openWithAuthenticator } from '../webauthn/support/browser.js'
 
 const env = browserAndServer({ mfa: true, maxAge: 7 * 86400, updateAge: 86400 })
@@ -246,8 +246,7 @@ test('an email link that comes back with ?error=SecondFactorRequired opens on th
   await signOut(page)
   // Fay proved her address before she set up the app: a first proof now would remove it (sign-in/first-proof.ts).
   await env.server.adapter.updateUser!({ id: 'user-fay', emailVerified: new Date(env.server.now()) })
-  await page.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('fay@example.com')
-  await page.locator('latchkey-signin form[part~="email-form"] button').click()
+  await sendSignInEmail(page, 'fay@example.com')
   await expect.poll(() => env.server.outbox.some((m) => m.identifier === 'fay@example.com')).toBe(true)
   await page.goto(env.server.outbox.findLast((m) => m.identifier === 'fay@example.com')!.url)
   await page.waitForFunction(() => window.ready === true)
@@ -292,10 +291,7 @@ test('new recovery codes ask for a code from the app, and a stale session to con
 
   // "Confirm it's you" (the user's own session: no second factor asked), then again.
   await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<latchkey-signin confirm id="confirm"></latchkey-signin>'))
-  const confirm = page.locator('#confirm form[part~="credentials-form"]')
-  await confirm.locator('input[name="username"]').fill('gus')
-  await confirm.locator('input[name="password"]').fill('secret')
-  await confirm.locator('button[type="submit"]').click()
+  await signInWithForm(page, 'gus', 'secret', '#confirm')
   await expect.poll(() => page.evaluate(() => window.client.session?.amr)).toEqual(['pwd'])
   // A fresh session alone is not enough: a wrong code renews nothing, and says so under the field.
   form = await renew()

@@ -3,7 +3,7 @@
  * element shows the failure in words, and the page goes on (no uncaught error).
  */
 import { expect, test } from 'vitest'
-import { browserAndServer, signInWithForm, statusOf } from './helpers.js'
+import { browserAndServer, sendSignInEmail, signInWithForm, statusOf } from './helpers.js'
 
 const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>no plugins</title>
 <latchkey-signin></latchkey-signin><latchkey-sessions></latchkey-sessions>
@@ -43,8 +43,7 @@ test('<latchkey-sessions> without the sessions plugin: a console error names it,
 
 test('<latchkey-signin> without the emailCodes plugin: the code step still shows, and typing the code names the plugin', async () => {
   const { context, tab, consoleErrors, uncaught } = await openBare()
-  await tab.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('nora@example.com')
-  await tab.locator('latchkey-signin form[part~="email-form"] button').click()
+  await sendSignInEmail(tab, 'nora@example.com')
   const code = tab.locator('latchkey-signin form[part~="code-form"]')
   await expect.poll(() => code.isVisible()).toBe(true)
   await code.locator('input[name="code"]').fill('123456')

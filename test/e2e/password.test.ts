@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
 import type { PasswordEmail } from '../../src/providers/password.js'
 import { startRangeServer } from '../support/range-server.js'
-import { browserAndServer, openPage, statusOf, userName } from './helpers.js'
+import { browserAndServer, continueAs, openPage, statusOf, userName } from './helpers.js'
 
 const breachedPassword = 'correct horse battery staple'
 const range = await startRangeServer({ breached: { [breachedPassword]: 4242 } })
@@ -41,8 +41,7 @@ const focused = (page: Page, selector: string) =>
   }, selector)
 
 async function signInWithPassword(page: Page, email: string, password: string) {
-  await page.bringToFront()
-  await input(page, 'password-form', 'email').fill(email)
+  await continueAs(page, email)
   await input(page, 'password-form', 'password').fill(password)
   await submit(page, 'password-form').click()
 }
@@ -67,10 +66,12 @@ async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
 test('sign up in the element, confirm with the code from the email, then sign in', async () => {
   const { context, page } = await fresh()
   // The sign-in form of the password provider, with the autocomplete values password managers read.
+  await continueAs(page, 'someone@example.com')
   expect(await input(page, 'password-form', 'email').getAttribute('autocomplete')).toBe('username')
   expect(await input(page, 'password-form', 'email').getAttribute('type')).toBe('email')
   expect(await input(page, 'password-form', 'password').getAttribute('autocomplete')).toBe('current-password')
   expect(await part(page, 'forgot').textContent()).toBe('Forgot password?')
+  await part(page, 'ways-step').locator('[part~="back"]').click()
 
   await part(page, 'signup').click()
   // The sign-up step stands in place of the forms, the focus in its first field.
@@ -119,7 +120,7 @@ test('a sign-in before the address is confirmed says so, sends the email again, 
   await submit(page, 'signup-form').click()
   const first = await mail('bo@example.com', 'verify-email')
   await part(page, 'back').click()
-  expect(await focused(page, '[part~="password-form"] input[name="email"]')).toBe(true)
+  expect(await focused(page, 'input[part~="identifier"]')).toBe(true)
 
   await signInWithPassword(page, 'bo@example.com', 'bo has a password')
   await expect.poll(() => errorText(page)).toMatch(/^Confirm your email address first/)

@@ -1,7 +1,7 @@
 /** Sign-in and sign-out through the components, in Chromium, against the real server. */
 import { describe, expect, test } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
-import { browserAndServer, openPage, signInWithForm, statusOf, userName } from './helpers.js'
+import { browserAndServer, continueAs, openPage, sendSignInEmail, signInWithForm, statusOf, userName } from './helpers.js'
 
 const env = browserAndServer()
 
@@ -30,10 +30,13 @@ describe('<latchkey-signin>', () => {
     // Deprecated bg/text are still honoured.
     const legacy = page.locator('latchkey-signin button[data-provider="legacy"]')
     expect(await legacy.evaluate((b) => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color])).toEqual(['rgb(200, 0, 0)', 'rgb(255, 255, 0)'])
-    expect(await page.locator('latchkey-signin form[part~="email-form"] button').textContent()).toBe('Sign in with Email')
-    expect(await page.locator('latchkey-signin form[part~="credentials-form"] button').textContent()).toBe('Sign in with Credentials')
     // Every input has a label; the buttons are reachable from the keyboard.
-    expect(await page.getByLabel('Email', { exact: true }).count()).toBe(1)
+    expect(await page.getByLabel('Email or username', { exact: true }).count()).toBe(1)
+    // The next step offers the ways that take an address: the email way first.
+    await continueAs(page, 'ada@example.com')
+    expect(await page.locator('latchkey-signin form[part~="email-form"] button').textContent()).toBe('Email me a sign-in code')
+    await continueAs(page, 'ada')
+    expect(await page.locator('latchkey-signin form[part~="credentials-form"] button').textContent()).toBe('Sign in with Credentials')
     expect(await page.getByLabel('Password', { exact: true }).count()).toBe(1)
     const passkey = page.locator('latchkey-signin button[part~="passkey"]')
     expect(await passkey.textContent()).toBe('Sign in with Passkey')
@@ -66,7 +69,7 @@ describe('<latchkey-signin>', () => {
     })
     const page = await context.newPage()
     await page.goto(env.server.url + '/?nosw')
-    const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
+    const username = page.locator('latchkey-signin input[part~="identifier"]')
     await username.click()
     await page.keyboard.type('ad')
     expect(await statusOf(page)).toBe('loading')
@@ -101,8 +104,7 @@ describe('<latchkey-signin>', () => {
   test('email: the form sends a link; following it signs in this tab and the tab that asked', async () => {
     const context = await fresh()
     const first = await openPage(context, env.server.url + '/')
-    await first.locator('latchkey-signin form[part~="email-form"] input[name="email"]').fill('Grace@Example.com')
-    await first.locator('latchkey-signin form[part~="email-form"] button').click()
+    await sendSignInEmail(first, 'Grace@Example.com')
     await expect.poll(() => first.locator('latchkey-signin [part="message"]').textContent()).toContain('Check your email')
     const mail = env.server.outbox.at(-1)!
     expect(mail.identifier).toBe('grace@example.com')
@@ -136,6 +138,7 @@ describe('<latchkey-signin>', () => {
       }
       window.client.use({ name: 'passkey', setup: ({ claimSignIn }) => (claimSignIn((p) => p.type === 'webauthn', (p, fields) => standIn.signIn({ ...fields, provider: p.id })), standIn) })
     })
+    await continueAs(page, 'key')
     await page.locator('latchkey-signin button[part~="passkey"]').click()
     await expect.poll(() => userName(page).textContent()).toBe('key')
     expect(await page.evaluate(() => (window as any).passkeyOptions.provider)).toBe('passkey')

@@ -1,10 +1,10 @@
 /**
- * <latchkey-signin> with the passkey client attached: the username field offers passkeys in the
+ * <latchkey-signin> with the passkey client attached: the identifier field offers passkeys in the
  * browser's autofill, and the passkey button runs the ceremony. Chromium's virtual authenticator.
  */
 import { describe, expect, it } from 'vitest'
 import { openWithAuthenticator, optionsAnswered } from '../webauthn/support/browser.js'
-import { browserAndServer, settled } from './helpers.js'
+import { browserAndServer, continueAs, settled } from './helpers.js'
 
 const env = browserAndServer()
 
@@ -16,12 +16,12 @@ const registerAndSignOut = (email: string) =>
   })()`
 
 describe('<latchkey-signin> with passkeys', () => {
-  it('marks the username field for passkey autofill and signs in from it', async () => {
+  it('marks the identifier field for passkey autofill and signs in from it', async () => {
     const { page } = await openWithAuthenticator(env.browser, `${env.server.url}/?passkey&nosw`)
     expect(await page.evaluate(registerAndSignOut('ada.autofill@example.com'))).toBeNull()
     await page.reload()
     await page.waitForFunction(() => window.ready === true)
-    const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
+    const username = page.locator('latchkey-signin input[part~="identifier"]')
     await expect.poll(() => username.getAttribute('autocomplete')).toBe('username webauthn')
     await username.focus()
     await expect.poll(() => page.evaluate(() => window.client.status), { timeout: 10_000 }).toBe('authenticated')
@@ -32,6 +32,7 @@ describe('<latchkey-signin> with passkeys', () => {
   it('the passkey button signs in', async () => {
     const { page } = await openWithAuthenticator(env.browser, `${env.server.url}/?passkey&nosw`)
     expect(await page.evaluate(registerAndSignOut('ada.button@example.com'))).toBeNull()
+    await continueAs(page, 'ada')
     await page.locator('latchkey-signin button[part~="passkey"]').click()
     await expect.poll(() => page.evaluate(() => window.client.status), { timeout: 10_000 }).toBe('authenticated')
     expect(await page.evaluate(() => window.client.session?.user?.email)).toBe('ada.button@example.com')
@@ -64,7 +65,7 @@ describe('<latchkey-signin> with passkeys', () => {
 
   it('without the passkey client the fields keep their plain autofill', async () => {
     const { page } = await openWithAuthenticator(env.browser, `${env.server.url}/?nosw`)
-    const username = page.locator('latchkey-signin form[part~="credentials-form"] input[name="username"]')
+    const username = page.locator('latchkey-signin input[part~="identifier"]')
     await expect.poll(() => username.getAttribute('autocomplete')).toBe('username')
     await page.context().close()
   })

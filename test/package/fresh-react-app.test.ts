@@ -161,8 +161,10 @@ describe('docs/guides/react.md', () => {
     tab.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
     tab.on('pageerror', (e) => warnings.push(e.message))
     await tab.goto(page)
+    // The username first, Continue, then the password.
+    await tab.locator('latchkey-signin input[part~="identifier"]').fill('ada')
+    await tab.locator('latchkey-signin button[part~="continue"]').click()
     const form = tab.locator('latchkey-signin form[part~="credentials-form"]')
-    await form.locator('input[name="username"]').fill('ada')
     await form.locator('input[name="password"]').fill('demo')
     log('signing in')
     await form.locator('button[type="submit"]').click()
@@ -283,18 +285,21 @@ describe('docs/guides/quickstart.md', () => {
     await tab.goto(link!)
     await tab.getByRole('button', { name: 'Confirm my address' }).click()
     await tab.waitForURL(`${page}/?notice=email-verified`)
-    const passwordForm = signin.locator('form[part~="password-form"]')
-    await expect.poll(() => passwordForm.textContent()).toContain('Your address is confirmed: sign in.')
+    await expect.poll(async () => (await signin.locator('[part~="message"]').textContent())?.trim()).toBe('Your address is confirmed: sign in.')
 
+    // The element's two steps: the address and Continue, then the password.
+    const identifier = signin.locator('input[part~="identifier"]')
     const signInWithPassword = async () => {
-      await passwordForm.locator('input[name="email"]').fill(email)
+      await identifier.fill(email)
+      await signin.locator('button[part~="continue"]').click()
+      const passwordForm = signin.locator('[part~="ways-step"] form[part~="password-form"]')
       await passwordForm.locator('input[name="password"]').fill(password)
       await passwordForm.locator('button[type="submit"]').click()
     }
     const signedIn = () => expect.poll(() => tab.locator('#me').textContent(), { timeout: 20_000 }).toBe(`The API knows you as ${email}`)
     const signOut = async () => {
       await tab.locator('latchkey-user button[part~="signout"]').click()
-      await expect.poll(() => passwordForm.count()).toBe(1)
+      await expect.poll(() => identifier.count()).toBe(1)
     }
 
     log('sign in with the password')
@@ -335,7 +340,10 @@ describe('docs/guides/quickstart.md', () => {
 
     log('sign out, and in with the passkey alone')
     await signOut()
-    await signin.locator('button[part~="passkey"]').click()
+    // The address and Continue: the passkey is one of the ways offered, for any identifier.
+    await identifier.fill(email)
+    await signin.locator('button[part~="continue"]').click()
+    await signin.locator('[part~="ways-step"] button[part~="passkey"]').click()
     await signedIn()
     expect(await me()).toEqual({ status: 200, body: { email, name: 'Ada' } })
     expect(warnings).toEqual([])

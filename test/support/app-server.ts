@@ -110,11 +110,13 @@ self.addEventListener('fetch', (event) => {
 const offlinePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>offline</title><h1>The app's offline page</h1></html>`
 
 /**
- * The ESM test page: `?nosw` runs the client without a service worker; `?bfcache` lets the
+ * The ESM test page, light or dark as the browser asks (its `color-scheme`, its own background
+ * painted, as an app's page): `?nosw` runs the client without a service worker; `?bfcache` lets the
  * back-forward cache keep it; `?appsw=<script>` registers
  * the app's own worker first and leaves latchkey's unregistered unless `&sw=<script>` asks.
  */
-const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey test</title>
+const modulePage = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="color-scheme" content="light dark"><title>latchkey test</title>
+<style>html{background:Canvas;color:CanvasText}</style>
 <latchkey-signin></latchkey-signin>
 <latchkey-user></latchkey-user>
 <latchkey-mfa></latchkey-mfa>
