@@ -2,20 +2,26 @@
  * A button that calls the Demo IdP's API through the demo server (/api/idp-profile), which uses
  * the user's provider token: `auth.getAccessToken` refreshes it there when it is about to expire.
  * Shown only while the user has a Demo IdP account: without one there is no token to call with.
- * `<latchkey-accounts>` keeps that list current through links and unlinks, so the button follows it.
+ * The profile's `<latchkey-accounts>` keeps that list current through links and unlinks, so the
+ * button follows it.
  */
-export function mountIdpCall(root: HTMLElement, accounts: HTMLElement): void {
+export function mountIdpCall(root: HTMLElement, profile: HTMLElement): void {
   root.innerHTML = `<button type="button" class="idp-call">Call the Demo IdP's API</button><p class="muted small idp-result" role="status"></p>`
   const button = root.querySelector('button')!
   const result = root.querySelector<HTMLElement>('.idp-result')!
+  let watched: ShadowRoot | undefined
+  const accounts = new MutationObserver(() => follow())
   const follow = () => {
-    root.hidden = !accounts.shadowRoot?.querySelector('[part~="account"][data-provider="demo-idp"]')
+    // The profile draws its sections once it knows the server's features; the accounts' list is in their own shadow root.
+    const list = profile.shadowRoot?.querySelector('latchkey-accounts')?.shadowRoot ?? undefined
+    if (list && list !== watched) accounts.observe((watched = list), { childList: true, subtree: true })
+    root.hidden = !list?.querySelector('[part~="account"][data-provider="demo-idp"]')
     if (root.hidden) result.textContent = ''
   }
   root.hidden = true
-  // <latchkey-accounts> is defined once its code has loaded (it loads only where a page has one).
-  void customElements.whenDefined('latchkey-accounts').then(() => {
-    new MutationObserver(follow).observe(accounts.shadowRoot!, { childList: true, subtree: true })
+  // <latchkey-profile> is defined once its code has loaded (it loads only where a page has one).
+  void customElements.whenDefined('latchkey-profile').then(() => {
+    new MutationObserver(follow).observe(profile.shadowRoot!, { childList: true, subtree: true })
     follow()
   })
   button.addEventListener('click', async () => {

@@ -1,7 +1,7 @@
 /**
  * The demo app: the SDK as an app uses it after `npm install latchkey`. One client (session reads
- * go through the service worker at /latchkey-sw.js) with every plugin, the sign-in components,
- * and a panel that shows what the session engine knows.
+ * go through the service worker at /latchkey-sw.js) with every plugin; <latchkey-signin> signed
+ * out, <latchkey-profile> signed in, and a panel that shows what the session engine knows.
  */
 import { accounts, createAuthClient, emailCodes, mfa, password, sessions } from 'latchkey'
 import { defineElements } from 'latchkey/components'
@@ -10,7 +10,6 @@ import { watchEngine } from './engine-peek.js'
 import { createEventLog } from './event-log.js'
 import { mountIdpCall } from './idp-call.js'
 import { mountNotes } from './notes.js'
-import { mountPasskeys } from './passkeys.js'
 import { createSessionPanel } from './session-panel.js'
 import { renderWhere } from './where.js'
 
@@ -31,9 +30,8 @@ watchEngine(client.basePath + '/session', (state) => {
   log.add(state)
   panel.show(state)
 })
-mountPasskeys(document.getElementById('passkeys')!, client, client.passkey)
 mountNotes(document.getElementById('notes-panel')!, client)
-mountIdpCall(document.getElementById('idp-call')!, document.querySelector('latchkey-accounts')!)
+mountIdpCall(document.getElementById('idp-call')!, document.querySelector('latchkey-profile')!)
 renderWhere(document.getElementById('where')!)
 
 const status = () => {

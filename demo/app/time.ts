@@ -1,5 +1,7 @@
-/** Clock times and "in 4 min 10 s" for the panel and the log. */
-export const clock = (ms: number) => new Date(ms).toLocaleTimeString('en-GB')
+/** The panel's and the log's times: one format, the page's language, as the elements' (src/components/dates.ts), and "in 4 min 10 s". */
+const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+export const clock = (ms: number) => format.format(new Date(ms))
 
 export function relative(ms: number, now = Date.now()): string {
   const total = Math.round(Math.abs(ms - now) / 1000)

@@ -82,10 +82,11 @@ describe('the demo site: accounts', () => {
     await signedInAs(page, 'demo@example.com')
     // The tests before this one asked for many passkey options from this address: where the demo's
     // rate limit (30 a minute) says so, wait as a person would, then ask again.
+    const passkeys = page.locator('latchkey-profile latchkey-passkeys')
     for (;;) {
-      await page.locator('#passkeys button', { hasText: 'Add a passkey' }).click()
-      const said = page.locator('#passkeys .message.error', { hasText: /try again in \d+ seconds?/ })
-      await expect.poll(async () => (await page.locator('.passkey-list li .passkey-name').count()) + (await said.count())).toBe(1)
+      await passkeys.locator('button[part~="add"]').click()
+      const said = passkeys.locator('[part~="error"]', { hasText: /try again in \d+ seconds?/ })
+      await expect.poll(async () => (await passkeys.locator('li[part="passkey"]').count()) + (await said.count())).toBe(1)
       const wait = /try again in (\d+) seconds?/.exec((await said.textContent().catch(() => null)) ?? '')
       if (!wait) break
       await new Promise((r) => setTimeout(r, (Number(wait[1]) + 1) * 1000))

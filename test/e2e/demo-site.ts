@@ -62,7 +62,7 @@ export function demoSite() {
 
   /** The panel's next refresh: with the demo's updateAge of 60 s, within the minute whichever way one signed in. */
   async function refreshWithinAMinute(page: Page) {
-    await expect.poll(() => page.locator('#panel-due').textContent()).toMatch(/\d\d:\d\d:\d\d in \d+ s, by the session worker/)
+    await expect.poll(() => page.locator('#panel-due').textContent()).toMatch(/\d:\d\d\s[AP]M in \d+ s, by the session worker/)
   }
 
   /** The errors shown on the page: the components' and the page's own. */
