@@ -327,8 +327,8 @@ describe("the demo's pages", () => {
     await signedIn(page)
     await expect.poll(() => page.locator('latchkey-accounts li[part="account"]').count()).toBe(1)
     // With a passkey in the list.
-    await page.locator('#passkeys button', { hasText: 'Add a passkey' }).click()
-    await expect.poll(() => page.locator('.passkey-list li').count()).toBe(1)
+    await page.locator('latchkey-profile latchkey-passkeys button[part~="add"]').click()
+    await expect.poll(() => page.locator('latchkey-profile latchkey-passkeys li[part="passkey"]').count()).toBe(1)
     await page.waitForLoadState('networkidle')
     await scan('/ signed in')
     for (const path of ['/react.html', '/drop-in.html', '/auth/signout']) {
@@ -397,12 +397,19 @@ describe("the demo's pages", () => {
     await addAuthenticator(page)
     await visit(page, '/')
     await signedOut(page)
-    // A user with a passkey: made on this page, by the keyboard too.
-    const email = `keys-passkey-${Date.now()}@example.com`
-    await tabUntil(page, ['#passkeys input[name="passkey-email"]'])
-    await page.keyboard.type(email)
+    // A user with a passkey, by the keyboard too: the demo account signs in (the focus goes on to
+    // the password after Continue), then adds one in the profile.
+    await tabUntil(page, ['latchkey-signin', 'input[part~="identifier"]'])
+    await page.keyboard.type('demo')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focusedAt(page, 'latchkey-signin', 'input[name="password"]')).toBe(true)
+    await page.keyboard.type('demo')
     await page.keyboard.press('Enter')
     await signedIn(page)
+    await tabUntil(page, ['latchkey-profile', 'latchkey-passkeys', 'button[part~="add"]'], { max: 120 })
+    await page.keyboard.press('Enter')
+    await page.locator('latchkey-profile latchkey-passkeys [part~="message"]', { hasText: 'Passkey added' }).waitFor()
+    const [username, email] = ['demo', 'demo@example.com']
     for (const key of ['Enter', 'Space']) {
       await tabUntil(page, signoutButton)
       await page.keyboard.press('Enter')
@@ -410,7 +417,7 @@ describe("the demo's pages", () => {
       // Signed out, the focus is back on the sign-in element.
       await expect.poll(() => page.evaluate(() => document.activeElement?.localName)).toBe('latchkey-signin')
       await tabUntil(page, ['latchkey-signin', 'input[part~="identifier"]'])
-      await page.keyboard.type(email)
+      await page.keyboard.type(username)
       await page.keyboard.press('Enter')
       await tabUntil(page, ['latchkey-signin', 'button[part~="passkey"]'])
       await page.keyboard.press(key)
