@@ -28,46 +28,20 @@ export type { GetClientAddress } from '../../../core/rate-limit.js'
  * - a number n: the n-th entry from the right, for n proxies of yours that each append; the
  *   entries left of it were written by the client and are not believed.
  */
-export function defaultClientAddress(trustProxy: boolean | number = false, warn: (message: string) => void = () => {}): GetClientAddress {
+export function defaultClientAddress(trustProxy: boolean | number = false): GetClientAddress {
   if (typeof trustProxy === 'number' && (!Number.isInteger(trustProxy) || trustProxy < 1)) {
     throw configurationError(`rateLimit.trustProxy: expected true, false or a number of proxies >= 1, got ${trustProxy}`)
   }
-  const once = onceEach(warn)
   return (request) => {
-    const forwarded = request.headers.get('x-forwarded-for')
     if (trustProxy !== false) {
-      const hops = (forwarded ?? '')
+      const hops = (request.headers.get('x-forwarded-for') ?? '')
         .split(',')
         .map((hop) => hop.trim())
         .filter(Boolean)
       const hop = trustProxy === true ? hops[0] : hops[hops.length - trustProxy]
       if (hop) return hop
     }
-    const address = socketAddresses.get(request) ?? null
-    // Only words for the log: neither header nor address decides anything here.
-    if (address === null) once('none', noAddress)
-    else if (trustProxy === false && forwarded && loopback.test(address)) once('proxy', behindProxy(address))
-    return address
-  }
-}
-
-const loopback = /^(127\.|::1$|::ffff:127\.)/
-
-const noAddress =
-  'RateLimitNoClientAddress: per-client rate limits are off: the requests carry no client address (a Web handler outside latchkey/node, as on Bun, Deno or Workers). ' +
-  'Pass rateLimit.getClientAddress, e.g. (request) => request.headers.get("cf-connecting-ip") on Workers (docs/configuration.md#rate-limits).'
-
-const behindProxy = (address: string) =>
-  `RateLimitBehindProxy: the requests come from ${address} with X-Forwarded-For set, so a proxy is in front, but rateLimit.trustProxy is off: every client counts as that one address and one busy client can lock out all the others. ` +
-  'Set rateLimit.trustProxy to the number of proxies in front (docs/configuration.md#rate-limits).'
-
-/** `warn`, at most once for each kind. */
-function onceEach(warn: (message: string) => void): (kind: string, message: string) => void {
-  const told = new Set<string>()
-  return (kind, message) => {
-    if (told.has(kind)) return
-    told.add(kind)
-    warn(message)
+    return socketAddresses.get(request) ?? null
   }
 }
 
