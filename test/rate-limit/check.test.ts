@@ -1,8 +1,12 @@
-import { createServer } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { AuthError } from '../../src/core/errors.js'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { toNodeHandler } from '../../src/node/index.js'
+import Credentials from '../../src/providers/credentials.js'
+import { Latchkey } from '../../src/server/index.js'
+import { Jar } from '../support/jar.js'
 import {
   accountKey,
   checkRateLimit,
@@ -212,5 +216,70 @@ describe('the client address', () => {
       await new Promise((resolve) => server.close(resolve))
     }
     expect(seen).toEqual(['127.0.0.1'])
+  })
+
+  /** Requests through the node binding on loopback, with a public Host as a proxy passes it on; the address each read. */
+  async function throughNode(read: ReturnType<typeof defaultClientAddress>, headers: Array<Record<string, string>>): Promise<Array<string | null>> {
+    const seen: Array<string | null> = []
+    const server = createServer(toNodeHandler(async (req) => (seen.push((await read(req)) ?? null), new Response('ok'))))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      for (const h of headers) {
+        await new Promise<void>((resolve, reject) => {
+          const req = httpRequest({ host: '127.0.0.1', port, path: '/', headers: { host: 'app.example.com', ...h } }, (res) => res.resume().on('end', resolve))
+          req.on('error', reject).end()
+        })
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+    return seen
+  }
+
+  test('a proxy in front with trustProxy off is warned about once; with trustProxy set, or no proxy, nothing', async () => {
+    const warned: string[] = []
+    const proxied = { 'x-forwarded-for': '203.0.113.7' }
+    expect(await throughNode(defaultClientAddress(false, (m) => warned.push(m)), [proxied, proxied, { 'x-forwarded-for': '198.51.100.2' }])).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1'])
+    expect(warned).toHaveLength(1)
+    expect(warned[0]).toMatch(/^RateLimitBehindProxy: the requests come from 127\.0\.0\.1 with X-Forwarded-For set.*Set rateLimit\.trustProxy/)
+    // The words name no header value: what a client wrote stays out of the log.
+    expect(warned[0]).not.toContain('203.0.113.7')
+
+    const quiet: string[] = []
+    expect(await throughNode(defaultClientAddress(1, (m) => quiet.push(m)), [proxied])).toEqual(['203.0.113.7'])
+    expect(await throughNode(defaultClientAddress(false, (m) => quiet.push(m)), [{}])).toEqual(['127.0.0.1'])
+    // A dev proxy on localhost (Vite's, say): nothing to say.
+    expect(await throughNode(defaultClientAddress(false, (m) => quiet.push(m)), [{ ...proxied, host: 'localhost:5173' }])).toEqual(['127.0.0.1'])
+    expect(quiet).toEqual([])
+  })
+
+  test('requests that carry no address (a Web handler outside the node binding) are warned about once, on a host that is not loopback', async () => {
+    const warned: string[] = []
+    const read = defaultClientAddress(false, (m) => warned.push(m))
+    const at = (url: string) => new Request(url, { headers: { 'x-forwarded-for': '1.2.3.4' } })
+    // Development and tests: one unknown client on localhost is the normal case.
+    expect(await read(at('http://localhost:3000/auth/session'))).toBeNull()
+    expect(await read(at('http://127.0.0.1:8080/auth/session'))).toBeNull()
+    expect(warned).toEqual([])
+    expect(await read(at('https://app.example.com/auth/session'))).toBeNull()
+    expect(await read(at('https://app.example.com/auth/signin/email'))).toBeNull()
+    expect(warned).toHaveLength(1)
+    expect(warned[0]).toMatch(/^RateLimitNoClientAddress: per-client rate limits are off.*Pass rateLimit\.getClientAddress/)
+    expect(warned[0]).not.toContain('1.2.3.4')
+  })
+
+  test('Latchkey logs it through its logger, once, on the first request that shows it', async () => {
+    const warnings: string[] = []
+    const auth = Latchkey({
+      secret: 'a-rate-limit-test-secret-of-32-chars!!',
+      origin: 'https://app.example.com',
+      adapter: MemoryAdapter(),
+      providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: () => null })],
+      logger: { error: () => {}, warn: (m: string) => warnings.push(m), debug: () => {} },
+    })
+    const jar = new Jar(auth, 'https://app.example.com')
+    for (let i = 0; i < 2; i++) await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'u', password: 'p' })
+    expect(warnings.filter((w) => w.startsWith('RateLimitNoClientAddress'))).toHaveLength(1)
   })
 })

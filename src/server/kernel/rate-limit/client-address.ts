@@ -10,6 +10,7 @@
  */
 import { configurationError } from '../../../core/errors.js'
 import type { GetClientAddress } from '../../../core/rate-limit.js'
+import { isLoopback } from '../public-origin.js'
 const socketAddresses = new WeakMap<Request, string>()
 
 /** Called by the node binding with `req.socket.remoteAddress`. */
@@ -28,20 +29,50 @@ export type { GetClientAddress } from '../../../core/rate-limit.js'
  * - a number n: the n-th entry from the right, for n proxies of yours that each append; the
  *   entries left of it were written by the client and are not believed.
  */
-export function defaultClientAddress(trustProxy: boolean | number = false): GetClientAddress {
+export function defaultClientAddress(trustProxy: boolean | number = false, warn: (message: string) => void = () => {}): GetClientAddress {
   if (typeof trustProxy === 'number' && (!Number.isInteger(trustProxy) || trustProxy < 1)) {
     throw configurationError(`rateLimit.trustProxy: expected true, false or a number of proxies >= 1, got ${trustProxy}`)
   }
+  const once = onceEach(warn)
   return (request) => {
+    const forwarded = request.headers.get('x-forwarded-for')
     if (trustProxy !== false) {
-      const hops = (request.headers.get('x-forwarded-for') ?? '')
+      const hops = (forwarded ?? '')
         .split(',')
         .map((hop) => hop.trim())
         .filter(Boolean)
       const hop = trustProxy === true ? hops[0] : hops[hops.length - trustProxy]
       if (hop) return hop
     }
-    return socketAddresses.get(request) ?? null
+    const address = socketAddresses.get(request) ?? null
+    // Words for the log only: neither the header nor the host decides anything here. On a
+    // loopback host (development, a dev proxy, tests) one client is the normal case.
+    if (!isLoopback(new URL(request.url).host)) {
+      if (address === null) once('none', noAddress)
+      else if (trustProxy === false && forwarded && proxyLike.test(address)) once('proxy', behindProxy(address))
+    }
+    return address
+  }
+}
+
+/** Where a proxy in front of the app usually connects from: loopback or a private network. */
+const proxyLike = /^(127\.|::1$|::ffff:127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::ffff:10\.|::ffff:192\.168\.|f[cd][0-9a-f]{2}:)/i
+
+const noAddress =
+  'RateLimitNoClientAddress: per-client rate limits are off: the requests carry no client address (a Web handler outside latchkey/node, as on Bun, Deno or Workers). ' +
+  'Pass rateLimit.getClientAddress, e.g. (request) => request.headers.get("cf-connecting-ip") on Workers (docs/configuration.md#rate-limits).'
+
+const behindProxy = (address: string) =>
+  `RateLimitBehindProxy: the requests come from ${address} with X-Forwarded-For set, so a proxy is in front, but rateLimit.trustProxy is off: every client counts as that one address and one busy client can lock out all the others. ` +
+  'Set rateLimit.trustProxy to the number of proxies in front (docs/deployment.md#proxies-and-client-addresses).'
+
+/** `warn`, at most once for each kind. */
+function onceEach(warn: (message: string) => void): (kind: string, message: string) => void {
+  const told = new Set<string>()
+  return (kind, message) => {
+    if (told.has(kind)) return
+    told.add(kind)
+    warn(message)
   }
 }
 

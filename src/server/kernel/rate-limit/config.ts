@@ -18,7 +18,13 @@ export type { ResolvedRateLimit }
 
 /** `false` turns rate limits off; `undefined` means the defaults. Throws a TypeError on bad rules. */
 /** `registered`: the actions the instance's plugins count, beyond the built-in ones. */
-export function resolveRateLimit(options: RateLimitOptions | false | undefined, adapter?: Adapter, registered: Record<string, RateLimitActionSpec> = {}): ResolvedRateLimit | null {
+/** `warn`: told once when the default address reading cannot tell clients apart. */
+export function resolveRateLimit(
+  options: RateLimitOptions | false | undefined,
+  adapter?: Adapter,
+  registered: Record<string, RateLimitActionSpec> = {},
+  warn: (message: string) => void = () => {},
+): ResolvedRateLimit | null {
   if (options === false) return null
   const given = options ?? {}
   if (given.getClientAddress !== undefined && typeof given.getClientAddress !== 'function') {
@@ -34,7 +40,7 @@ export function resolveRateLimit(options: RateLimitOptions | false | undefined, 
     store: given.store ?? (typeof offered === 'function' ? offered.call(adapter) : memoryRateLimitStore()),
     rules,
     words: { ...builtInWords, ...Object.fromEntries(Object.entries(registered).map(([action, { label, accountName }]) => [action, { label, accountName }])) },
-    getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false),
+    getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false, warn),
   }
 }
 
