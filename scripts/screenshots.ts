@@ -2,14 +2,16 @@
  * The demo's screenshots in docs/screenshots/: the app's page at 390, 1024 and 1600 px wide,
  * signed out and signed in with the demo account (demo-<width>-signed-out.png, …-signed-in.png).
  * Starts the demo itself, as `npm start` does, on free ports with a fresh data folder, and drives
- * Debian's Chromium. Then the sign-in element alone in English, Japanese and Arabic, in a light and
- * a dark card (signin-<lang>-<light|dark>.png), for docs/elements.md. Run: `npx tsx scripts/screenshots.ts`.
+ * Debian's Chromium. Then each element's states and three example themes (screenshot-states.ts),
+ * for docs/elements.md. Run: `npx tsx scripts/screenshots.ts`, or name some:
+ * `npx tsx scripts/screenshots.ts profile themes`.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../test/support/browser.js'
 import { startDemo } from '../test/support/demo.js'
+import { shootStates, shootThemes } from './screenshot-states.js'
 import { smallPng } from './small-png.js'
 
 const root = join(import.meta.dirname, '..')
@@ -44,31 +46,15 @@ async function shoot(browser: Browser, origin: string, width: number): Promise<v
   await context.close()
 }
 
-/** `<latchkey-signin>` in `lang`, in the light or dark colour scheme, on its own. */
-async function shootSignIn(browser: Browser, origin: string, lang: string, scheme: 'light' | 'dark'): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 480, height: 900 }, colorScheme: scheme, deviceScaleFactor: 1 })
-  const page = await context.newPage()
-  await page.goto(origin + '/')
-  await page.locator('#panel-status', { hasText: 'Signed out' }).waitFor()
-  const element = page.locator('latchkey-signin').first()
-  // In a card of the scheme, as an app in that scheme draws one: the element follows the page's color-scheme.
-  await element.evaluate((el, [lang, scheme]) => {
-    el.setAttribute('lang', lang)
-    Object.assign((el as HTMLElement).style, { colorScheme: scheme, background: 'Canvas', color: 'CanvasText', padding: '16px', margin: '0' })
-  }, [lang, scheme])
-  // The language's words are in once the element's box says it speaks it.
-  await element.locator(`div[lang="${lang}"]`).waitFor()
-  await element.locator('button').first().waitFor()
-  const file = join(out, `signin-${lang}-${scheme}.png`)
-  writeFileSync(file, smallPng(await element.screenshot()))
-  console.log(`wrote ${file}`)
-  await context.close()
-}
-
+/** Names to take (`demo`, `themes`, or states of screenshot-states.ts); everything when none. */
+const only = process.argv.slice(2)
 const [browser, demo] = await Promise.all([launchBrowser(), startDemo()])
 try {
-  for (const width of widths) await shoot(browser, demo.origin, width)
-  for (const lang of ['en', 'ja', 'ar']) for (const scheme of ['light', 'dark'] as const) await shootSignIn(browser, demo.origin, lang, scheme)
+  const all = !only.length
+  if (all || only.includes('demo')) for (const width of widths) await shoot(browser, demo.origin, width)
+  const stateNames = only.filter((name) => name !== 'demo' && name !== 'themes')
+  if (all || stateNames.length) await shootStates(browser, demo.origin, out, stateNames)
+  if (all || only.includes('themes')) await shootThemes(browser, demo.origin, out, readFileSync(join(root, 'docs/elements.md'), 'utf8'))
 } finally {
   await browser.close()
   await demo.close()
