@@ -22,6 +22,8 @@ interface Row {
   needs: string
   env: string
   tokens: string
+  /** It ships a logo in its `style`. */
+  logo: boolean
 }
 
 /** The doc comment right above `export default function`, as one line. */
@@ -63,7 +65,8 @@ async function rows(ids: readonly string[], options: Record<string, unknown>): P
     const mod = (await import(`../src/providers/${id}.js`)) as { default: (o: Record<string, unknown>) => { id: string; name: string; type: string } }
     const config = mod.default(options)
     if (config.id !== id) throw new Error(`${file}: builds id ${config.id}`)
-    out.push({ id, name: config.name, type: config.type, env: variables(config), ...split(docComment(readFileSync(file, 'utf8'))) })
+    const logo = Boolean((config as { style?: { logo?: string } }).style?.logo)
+    out.push({ id, name: config.name, type: config.type, env: variables(config), logo, ...split(docComment(readFileSync(file, 'utf8'))) })
   }
   return out
 }
@@ -110,6 +113,16 @@ the generic \`OAuth\` and \`OIDC\`, which may be public clients relying on PKCE,
 lists without "(optional)": an \`issuer\` may be left out when \`wellKnown\` or the endpoints are given.
 A variable marked "(optional)" replaces a default: \`AUTH_MICROSOFT_ENTRA_ID_ISSUER\` a single
 tenant's issuer for the multi-tenant one, \`AUTH_GITLAB_ISSUER\` a self-managed instance for gitlab.com.
+
+Every OAuth provider's \`style\` has its \`brandColor\`; ${oauth.filter((r) => r.logo).length} have a \`logo\` too, a small mark of
+latchkey's own drawing as a \`data:image/svg+xml\` URL: ${oauth.filter((r) => r.logo).map((r) => `\`${r.id}\``).join(', ')}.
+\`GET /auth/providers\` carries \`style\` to the browser, so the logos are in no bundle:
+\`<latchkey-signin>\` and the built-in sign-in page show them, decorative beside "Sign in with
+{name}", on the brand colour with words in white or near-black, whichever reads better
+([elements.md](elements.md)). The app's \`style\` wins key by key: \`GitHub({ style: { logo:
+'/github.svg' } })\` shows its own file, \`style: { logo: undefined }\` the letter mark. The marks
+are latchkey's drawings for these buttons, not the companies' official artwork: where a
+provider's brand rules matter to you, pass its own logo.
 
 To try an OAuth sign-in before registering an app anywhere, point the generic \`OIDC\` provider at
 latchkey's Demo IdP on your machine: [guides/local-openid-provider.md](guides/local-openid-provider.md).

@@ -5,6 +5,7 @@
  * step after the identifier, is in `drawn`.
  */
 import type { AppProvider, WayInIdentifier } from '../client/index.js'
+import { readableOn } from '../core/readable-on.js'
 import { h } from './dom.js'
 import { triedWith } from './last-used.js'
 import { need } from './plugins.js'
@@ -61,8 +62,9 @@ export const carried = (host: OwnHost, props: Record<string, unknown>) => h('inp
 const mark = (p: AppProvider) => h('span', { class: 'mark', part: 'logo mark', 'aria-hidden': 'true' }, p.name.trim().charAt(0).toUpperCase())
 
 /**
- * The provider's logo when its configuration names one (`style.logo`), else its letter mark. No
- * logo ships with latchkey: one that does not load gives way to the letter mark, never a broken image.
+ * The provider's logo (`style.logo`: the built-in providers' own, or the app's), else its letter
+ * mark; decorative, as the button's words name the provider. One that does not load (an app's CSP
+ * without `data:` in `img-src`, a broken URL) gives way to the letter mark, never a broken image.
  */
 function logo(p: AppProvider): HTMLElement {
   if (!p.style?.logo) return mark(p)
@@ -150,13 +152,18 @@ const passkey: OwnRenderer = (host, p) => {
   return button
 }
 
-/** A provider's button in the first step: "Sign in with {name}" in its brand colour (OAuth, OIDC), its logo or letter mark. */
+/**
+ * A provider's button in the first step: "Sign in with {name}" filled with its brand colour (OAuth,
+ * OIDC), the words white or near-black, whichever reads better on it (or the style's own `text`),
+ * and its logo or letter mark.
+ */
 const button: OwnRenderer = (host, p) => {
   const style = p.style ?? {}
+  const brand = style.brandColor ?? style.bg
   const item: HTMLButtonElement = h('button', {
     type: 'button', part: 'button provider', 'data-provider': p.id,
-    '--latchkey-brand': style.brandColor ?? style.bg,
-    '--latchkey-brand-text': style.text,
+    '--latchkey-brand': brand,
+    '--latchkey-brand-text': style.text ?? readableOn(brand),
     onclick: () => host.run(item, () => (triedWith(p.id), host.client.signIn(p.id, { callbackUrl: host.callbackUrl, ...host.confirm }))),
   }, logo(p), h('span', {}, host.label))
   return item

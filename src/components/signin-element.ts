@@ -42,7 +42,7 @@ const shows = (el: Element) => el.getClientRects().length > 0
 
 /**
  * `<latchkey-signin>`, identifier first. The first step: a button per way in that takes no
- * identifier (OAuth/OIDC: "Sign in with {name}", brand colour, the configured logo or a letter
+ * identifier (OAuth/OIDC: "Sign in with {name}", brand colour, the provider's logo or a letter
  * mark), an "or", and one field for what the other ways sign in with (an email address, a phone
  * number, a username: its label says which), with passkeys offered in its autofill, and one
  * primary Continue. Continue asks the server nothing: the next step offers the ways that fit the

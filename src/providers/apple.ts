@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { joinName, mergeProvider, readsEnv } from './lib/index.js'
+import { joinName, mergeProvider, readsEnv, svgLogo } from './lib/index.js'
 
 /**
  * Claims of a Sign in with Apple ID token, plus `user`: the JSON Apple posts to the callback
@@ -46,7 +46,7 @@ export default function Apple(options: OIDCUserConfig<AppleProfile> = {}): OIDCC
         email: p.email ?? p.user?.email ?? null,
         image: null,
       }),
-      style: { brandColor: '#000000' },
+      style: { brandColor: '#000000', logo: svgLogo('<rect width="24" height="24" rx="6"/><g fill="#fff"><ellipse cx="10" cy="13.6" rx="3.9" ry="5"/><ellipse cx="14" cy="13.6" rx="3.9" ry="5"/><path d="M12.2 7.8c0-1.8 1.2-3.2 3-3.4 0 1.8-1.2 3.2-3 3.4z"/></g><circle cx="18.7" cy="11.6" r="2.3"/>') },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
+import { discovery, mergeProvider, under, type StandardClaims, readsEnv, needs, svgLogo } from './lib/index.js'
 
 /** Auth0's normalized user profile claims (ID token / `/userinfo`). */
 export interface Auth0Profile extends StandardClaims {
@@ -26,7 +26,7 @@ export default function Auth0(options: OIDCUserConfig<Auth0Profile> = {}): OIDCC
       jwks_endpoint: under(options.issuer, '/.well-known/jwks.json'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => ({ id: p.sub, name: p.name ?? p.nickname, email: p.email ?? null, image: p.picture ?? null }),
-      style: { brandColor: '#eb5424' },
+      style: { brandColor: '#eb5424', logo: svgLogo('<rect width="24" height="24" rx="6" fill="#eb5424"/><path fill="#fff" d="M12 4.6l2 5.25 5.6.25-4.4 3.55 1.5 5.45-4.7-3.1-4.7 3.1 1.5-5.45-4.4-3.55 5.6-.25z"/>') },
     },
     options,
   )

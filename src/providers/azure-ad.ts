@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, readsEnv, takes } from './lib/index.js'
+import { mergeProvider, readsEnv, takes, microsoftLogo } from './lib/index.js'
 import type { MicrosoftEntraIDProfile } from './microsoft-entra-id.js'
 
 /** Claims of a Microsoft identity platform v2.0 ID token: Entra ID's, under its former name. */
@@ -23,7 +23,7 @@ export default function AzureAD(options: OIDCUserConfig<AzureADProfile> & { tena
       jwks_endpoint: `${base}/discovery/v2.0/keys`,
       authorization: { params: { scope: 'openid profile email User.Read' } },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email ?? null, image: null }),
-      style: { brandColor: '#0072c6' },
+      style: { brandColor: '#0072c6', logo: microsoftLogo },
     },
     rest,
     options,

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv, svgLogo } from './lib/index.js'
 
 /** Bitbucket Cloud's current user (GET /2.0/user), with `email` added from /2.0/user/emails. */
 export interface BitbucketProfile {
@@ -43,7 +43,7 @@ export default function Bitbucket(options: OAuthUserConfig<BitbucketProfile> = {
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.uuid, name: p.display_name ?? p.nickname, email: p.email ?? null, image: p.links?.avatar?.href ?? null }),
-      style: { brandColor: '#205081' },
+      style: { brandColor: '#205081', logo: svgLogo('<rect width="24" height="24" rx="5" fill="#205081"/><path fill="#fff" d="M3.5 4.5h17l-2.6 15H6.1z"/><path fill="#205081" d="M9.6 9.2h4.8l-.8 4.8h-3.2z"/>') },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv, svgLogo } from './lib/index.js'
 
 /** A Graph API user (GET /me?fields=id,name,email,picture). */
 export interface FacebookProfile {
@@ -38,7 +38,7 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {})
       checks: ['state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name, email: p.email ?? null, image: p.picture?.data?.url ?? null }),
-      style: { brandColor: '#0866ff' },
+      style: { brandColor: '#0866ff', logo: svgLogo('<circle cx="12" cy="12" r="12" fill="#0866ff"/><path fill="none" stroke="#fff" stroke-width="2.8" d="M13.2 23.4V10.6c0-1.8.9-2.8 2.8-2.8h1.6M9.4 13.6h7.4"/>') },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, readsEnv } from './lib/index.js'
+import { mergeProvider, readsEnv, svgLogo } from './lib/index.js'
 
 /** Figma's current user (GET /v1/me). */
 export interface FigmaProfile {
@@ -24,7 +24,7 @@ export default function Figma(options: OAuthUserConfig<FigmaProfile> = {}): OAut
       client: { token_endpoint_auth_method: 'client_secret_basic' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.handle, email: p.email, image: p.img_url }),
-      style: { brandColor: '#0d0d0d' },
+      style: { brandColor: '#0d0d0d', logo: svgLogo('<path fill="#f24e1e" d="M12 3H9a3 3 0 0 0 0 6h3z"/><path fill="#ff7262" d="M12 3h3a3 3 0 0 1 0 6h-3z"/><path fill="#a259ff" d="M12 9H9a3 3 0 0 0 0 6h3z"/><circle cx="15" cy="12" r="3" fill="#1abcfe"/><path fill="#0acf83" d="M12 15H9a3 3 0 1 0 3 3z"/>') },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, trimSlash, readsEnv } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, trimSlash, readsEnv, svgLogo } from './lib/index.js'
 
 /** GitHub's user object (GET /user), https://docs.github.com/en/rest/users/users */
 export interface GitHubProfile {
@@ -71,7 +71,7 @@ export default function GitHub(
       checks: ['pkce', 'state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: String(p.id), name: p.name ?? p.login, email: p.email, image: p.avatar_url }),
-      style: { brandColor: '#24292f' },
+      style: { brandColor: '#24292f', logo: svgLogo('<circle cx="12" cy="12" r="12" fill="#24292f"/><path fill="#fff" d="M7.2 5.6c1.1.1 2.2.7 3 1.3a8.2 8.2 0 0 1 3.6 0c.8-.6 1.9-1.2 3-1.3.4 1.1.5 2.2.2 3.1.8.9 1.2 2 1.2 3.2 0 3.3-2 4.6-4.6 4.9.5.4.7 1.1.7 1.9v2.9H8.7v-1.5c-2.3.4-3.2-.9-3.6-1.8-.3-.6-.8-1-1.2-1.2.8-.3 1.5.3 1.9.9.5.8 1.3 1.2 2.9.8.1-.6.3-1.1.6-1.4-2.6-.3-4.6-1.6-4.6-4.9 0-1.2.4-2.3 1.2-3.2-.3-.9-.2-2.5 1.3-3.7z"/>') },
     },
     rest,
     options,

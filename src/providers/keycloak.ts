@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs, svgLogo } from './lib/index.js'
 
 /** Claims of a Keycloak realm's ID token and userinfo endpoint. */
 export interface KeycloakProfile extends StandardClaims {
@@ -26,7 +26,7 @@ export default function Keycloak(options: OIDCUserConfig<KeycloakProfile> = {}):
       jwks_endpoint: under(options.issuer, '/protocol/openid-connect/certs'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#428bca' },
+      style: { brandColor: '#428bca', logo: svgLogo('<path fill="#4d4d4d" d="M7 3h10l5 9-5 9H7l-5-9z"/><path fill="none" stroke-width="2.2" d="M10 7.5 7.5 12l2.5 4.5" stroke="#00b8e3"/><path fill="none" stroke-width="2.2" d="m14 7.5 2.5 4.5-2.5 4.5" stroke="#fff"/>') },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv, svgLogo } from './lib/index.js'
 
 /** Claims of "Sign In with LinkedIn using OpenID Connect" (ID token / `/v2/userinfo`). */
 export interface LinkedInProfile extends StandardClaims {
@@ -30,7 +30,7 @@ export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile> = {}):
       checks: ['state'],
       client: { token_endpoint_auth_method: 'client_secret_post' },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email, image: p.picture ?? null }),
-      style: { brandColor: '#0a66c2' },
+      style: { brandColor: '#0a66c2', logo: svgLogo('<rect width="24" height="24" rx="4" fill="#0a66c2"/><circle cx="7.3" cy="7" r="1.7" fill="#fff"/><path fill="none" stroke="#fff" stroke-width="2.8" d="M7.3 9.8V19m4.5-9.2V19m0-5.2c0-2.2 1.3-3.8 3.2-3.8s2.9 1.4 2.9 3.7V19"/>') },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, type StandardClaims, readsEnv, takes } from './lib/index.js'
+import { discovery, mergeProvider, type StandardClaims, readsEnv, takes, microsoftLogo } from './lib/index.js'
 
 /** Claims of a Microsoft identity platform v2.0 ID token. */
 export interface MicrosoftEntraIDProfile extends StandardClaims {
@@ -32,7 +32,7 @@ export default function MicrosoftEntraID(options: OIDCUserConfig<MicrosoftEntraI
       jwks_endpoint: /\/v2\.0\/?$/.test(issuer) ? issuer.replace(/\/v2\.0\/?$/, '/discovery/v2.0/keys') : undefined,
       authorization: { params: { scope: 'openid profile email User.Read' } },
       profile: (p) => ({ id: p.sub, name: p.name, email: p.email ?? null, image: null }),
-      style: { brandColor: '#0072c6' },
+      style: { brandColor: '#0072c6', logo: microsoftLogo },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig, Profile, TokenSet } from '../core/types.js'
-import { endpointUrl, fetchJson, mergeProvider, readsEnv } from './lib/index.js'
+import { endpointUrl, fetchJson, mergeProvider, readsEnv, svgLogo } from './lib/index.js'
 
 /** A Notion person user, as the token response's `owner.user` (or GET /v1/users/{id}) gives it. */
 export interface NotionProfile {
@@ -60,7 +60,7 @@ export default function Notion(options: OAuthUserConfig<NotionProfile> = {}): OA
       client: { token_endpoint_auth_method: 'client_secret_basic' },
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.name, email: p.person?.email ?? null, image: p.avatar_url }),
-      style: { brandColor: '#000000' },
+      style: { brandColor: '#000000', logo: svgLogo('<rect width="24" height="24" rx="5"/><rect x="4.5" y="4" width="15" height="16" rx="1.6" fill="#fff"/><path fill="none" stroke="#000" stroke-width="2" stroke-linejoin="bevel" d="M8.5 17V7.2l7 9.8V7"/><path stroke="#000" stroke-width="1.4" d="M7.2 17h2.6m4.4-10h2.6"/>') },
     },
     options,
   )

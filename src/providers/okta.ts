@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs } from './lib/index.js'
+import { discovery, mergeProvider, standardUser, under, type StandardClaims, readsEnv, needs, svgLogo } from './lib/index.js'
 
 /** Claims of an Okta authorization server (ID token / `/v1/userinfo`). */
 export interface OktaProfile extends StandardClaims {
@@ -25,7 +25,7 @@ export default function Okta(options: OIDCUserConfig<OktaProfile> = {}): OIDCCon
       jwks_endpoint: under(options.issuer, options.issuer?.includes('/oauth2/') ? '/v1/keys' : '/oauth2/v1/keys'),
       authorization: { params: { scope: 'openid profile email' } },
       profile: (p) => standardUser(p),
-      style: { brandColor: '#00297a' },
+      style: { brandColor: '#00297a', logo: svgLogo('<rect width="24" height="24" rx="6" fill="#00297a"/><circle cx="12" cy="12" r="5.6" fill="none" stroke="#fff" stroke-width="3.4"/>') },
     },
     options,
   )

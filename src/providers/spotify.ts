@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, readsEnv } from './lib/index.js'
+import { mergeProvider, readsEnv, svgLogo } from './lib/index.js'
 
 /** Spotify's current user (GET https://api.spotify.com/v1/me); `email` needs scope `user-read-email`. */
 export interface SpotifyProfile {
@@ -34,7 +34,7 @@ export default function Spotify(options: OAuthUserConfig<SpotifyProfile> = {}): 
       checks: ['pkce', 'state'],
       jwks_endpoint: undefined,
       profile: (p) => ({ id: p.id, name: p.display_name, email: p.email ?? null, image: p.images?.[0]?.url ?? null }),
-      style: { brandColor: '#1db954' },
+      style: { brandColor: '#1db954', logo: svgLogo('<circle cx="12" cy="12" r="12" fill="#1db954"/><g fill="none" stroke="#191414" stroke-linecap="round"><path stroke-width="2.3" d="M5.6 9.2c4.2-1.3 9-.9 12.8 1.2"/><path stroke-width="1.9" d="M6.4 12.6c3.5-1 7.3-.6 10.4 1"/><path stroke-width="1.6" d="M7.2 15.8c2.8-.8 5.8-.5 8.3.8"/></g>') },
     },
     options,
   )

@@ -1,5 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from '../core/types.js'
-import { mergeProvider, type StandardClaims, readsEnv } from './lib/index.js'
+import { mergeProvider, type StandardClaims, readsEnv, svgLogo } from './lib/index.js'
 
 /** Claims of a Twitch ID token when asked for through the `claims` parameter. */
 export interface TwitchProfile extends StandardClaims {
@@ -36,7 +36,7 @@ export default function Twitch(options: OIDCUserConfig<TwitchProfile> = {}): OID
       checks: ['state', 'nonce'],
       client: { token_endpoint_auth_method: 'client_secret_post' },
       profile: (p) => ({ id: p.sub, name: p.preferred_username, email: p.email ?? null, image: p.picture }),
-      style: { brandColor: '#9146ff' },
+      style: { brandColor: '#9146ff', logo: svgLogo('<rect width="24" height="24" rx="5" fill="#9146ff"/><path fill="#fff" d="M6.5 4 5 7.5v11h3.8V21h2.2l2.5-2.5h3.2l4.3-4.3V4z"/><path fill="#9146ff" d="M11 8h1.8v4.6H11zm4.4 0h1.8v4.6h-1.8z"/>') },
     },
     options,
   )

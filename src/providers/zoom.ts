@@ -1,5 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from '../core/types.js'
-import { mergeProvider, readsEnv } from './lib/index.js'
+import { mergeProvider, readsEnv, svgLogo } from './lib/index.js'
 
 /** The Zoom user of the token (GET https://api.zoom.us/v2/users/me). */
 export interface ZoomProfile {
@@ -47,7 +47,7 @@ export default function Zoom(options: OAuthUserConfig<ZoomProfile> = {}): OAuthC
         email: p.email,
         image: p.pic_url ?? null,
       }),
-      style: { brandColor: '#0b5cff' },
+      style: { brandColor: '#0b5cff', logo: svgLogo('<rect width="24" height="24" rx="6" fill="#0b5cff"/><rect x="4" y="8" width="10.5" height="8" rx="2" fill="#fff"/><path fill="#fff" d="m15.5 11 4.5-3v8l-4.5-3z"/>') },
     },
     options,
   )

@@ -30,8 +30,8 @@ describe('built-in OAuth / OIDC providers', () => {
       expect(config.name).toBe(sample.name)
       expect(config.type).toBe(sample.type)
       expect(config.style?.brandColor).toMatch(/^#[0-9a-f]{6}$/i)
-      // No logo ships with latchkey: a default path would be a broken image on every app.
-      expect(config.style?.logo).toBeUndefined()
+      // A logo that ships is a data: URL (test/providers/logos.test.ts): a path would be a broken image on every app.
+      if (config.style?.logo !== undefined) expect(config.style.logo).toMatch(/^data:image\/svg\+xml;base64,/)
       expect('jwks_endpoint' in config).toBe(true)
       if (config.jwks_endpoint !== undefined) expect(config.jwks_endpoint).toMatch(/^https:\/\//)
       expect(config.options).toMatchObject({ clientSecret: 'client-secret' })

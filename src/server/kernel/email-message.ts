@@ -5,6 +5,7 @@
  * Every word comes from the page catalogues, in the request's language and direction; everything
  * from the configuration or the request is escaped.
  */
+import { readableOn } from '../../core/readable-on.js'
 import { escapeHtml, type PageKey, type PageWords } from './page-language.js'
 import type { RequestTheme } from './theme.js'
 
@@ -39,14 +40,6 @@ function span(seconds: number, lang: string): string {
   return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long', useGrouping: false }).format(count)
 }
 
-/** White or near-black, whichever contrasts more with `hex` (WCAG relative luminance). */
-function readableOn(hex: string): string {
-  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(full.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
-  const light = 0.2126 * r + 0.7152 * g + 0.0722 * b
-  return 1.05 / (light + 0.05) >= (light + 0.05) / 0.0556 ? '#ffffff' : '#111111'
-}
-
 /** The email `content` says, for `theme`'s app, in `words`' language. */
 export function renderEmail(words: PageWords, theme: RequestTheme, host: string, content: EmailContent): EmailMessage {
   const values = { name: theme.name, host }
@@ -61,7 +54,7 @@ export function renderEmail(words: PageWords, theme: RequestTheme, host: string,
   const text = [theme.name, say(content.lead), action && `${say(action.label)}: ${action.url}`, code && `${say(code.lead)}\n${code.value}`, expiry, say(content.footer)].filter(Boolean).join('\n\n') + '\n'
 
   const brand = theme.brandColor ?? defaultBrand
-  const buttonText = theme.buttonText ?? readableOn(brand)
+  const buttonText = theme.buttonText ?? readableOn(brand)!
   const row = (padding: string, style: string, inner: string) => `<tr><td style="padding:${padding};${style}">${inner}</td></tr>\n`
   const logo = theme.logo ? `<img src="${escapeHtml(theme.logo)}" alt="" height="40" style="display:block;height:40px;width:auto;max-width:200px;border:0;margin:0 0 12px;">` : ''
   const rows =

@@ -5,21 +5,24 @@
  */
 import { toBase64Url } from '../../core/encoding.js'
 import { escapeHtml, pluginWords, type PageWords } from './page-language.js'
+import { colorSchemes, pageStyle } from './page-style.js'
+import { requestTheme } from './theme.js'
 import type { Context, PageKey } from './types.js'
 
 export { escapeHtml }
 
-/** A page in `words`' language, its direction with it; the style uses logical properties, so it mirrors. */
-export function page(words: PageWords, title: string, body: string): string {
+/**
+ * A page in `words`' language, its direction with it (the style uses logical properties, so it
+ * mirrors), in the configuration's theme (page-style.ts): the app's name, and its logo, above
+ * the page's own content.
+ */
+export function page(ctx: Pick<Context, 'config' | 'origin'>, words: PageWords, title: string, body: string): string {
+  const theme = requestTheme(ctx)
+  // The logo is decorative: the name beside it says what it shows.
+  const logo = theme.logo ? `<img src="${escapeHtml(theme.logo)}" alt="" height="32">` : ''
   return `<!doctype html><html lang="${escapeHtml(words.lang)}" dir="${words.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style>
-body{font:16px/1.5 system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:grid;place-items:center;min-block-size:100vh;margin:0}
-main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0001;padding:2rem;inline-size:min(22rem,90vw)}
-h1{font-size:1.3rem;margin-block:0 1rem}form{display:grid;gap:.5rem;margin-block:0 1rem}[hidden]{display:none!important}
-label{display:grid;gap:.25rem;font-size:.9rem}input,button{font:inherit;padding-block:.6rem;padding-inline:.8rem;border-radius:8px;border:1px solid #ccc}
-button{background:#1d1d1f;color:#fff;border:0;cursor:pointer}.error{color:#b00020}.notice{color:#0a5c2b}.links{display:flex;flex-wrap:wrap;gap:.5rem 1rem;font-size:.9rem;margin-block:0 1rem}
-hr{border:0;border-block-start:1px solid #eee;margin:1rem 0}
-</style></head><body><main>${body}</main></body></html>`
+<meta name="color-scheme" content="${colorSchemes[theme.colorScheme ?? 'auto']}"><title>${escapeHtml(title)}</title><style>${pageStyle(theme)}
+</style></head><body><main><div class="brand">${logo}<span>${escapeHtml(theme.name)}</span></div>${body}</main></body></html>`
 }
 
 /** The error codes the pages put in words (`?error=`); any other is shown as `Configuration`. */

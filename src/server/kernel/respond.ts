@@ -54,7 +54,12 @@ const pageHeaders = {
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 }
-const pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+/** The pages' images: their own origin, data: (the built-in providers' logos) and https; the theme's logo where it is http on a loopback host (theme.ts lets no other http through). */
+const imageSources = (ctx: Context) => {
+  const logo = ctx.config.theme.logo
+  return logo?.startsWith('http:') ? `'self' data: https: ${new URL(logo).origin}` : "'self' data: https:"
+}
+const pagePolicy = (ctx: Context) => `default-src 'none'; style-src 'unsafe-inline'; img-src ${imageSources(ctx)}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`
 
 /**
  * A page; its forms may lead only to its own origin and `formTargets` (origins, see form-action.ts).
@@ -63,7 +68,7 @@ const pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self
  * cache must key it on `Accept-Language`.
  */
 export function html(ctx: Context, body: string, status = 200, formTargets: string[] = [], scripts: string[] = []): Reply {
-  let policy = formTargets.length ? `${pagePolicy} ${formTargets.join(' ')}` : pagePolicy
+  let policy = formTargets.length ? `${pagePolicy(ctx)} ${formTargets.join(' ')}` : pagePolicy(ctx)
   if (scripts.length) policy += `; script-src ${scripts.join(' ')}; connect-src 'self'`
   const vary = ctx.headers.vary ? `${ctx.headers.vary}, Accept-Language` : 'Accept-Language'
   return finish(ctx, body, status, { ...pageHeaders, 'content-security-policy': policy, 'content-language': pageWords(ctx).lang, vary })

@@ -1,5 +1,6 @@
 /** The small server-rendered pages: sign-in, sign-out, verify-request and error (the frame is kernel/page-html.ts). */
 import type { ErrorType } from '../../core/errors.js'
+import { readableOn } from '../../core/readable-on.js'
 import type { AppProvider } from '../../core/types.js'
 import type { Context } from '../kernel/context.js'
 import { errorParagraph, errorText, escapeHtml, noticeParagraph, page } from '../kernel/page-html.js'
@@ -9,6 +10,7 @@ import { resolveCallbackUrl } from '../kernel/redirect-url.js'
 /** `tryAgain`: where the page's one link goes, from `tryAgainUrl`. */
 export function errorPage(ctx: Context, words: PageWords, type: string, tryAgain: string): string {
   return page(
+    ctx,
     words,
     words.text('errorTitle'),
     `<h1>${words.html('errorTitle')}</h1><p class="error" data-error="${escapeHtml(type)}">${errorText(ctx, words, type)}</p><p><a href="${escapeHtml(tryAgain)}">${words.html('tryAgain')}</a></p>`,
@@ -41,13 +43,13 @@ async function allowedUrl(ctx: Context, url: string): Promise<string | null> {
   }
 }
 
-export function verifyRequestPage(words: PageWords): string {
-  return page(words, words.text('checkEmail'), `<h1>${words.html('checkEmail')}</h1><p>${words.html('linkSent')}</p>`)
+export function verifyRequestPage(ctx: Context, words: PageWords): string {
+  return page(ctx, words, words.text('checkEmail'), `<h1>${words.html('checkEmail')}</h1><p>${words.html('linkSent')}</p>`)
 }
 
-export function signOutPage(words: PageWords, csrfToken: string, action: string): string {
+export function signOutPage(ctx: Context, words: PageWords, csrfToken: string, action: string): string {
   const signOut = words.html('signOut')
-  return page(words, words.text('signOut'), `<h1>${signOut}</h1><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><button>${signOut}</button></form>`)
+  return page(ctx, words, words.text('signOut'), `<h1>${signOut}</h1><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><button>${signOut}</button></form>`)
 }
 
 /** The hidden inputs every form of the sign-in page carries. */
@@ -55,10 +57,22 @@ export function hiddenInputs(csrfToken: string, callbackUrl: string | undefined)
   return `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}">${callbackUrl ? `<input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">` : ''}`
 }
 
-/** A provider's default form: one button that posts to /signin/:provider, in its brand colour. */
+/** A CSS colour of the plain forms (hex, a name, a colour function of numbers): the app's provider `style` reaches a style attribute only as one. */
+const cssColour = /^(#[0-9a-f]{3,8}|[a-z]+|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([\d\s.,%/+-]*\))$/i
+const colourOf = (value: string | undefined) => (value && cssColour.test(value.trim()) ? value.trim() : undefined)
+
+/**
+ * A provider's default form: one button that posts to /signin/:provider, filled with its brand
+ * colour, its words white or near-black, whichever reads better (or the style's own `text`), and
+ * its logo, decorative beside the words that name the provider.
+ */
 export function buttonForm(provider: AppProvider, hidden: string, words: PageWords): string {
-  const color = provider.style?.brandColor ?? provider.style?.bg
-  return `<form method="post" action="${escapeHtml(provider.signinUrl)}">${hidden}<button${color ? ` style="background:${escapeHtml(color)}"` : ''}>${words.html('signInWith', { name: provider.name })}</button></form>`
+  const style = provider.style ?? {}
+  const brand = colourOf(style.brandColor ?? style.bg)
+  const text = colourOf(style.text) ?? readableOn(brand)
+  const look = brand ? ` style="--latchkey-brand:${escapeHtml(brand)}${text ? `;--latchkey-brand-text:${escapeHtml(text)}` : ''}"` : ''
+  const logo = style.logo ? `<img src="${escapeHtml(style.logo)}" alt="" width="20" height="20">` : ''
+  return `<form method="post" action="${escapeHtml(provider.signinUrl)}">${hidden}<button${look}>${logo}${words.html('signInWith', { name: provider.name })}</button></form>`
 }
 
 /**
@@ -69,7 +83,7 @@ export function buttonForm(provider: AppProvider, hidden: string, words: PageWor
 export function signInPage(ctx: Context, words: PageWords, forms: string[], query: { error?: string | null; notice?: string | null }, scripts: readonly string[] = []): string {
   const body = forms.join('<hr>') || `<p>${words.html('noProviders')}</p>`
   const script = scripts.map((s) => `<script>${s}</script>`).join('')
-  return page(words, words.text('signIn'), `<h1>${words.html('signIn')}</h1>${noticeParagraph(words, query.notice)}${errorParagraph(ctx, words, query.error)}${body}${script}`)
+  return page(ctx, words, words.text('signIn'), `<h1>${words.html('signIn')}</h1>${noticeParagraph(words, query.notice)}${errorParagraph(ctx, words, query.error)}${body}${script}`)
 }
 
 export type { ErrorType }

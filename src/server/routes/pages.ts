@@ -11,5 +11,5 @@ export async function getErrorPage(ctx: Context): Promise<Reply> {
 
 export async function getVerifyRequestPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.verifyRequest) return redirect(ctx, ctx.config.pages.verifyRequest)
-  return html(ctx, verifyRequestPage(pageWords(ctx)))
+  return html(ctx, verifyRequestPage(ctx, pageWords(ctx)))
 }

@@ -11,7 +11,7 @@ import { destroySession } from '../kernel/session.js'
 
 export async function getSignOutPage(ctx: Context): Promise<Reply> {
   if (ctx.config.pages.signOut) return redirect(ctx, ctx.config.pages.signOut)
-  return html(ctx, signOutPage(pageWords(ctx), await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`), 200, signOutFormTargets(ctx))
+  return html(ctx, signOutPage(ctx, pageWords(ctx), await ensureCsrfToken(ctx), `${ctx.baseUrl}/signout`), 200, signOutFormTargets(ctx))
 }
 
 export async function postSignOut(ctx: Context): Promise<Reply> {

@@ -57,13 +57,14 @@ export interface LinkPage {
   signedInAs?: string
 }
 
-export function linkConfirmPage(words: PageWords, { identifier, token, callbackUrl, action, proof, signedInAs }: LinkPage): string {
+export function linkConfirmPage(ctx: Context, words: PageWords, { identifier, token, callbackUrl, action, proof, signedInAs }: LinkPage): string {
   const hidden = Object.entries({ token, email: identifier, callbackUrl, proof })
     .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
     .join('')
   const switching = signedInAs ? `<p>${words.html('signedInAs', {}, { who: `<strong>${escapeHtml(signedInAs)}</strong>` })}</p>` : ''
   const stay = signedInAs ? `<p><a href="${escapeHtml(callbackUrl)}">${words.html('staySignedInAs', { who: signedInAs })}</a></p>` : ''
   return page(
+    ctx,
     words,
     words.text('signIn'),
     `<h1>${words.html('signInHereAs', { email: identifier })}</h1>${switching}<form method="post" action="${escapeHtml(action)}">${hidden}<button>${words.html('signInAs', { email: identifier })}</button></form>${stay}`,

@@ -68,7 +68,7 @@ async function signedInAs(ctx: Context): Promise<SignedInAs> {
 
 async function confirmPage(ctx: Context, providerId: string, link: EmailLink, callbackUrl: string, current: SignedInAs): Promise<Reply> {
   const words = pageWords(ctx)
-  const page = linkConfirmPage(words, {
+  const page = linkConfirmPage(ctx, words, {
     ...link,
     callbackUrl,
     action: `${ctx.baseUrl}/callback/${encodeURIComponent(providerId)}`,

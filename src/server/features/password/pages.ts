@@ -30,10 +30,10 @@ export async function formPage(ctx: Context, purpose: 'sign-up' | 'forgot', opti
   if (purpose === 'sign-up') {
     const name = `<label>${words.html('nameOptional')} <input name="name" autocomplete="name" maxlength="200"></label>`
     const title = words.text('createAccount')
-    return html(ctx, page(words, title, `<h1>${escapeHtml(title)}</h1>${error}<form method="post" action="${action}">${hidden}${email}${newPasswordField(words, options, 'password')}${name}<button>${words.html('createTheAccount')}</button></form>${back}`))
+    return html(ctx, page(ctx, words, title, `<h1>${escapeHtml(title)}</h1>${error}<form method="post" action="${action}">${hidden}${email}${newPasswordField(words, options, 'password')}${name}<button>${words.html('createTheAccount')}</button></form>${back}`))
   }
   const title = words.text('resetPassword')
-  return html(ctx, page(words, title, `<h1>${escapeHtml(title)}</h1>${error}<p>${words.html('resetPasswordLead')}</p><form method="post" action="${action}">${hidden}${email}<button>${words.html('sendResetLink')}</button></form>${back}`))
+  return html(ctx, page(ctx, words, title, `<h1>${escapeHtml(title)}</h1>${error}<p>${words.html('resetPasswordLead')}</p><form method="post" action="${action}">${hidden}${email}<button>${words.html('sendResetLink')}</button></form>${back}`))
 }
 
 export async function linkPage(ctx: Context, purpose: 'verify' | 'reset', options: ResolvedPassword): Promise<Reply> {
@@ -47,11 +47,11 @@ export async function linkPage(ctx: Context, purpose: 'verify' | 'reset', option
   const words = pageWords(ctx)
   if (purpose === 'verify') {
     const title = words.text('confirmAddress')
-    return html(ctx, page(words, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}<button>${words.html('confirmMyAddress')}</button></form>`))
+    return html(ctx, page(ctx, words, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}<button>${words.html('confirmMyAddress')}</button></form>`))
   }
   const field = newPasswordField(words, options, 'newPassword')
   // A hidden username field tells password managers which account the new password is for.
   const username = `<input type="email" name="username" autocomplete="username" value="${escapeHtml(email)}" hidden>`
   const title = words.text('chooseNewPassword')
-  return html(ctx, page(words, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}${username}${field}<button>${words.html('saveNewPassword')}</button></form>`))
+  return html(ctx, page(ctx, words, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(email)}</p><form method="post" action="${action}">${hidden}${username}${field}<button>${words.html('saveNewPassword')}</button></form>`))
 }
