@@ -84,7 +84,7 @@ export const states: State[] = [
       const sessions = page.locator('latchkey-sessions [part~="session"]')
       await sessions.first().waitFor()
       const endOthers = page.locator('latchkey-sessions [part~="end-others"]')
-      if (await endOthers.count()) await endOthers.click()
+      if (await endOthers.isVisible()) await endOthers.click()
       await sessions.nth(1).waitFor({ state: 'detached' })
       await page.locator('latchkey-accounts [part~="connect"]').first().waitFor()
     },
