@@ -53,6 +53,7 @@ export type ErrorType =
   | 'SecondFactorRequired'
   | 'SecondFactorSetupRequired'
   | 'SessionNotFresh'
+  | 'StoreUnavailable'
   | 'TooManyAttempts'
   | 'UnknownAction'
   | 'UnknownProvider'
@@ -85,6 +86,7 @@ const clientSafe = new Set<ErrorType>([
   'PayloadTooLarge',
   'RateLimited',
   'SessionNotFresh',
+  'StoreUnavailable',
   'TooManyAttempts',
   'UnknownAction',
   'UnknownProvider',

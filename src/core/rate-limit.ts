@@ -35,9 +35,18 @@ export interface RateLimitWords {
   accountName?: string
 }
 
+/**
+ * What a request of an action meets when the store cannot count it (it failed, or did not answer
+ * in time): `closed`, a 503 `StoreUnavailable` with `Retry-After` (nothing else runs); `open`, it
+ * goes on uncounted. Either way the outage is logged once, not per request.
+ */
+export type StoreFailurePolicy = 'open' | 'closed'
+
 /** An action a plugin registers: its default rules (the configuration's `rateLimit.rules` may replace them) and its words. */
 export interface RateLimitActionSpec extends RateLimitWords {
   rules: RateLimitRule[]
+  /** When the store cannot count; default `closed` (`rateLimit.whenStoreFails` may change it). */
+  whenStoreFails?: StoreFailurePolicy
 }
 
 export interface RateLimitHit {
@@ -71,6 +80,12 @@ export interface RateLimitOptions {
   getClientAddress?: GetClientAddress
   /** Believe `X-Forwarded-For`: `true` for its first entry, n for n proxies of yours. Default false. */
   trustProxy?: boolean | number
+  /**
+   * Per action, what a request meets when the store cannot count it: `closed` (503) or `open`
+   * (uncounted). Default: guesses (`credentials`, `emailCode`, `passkeyOptions`, `mfa`, a plugin's
+   * code guesses) closed, `email` and `dbscChallenge` open.
+   */
+  whenStoreFails?: Partial<Record<RateLimitAction, StoreFailurePolicy>>
 }
 
 /** The options resolved: what the server counts with. */
@@ -80,6 +95,19 @@ export interface ResolvedRateLimit {
   /** Words for each action's refusal, the built-in ones and the plugins'. */
   words: Record<string, RateLimitWords>
   getClientAddress: GetClientAddress
+  /** Every action's policy when the store cannot count. */
+  whenStoreFails: Record<string, StoreFailurePolicy>
+  /** Whether the store is failing now: an outage is logged when it starts and when it ends. */
+  outage: StoreOutage
+}
+
+/** The store's state as the requests see it: one log line when it stops answering, one when it answers again. */
+export interface StoreOutage {
+  /** The store failed (`cause`); logged when this starts an outage. */
+  failed(cause: unknown): void
+  /** The store answered; logged when this ends an outage. */
+  answered(): void
+  readonly down: boolean
 }
 
 /** Throws a TypeError unless the arguments of `hit` are usable; shared by every store. */

@@ -32,7 +32,7 @@ export { redisRateLimitStore, type RedisLike, type RedisMultiLike, type RedisRat
 export type { LatchkeyPlugin, SignInMethod, Action, Route } from './kernel/plugin.js'
 export type { Context, Body, Reply, ResolvedConfig, ResolvedProvider, DueStep } from './kernel/types.js'
 export { configurationError, type PluginErrorCode } from '../core/errors.js'
-export type { RateLimitActionSpec, RateLimitWords } from '../core/rate-limit.js'
+export type { RateLimitActionSpec, RateLimitWords, StoreFailurePolicy } from '../core/rate-limit.js'
 export { json, redirect, html } from './kernel/respond.js'
 export { stringField, askedForJson } from './kernel/body.js'
 export { verifyCsrf } from './kernel/csrf.js'

@@ -10,7 +10,7 @@ import { reportInstance } from './kernel/instances.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
 import { crossOriginRefusal, publicOrigin } from './kernel/public-origin.js'
 import english from '../locales/en/pages.js'
-import { RateLimitError } from './kernel/rate-limit/check.js'
+import { RateLimitError, RateLimitStoreUnavailable } from './kernel/rate-limit/check.js'
 import { json, jsonHeaders, redirectWithError, reply, toResponse, type Reply } from './kernel/respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
@@ -190,10 +190,12 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
 
 /** Logs in full on the server; tells the browser only a client-safe type. */
 function fail(ctx: Context, error: unknown, flow: boolean): Reply {
-  if (error instanceof RateLimitError) ctx.headers['retry-after'] = String(error.retryAfter)
+  if (error instanceof RateLimitError || error instanceof RateLimitStoreUnavailable) ctx.headers['retry-after'] = String(error.retryAfter)
   const type = clientErrorType(error, ctx.config.errorCodes)
   const status = error instanceof AuthError ? error.status : 500
-  if (type === 'Configuration' || status >= 500) {
+  if (error instanceof RateLimitStoreUnavailable) {
+    // Logged once for the whole outage (rate-limit/outage.ts), not once per request.
+  } else if (type === 'Configuration' || status >= 500) {
     ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)))
   } else {
     ctx.config.logger.warn(`${type}: ${(error as Error).message}`)

@@ -1,19 +1,23 @@
 /**
  * Races, against the memory adapter and a real PostgreSQL server (DATABASE_URL): parallel first
  * sign-ins of one person make one user; sign-outs racing session reads never bring a session back;
- * parallel clicks on one email link sign in exactly once.
+ * parallel clicks on one email link sign in exactly once; first sign-ins, sign-ups and email links
+ * of one new address on several servers at once answer as the winner's sign-in (or sign-up) does.
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { PostgresAdapter, migrate } from '../../src/adapters/postgres/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
+import Passkey from '../../src/providers/passkey.js'
+import Password, { type PasswordEmail } from '../../src/providers/password.js'
+import { verifyPassword } from '../../src/server/features/password/hash.js'
 import { resolveConfig } from '../../src/server/kernel/config.js'
 import { createContext } from '../../src/server/kernel/context.js'
 import { Latchkey } from '../../src/server/index.js'
 import { completeSignIn } from '../../src/server/sign-in/complete.js'
 import { storedSessionToken } from '../../src/server/kernel/session-token.js'
-import type { Adapter, OAuth2Config, SendVerificationRequestParams } from '../../src/core/types.js'
+import type { Adapter, AuthConfig, OAuth2Config, SendVerificationRequestParams } from '../../src/core/types.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { linkPageForm } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
@@ -104,4 +108,127 @@ for (const store of stores) {
       expect(sessions).toBe(1)
     })
   })
+}
+
+/**
+ * The adapter with a barrier in `getUserByEmail`: the first `n` callers each read, then wait until
+ * all `n` have read, so every one of them finds no user and goes on to create one (the race, not
+ * one sign-in after another). Later calls (a loser reading the winner back) pass straight through.
+ * It counts the rows made: users created, accounts linked, passwords set.
+ */
+function readTogether(base: Adapter, n: number) {
+  let arrived = 0
+  let release!: () => void
+  const everyoneRead = new Promise<void>((resolve) => (release = resolve))
+  const made = { users: 0, accounts: 0, passwords: 0 }
+  const adapter: Adapter = {
+    ...base,
+    async getUserByEmail(email) {
+      const found = await base.getUserByEmail!(email)
+      if (arrived < n) {
+        if (++arrived === n) release()
+        await everyoneRead
+      }
+      return found
+    },
+    async createUser(user) {
+      const created = await base.createUser!(user)
+      made.users++
+      return created
+    },
+    async linkAccount(account) {
+      await base.linkAccount!(account)
+      made.accounts++
+    },
+    async setPasswordHash(userId: string, hash: string) {
+      await base.setPasswordHash!(userId, hash)
+      made.passwords++
+    },
+  }
+  return { adapter, made }
+}
+
+const quiet = { error: () => {}, warn: () => {}, debug: () => {} }
+const processes = 3
+
+for (const store of stores) {
+  describe(`one new address on ${processes} servers at once (${store.name})`, () => {
+    /** `processes` handlers on one database, as servers behind one load balancer; what each logged. */
+    async function servers(config: (i: number) => Partial<AuthConfig>) {
+      const { adapter, made } = readTogether(await store.open(), processes)
+      const logged: string[] = []
+      const logger = { error: (e: Error) => void logged.push(`${e.name}: ${e.message}`), warn: () => {}, debug: () => {} }
+      const handlers = Array.from({ length: processes }, (_, i) => Latchkey({ secret: testSecret, adapter, logger, providers: [], ...config(i) }))
+      return { adapter, made, logged, handlers }
+    }
+
+    it('first credentials sign-ins all sign in the one user authorize named', async () => {
+      const { adapter, made, logged, handlers } = await servers(() => ({ providers: [Credentials({ authorize: () => ({ id: 'u-first', email: 'first@example.com', name: 'First' }) })] }))
+      const jars = handlers.map((handler) => new Jar(handler))
+      const tokens = await Promise.all(jars.map((jar) => jar.csrf()))
+      const answers = await Promise.all(jars.map((jar, i) => jar.postForm('/auth/callback/credentials', { csrfToken: tokens[i]!, callbackUrl: '/in' })))
+      expect(answers.map((r) => [r.status, r.headers.get('location')])).toEqual(jars.map(() => [302, 'http://localhost:3000/in']))
+      expect((await Promise.all(jars.map((jar) => jar.session()))).map((s) => s?.user?.id)).toEqual(jars.map(() => 'u-first'))
+      expect(made.users).toBe(1)
+      expect((await adapter.getUserByEmail!('first@example.com'))?.id).toBe('u-first')
+      expect(logged).toEqual([])
+    })
+
+    it('with passkeys offered too, the losers sign in the user authorize named, although its address is unproven', async () => {
+      const authorize = () => ({ id: 'u-unproven', email: 'unproven@example.com' })
+      const { adapter, made, logged, handlers } = await servers(() => ({ providers: [Credentials({ authorize }), Passkey()] }))
+      const jars = handlers.map((handler) => new Jar(handler))
+      const tokens = await Promise.all(jars.map((jar) => jar.csrf()))
+      const answers = await Promise.all(jars.map((jar, i) => jar.postForm('/auth/callback/credentials', { csrfToken: tokens[i]!, callbackUrl: '/in' })))
+      expect(answers.map((r) => r.headers.get('location'))).toEqual(jars.map(() => 'http://localhost:3000/in'))
+      expect((await Promise.all(jars.map((jar) => jar.session()))).map((s) => s?.user?.id)).toEqual(jars.map(() => 'u-unproven'))
+      expect(made.users).toBe(1)
+      expect((await adapter.getUserByEmail!('unproven@example.com'))?.emailVerified).toBeNull()
+      expect(logged).toEqual([])
+    })
+
+    it('each browser opening its own email link signs in the one new user, with one email account', async () => {
+      const outboxes: SendVerificationRequestParams[][] = handlersOutboxes()
+      const { adapter, made, logged, handlers } = await servers((i) => ({ providers: [Email({ sendVerificationRequest: (p) => void outboxes[i]!.push(p) })] }))
+      const jars = handlers.map((handler) => new Jar(handler))
+      for (const [i, jar] of jars.entries()) {
+        const asked = await jar.postForm('/auth/signin/email', { csrfToken: await jar.csrf(), email: 'linked@example.com', callbackUrl: '/in' })
+        expect(asked.status).toBe(302)
+        expect(outboxes[i]).toHaveLength(1)
+      }
+      const answers = await Promise.all(jars.map((jar, i) => jar.get(lastLink(outboxes[i]!))))
+      expect(answers.map((r) => r.headers.get('location'))).toEqual(jars.map(() => 'http://localhost:3000/in'))
+      const user = await adapter.getUserByEmail!('linked@example.com')
+      expect(user?.emailVerified).toBeInstanceOf(Date)
+      expect((await Promise.all(jars.map((jar) => jar.session()))).map((s) => s?.user?.id)).toEqual(jars.map(() => user!.id))
+      expect(made).toMatchObject({ users: 1, accounts: 1 })
+      expect((await adapter.listAccountsByUserId!(user!.id)).map((a) => [a.provider, a.providerAccountId])).toEqual([['email', 'linked@example.com']])
+      expect(logged).toEqual([])
+    })
+
+    it('sign-ups of one address with different passwords: each answers as a sign-up does, one password is set, none overwritten', async () => {
+      const mail: PasswordEmail[] = []
+      const { adapter, made, logged, handlers } = await servers(() => ({ providers: [Password({ sendEmail: (m) => void mail.push(m), breached: false })] }))
+      const jars = handlers.map((handler) => new Jar(handler))
+      const tokens = await Promise.all(jars.map((jar) => jar.csrf()))
+      const passwords = jars.map((_, i) => `passphrase number ${i}`)
+      const answers = await Promise.all(
+        jars.map((jar, i) => jar.postForm('/auth/password/sign-up', { csrfToken: tokens[i]!, email: 'twice@example.com', password: passwords[i]! }, { 'x-auth-return-redirect': '1' })),
+      )
+      expect(await Promise.all(answers.map(async (r) => [r.status, await r.json()]))).toEqual(jars.map(() => [200, { ok: true }]))
+      expect(made).toMatchObject({ users: 1, passwords: 1 })
+      // The winner's confirmation, and for each other sign-up the mail an existing address gets.
+      expect(mail.map((m) => m.kind).sort()).toEqual(['account-exists', 'account-exists', 'verify-email'])
+      const user = (await adapter.getUserByEmail!('twice@example.com'))!
+      const hash = (await adapter.getPasswordHash!(user.id))!
+      const matching = await Promise.all(passwords.map(async (p) => (await verifyPassword(p, hash)).ok))
+      expect(matching.filter(Boolean)).toHaveLength(1)
+      expect(await Promise.all(jars.map((jar) => jar.session()))).toEqual(jars.map(() => null))
+      expect(logged).toEqual([])
+    })
+  })
+}
+
+function handlersOutboxes(): SendVerificationRequestParams[][] {
+  return Array.from({ length: processes }, () => [])
 }

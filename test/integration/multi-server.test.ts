@@ -209,6 +209,27 @@ if (url) {
       expect(results.filter(Boolean)).toHaveLength(1)
     })
 
+    test('two browsers each opening their own email link for one new address at once, on the two servers, are both signed in as its one user', async () => {
+      const browsers = [a, b].map((server) => ({ server, jar: new Jar(fetcher, server.origin), sent: server.emails.length }))
+      for (const { server, jar } of browsers) await jar.postForm(`${server.origin}/auth/signin/email`, { csrfToken: await jar.csrf(), email: 'twin@example.com', callbackUrl: '/in' })
+      for (const { server, sent } of browsers) await expect.poll(() => server.emails.length).toBe(sent + 1)
+      const answers = await Promise.all(
+        browsers.map(({ server, jar }) => {
+          const link = new URL(server.emails.at(-1)!)
+          return jar.get(`${server.origin}${link.pathname}${link.search}`)
+        }),
+      )
+      expect(answers.map((r) => r.headers.get('location'))).toEqual([`${publicOrigin}/in`, `${publicOrigin}/in`])
+      const users = await Promise.all(browsers.map(async ({ server, jar }) => (await (await jar.get(`${server.origin}/auth/session`)).json()).user.email))
+      expect(users).toEqual(['twin@example.com', 'twin@example.com'])
+      const pool = schema.pgPool(1)
+      const { rows } = await pool.query<{ users: string; accounts: string }>(
+        "SELECT (SELECT count(*) FROM users WHERE email = 'twin@example.com') AS users, (SELECT count(*) FROM accounts WHERE provider_account_id = 'twin@example.com') AS accounts",
+      )
+      await pool.end()
+      expect(rows[0]).toEqual({ users: '1', accounts: '1' })
+    })
+
     test('20 wrong codes in parallel across both servers: never more than 5 are judged, and the code is burned', async () => {
       const asking = new Jar(fetcher, a.origin)
       const before = a.codes.length

@@ -14,7 +14,8 @@ if (url) {
     let store: RedisRateLimitStore
     beforeAll(() => {
       client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1 })
-      store = redisRateLimitStore(client, { prefix })
+      // A generous timeout: this suite is about counting, on a machine that may be busy (the timeout's own tests: redis-faults.test.ts).
+      store = redisRateLimitStore(client, { prefix, timeout: 10_000 })
     })
     afterAll(async () => {
       const keys = await client.keys(`${prefix}*`)
@@ -45,7 +46,7 @@ if (url) {
     test('two clients (two servers) share one count', async () => {
       const second = new Redis(url)
       try {
-        const other = redisRateLimitStore(second, { prefix })
+        const other = redisRateLimitStore(second, { prefix, timeout: 10_000 })
         const hits = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).hit('shared', 60, Date.now())))
         expect(Math.max(...hits.map((h) => h.count))).toBe(40)
       } finally {

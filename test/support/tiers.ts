@@ -59,6 +59,7 @@ const files: Record<string, Tier> = {
   'test/rate-limit/check.test.ts': 'http',
   'test/rate-limit/postgres.test.ts': 'http',
   'test/rate-limit/redis.test.ts': 'http',
+  'test/rate-limit/redis-faults.test.ts': 'http',
   'test/server/access-token.test.ts': 'http',
   'test/server/app-session.test.ts': 'http',
   'test/server/first-proof.test.ts': 'http',

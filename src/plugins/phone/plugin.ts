@@ -24,6 +24,8 @@ export const phonePlugin: LatchkeyPlugin = {
     phoneSms: {
       label: 'text messages',
       accountName: 'phone number',
+      // Unlike an email, each text costs money, and pumping is at its cheapest while nothing counts.
+      whenStoreFails: 'closed',
       rules: [
         { per: 'account', limit: 5, windowSeconds: 15 * minutes },
         { per: 'client', limit: 10, windowSeconds: 15 * minutes },

@@ -88,7 +88,7 @@ export function resolveConfig(config: AuthConfig, builtIn: readonly LatchkeyPlug
     // Features' per-instance state, by key (state.ts).
     state: new Map(),
     // Infrastructure, not a feature: every instance counts, whichever features it has.
-    rateLimit: resolveRateLimit(config.rateLimit, config.adapter, registeredActions(features), (message) => logger.warn(message)),
+    rateLimit: resolveRateLimit(config.rateLimit, config.adapter, registeredActions(features), logger),
   }
   for (const feature of features) feature.configure?.(config, resolved)
   if (builtIn.length) {

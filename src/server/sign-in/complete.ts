@@ -117,17 +117,14 @@ async function resolveStoredUser(ctx: Context, input: SignInInput, held: Session
 
   if (!input.account) {
     // Credentials: the app's own user, found by id, then by email, else created.
-    const byId = input.user.id ? await adapter.getUser(input.user.id) : null
-    const existing = byId ?? (email ? await adapter.getUserByEmail(email) : null)
-    if (existing && !byId && !existing.emailVerified && passkeysOffered(ctx)) {
-      // Its address is unproven, so it may be someone else's passkey registration: it is nobody's yet.
-      throw new AuthError('AccessDenied', 'An account with this email address exists but its address is not proven yet; sign in with an email link first', { status: 403 })
-    }
-    if (existing) return { user: existing, isNewUser: false }
+    const existing = await findUser(ctx, input.user.id, email)
+    if (existing) return { user: vouchedFor(ctx, input, existing), isNewUser: false }
     if (!email) {
       throw new AuthError('Configuration', 'authorize returned a user the adapter does not have and no email to create it with; return an existing user id or an email', { status: 500 })
     }
-    return { user: await createUser(ctx, { ...input.user, email, emailVerified: null }), isNewUser: true }
+    const made = await createUserOrWinner(ctx, { ...input.user, email, emailVerified: null })
+    // Lost to a parallel first sign-in: authorize vouched for this user as for the winner's.
+    return made.created ? { user: made.user, isNewUser: true } : { user: vouchedFor(ctx, input, made.user), isNewUser: false }
   }
 
   const owner = await adapter.getUserByAccount({ provider: input.account.provider, providerAccountId: input.account.providerAccountId })
@@ -151,25 +148,34 @@ async function resolveStoredUser(ctx: Context, input: SignInInput, held: Session
   if (byEmail) return linkByEmail(ctx, byEmail, input)
 
   if (!email) throw new AuthError('OAuthCallbackError', 'The provider returned no email address, which a new user needs')
-  let user: AdapterUser
-  try {
-    user = await createUser(ctx, {
-      id: crypto.randomUUID(),
-      email,
-      name: input.user.name ?? null,
-      image: input.user.image ?? null,
-      // A provider trusted to link by email vouches for the address here as in linkByEmail: its account is not one a later proof removes.
-      emailVerified: input.emailVerified || input.allowDangerousEmailAccountLinking ? new Date(ctx.now) : null,
-    })
-  } catch (error) {
-    // A parallel sign-in created this email's user first (the store keeps one user per email):
-    // from here it is an existing user, under the same linking rules.
-    const winner = await adapter.getUserByEmail(email)
-    if (!winner) throw error
-    return linkByEmail(ctx, winner, input)
+  const made = await createUserOrWinner(ctx, {
+    id: crypto.randomUUID(),
+    email,
+    name: input.user.name ?? null,
+    image: input.user.image ?? null,
+    // A provider trusted to link by email vouches for the address here as in linkByEmail: its account is not one a later proof removes.
+    emailVerified: input.emailVerified || input.allowDangerousEmailAccountLinking ? new Date(ctx.now) : null,
+  })
+  if (!made.created) {
+    // A parallel sign-in created this email's user first: from here it is an existing user, under
+    // the same rules; through this very account (two links of one address) it is that user's.
+    const owner = await adapter.getUserByAccount({ provider: input.account.provider, providerAccountId: input.account.providerAccountId })
+    if (owner?.id === made.user.id) return { user: await markVerified(ctx, owner, input), isNewUser: false }
+    return linkByEmail(ctx, made.user, input)
   }
-  await link(ctx, user, { ...input.account, userId: user.id }, input.profile)
-  return { user, isNewUser: true }
+  await link(ctx, made.user, { ...input.account, userId: made.user.id }, input.profile)
+  return { user: made.user, isNewUser: true }
+}
+
+/**
+ * Credentials' rule for a user found by address rather than by the id authorize named: its
+ * address is unproven, so it may be someone else's passkey registration, and it is nobody's yet.
+ */
+function vouchedFor(ctx: Context, input: SignInInput, found: AdapterUser): AdapterUser {
+  if (found.id !== input.user.id && !found.emailVerified && passkeysOffered(ctx)) {
+    throw new AuthError('AccessDenied', 'An account with this email address exists but its address is not proven yet; sign in with an email link first', { status: 403 })
+  }
+  return found
 }
 
 /** The email belongs to an existing user: link only on proof of the address or the provider's say-so. */
@@ -180,6 +186,29 @@ async function linkByEmail(ctx: Context, owner: AdapterUser, input: SignInInput)
   // Either way the address is proven: by the link, or by a provider the app trusts with it.
   const user = await proveAddress(ctx, owner, input.account)
   return { user, isNewUser: false, link: { ...input.account!, userId: user.id } }
+}
+
+/** The user with this id, else the one with this address. */
+async function findUser(ctx: Context, id: string | undefined, email: string | null): Promise<AdapterUser | null> {
+  const adapter = useAdapter(ctx.config, ['getUser', 'getUserByEmail'], 'sign-in')
+  return (id ? await adapter.getUser(id) : null) ?? (email ? await adapter.getUserByEmail(email) : null)
+}
+
+/**
+ * Creates the user, or answers the one a parallel request created first with its id or address
+ * (the store keeps one user per email: the adapter's `DuplicateUser`, `DuplicateEmail`), read
+ * back: `created` false. Two servers that both found no user both create; the loser goes on with
+ * the winner's user, and the caller decides what it may do with it. Any other failure, where no
+ * such user exists, is thrown as it came.
+ */
+export async function createUserOrWinner(ctx: Context, user: Parameters<typeof createUser>[1]): Promise<{ user: AdapterUser; created: boolean }> {
+  try {
+    return { user: await createUser(ctx, user), created: true }
+  } catch (error) {
+    const winner = await findUser(ctx, user.id, user.email).catch(() => null)
+    if (!winner) throw error
+    return { user: winner, created: false }
+  }
 }
 
 /** Creates a user through the adapter, with `events.createUser`. */
@@ -197,8 +226,17 @@ export async function createUser(ctx: Context, user: Omit<Partial<AdapterUser>, 
 }
 
 async function link(ctx: Context, user: AdapterUser, account: AdapterAccount, profile?: Profile): Promise<void> {
-  const adapter = useAdapter(ctx.config, ['linkAccount'], 'account linking')
-  await adapter.linkAccount(account)
+  const adapter = useAdapter(ctx.config, ['linkAccount', 'getUserByAccount'], 'account linking')
+  try {
+    await adapter.linkAccount(account)
+  } catch (error) {
+    // A parallel sign-in through the same account (two email links of one address) linked it
+    // first (`DuplicateAccount`): linked to this user, that is the outcome asked for.
+    const owner = await Promise.resolve(adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })).catch(() => null)
+    if (owner?.id === user.id) return
+    if (owner) throw new AuthError('OAuthAccountNotLinked', 'This account is already linked to another user', { status: 403 })
+    throw error
+  }
   await ctx.config.events.linkAccount?.({ user, account, profile })
 }
 

@@ -17,6 +17,8 @@ export const dbsc: LatchkeyPlugin = {
     dbscChallenge: {
       label: 'device-binding challenges',
       accountName: 'session',
+      // Not a guess, and the worker asks one to keep a signed-in session: a store outage must not sign people out.
+      whenStoreFails: 'open',
       rules: [
         { per: 'account', limit: 10, windowSeconds: 60 },
         { per: 'client', limit: 60, windowSeconds: 60 },

@@ -27,7 +27,7 @@ import { pageWords } from '../../kernel/page-language.js'
 import { json, redirect, type Reply } from '../../kernel/respond.js'
 import { readSession } from '../../kernel/session.js'
 import { requestTheme } from '../../kernel/theme.js'
-import { createUser } from '../../sign-in/complete.js'
+import { createUserOrWinner } from '../../sign-in/complete.js'
 import { proveAddress } from '../../sign-in/first-proof.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { isBreached } from './breached.js'
@@ -101,12 +101,16 @@ async function signUp(ctx: Context, options: ResolvedPassword, body: Body): Prom
   const existing = await store.getUserByEmail(email)
   // Both ways spend one hash, so the time does not tell them apart either.
   const hash = await hashPassword(password)
-  if (existing) {
-    const link = (await store.getPasswordHash(existing.id)) ? await issueLink(ctx, 'reset', email, options.linkMaxAge) : undefined
+  const name = stringField(body, 'name')?.trim().slice(0, 200) || null
+  // A sign-up of this address on another server at once may create the user first: then this one
+  // is a sign-up of an existing address, which proves nothing and sets no password.
+  const made = existing ? undefined : await createUserOrWinner(ctx, { email, name, emailVerified: null })
+  const owner = existing ?? (made!.created ? undefined : made!.user)
+  if (owner) {
+    const link = (await store.getPasswordHash(owner.id)) ? await issueLink(ctx, 'reset', email, options.linkMaxAge) : undefined
     return send(ctx, options, 'account-exists', email, link)
   }
-  const name = stringField(body, 'name')?.trim().slice(0, 200) || null
-  const user = await createUser(ctx, { email, name, emailVerified: null })
+  const user = made!.user
   await store.setPasswordHash(user.id, hash)
   await send(ctx, options, 'verify-email', email, await issueLink(ctx, 'verify', email, options.linkMaxAge))
 }

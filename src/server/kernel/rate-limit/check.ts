@@ -13,6 +13,31 @@ export class RateLimitError extends AuthError {
   }
 }
 
+/**
+ * The store could not count (it threw, or did not answer in time): an `AdapterError` naming the
+ * key, with the store's own error as its cause. `enforceRateLimit` meets it with the action's
+ * `whenStoreFails`.
+ */
+export class RateLimitStoreError extends AuthError {
+  constructor(message: string, cause: unknown) {
+    super('AdapterError', message, { cause, status: 503 })
+  }
+}
+
+/** Seconds a client waits before trying again when the store did not count (`Retry-After`). */
+export const storeRetryAfter = 5
+
+/**
+ * `AuthError('StoreUnavailable')`, 503 with `Retry-After`: a request of an action that fails
+ * closed, which the store could not count. Nothing in its message comes from the store.
+ */
+export class RateLimitStoreUnavailable extends AuthError {
+  readonly retryAfter = storeRetryAfter
+  constructor(words: RateLimitWords) {
+    super('StoreUnavailable', `The server cannot count ${words.label} right now, so it takes none; try again in ${describeWait(storeRetryAfter)}`, { status: 503 })
+  }
+}
+
 export interface RateLimitSubject {
   action: RateLimitAction
   /**
@@ -41,8 +66,7 @@ export const uncountedAttempt: CountedAttempt = { succeeded: async () => {} }
  * on rules that count failures are taken back: it was not a guess, so refusals from one address
  * never add up to the per-account ceiling. Accounts are normalised (`normalizeAccount`) and
  * hashed into the key, so "Ada@x" and "ada@x " share a count and no address is stored in clear.
- * A store failure throws an AuthError('AdapterError'), logged in full by the handler and shown
- * to the browser as `Configuration`.
+ * A store failure throws a RateLimitStoreError (see `enforceRateLimit` for what the request meets).
  */
 export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRules, subject: RateLimitSubject, now: number = Date.now()): Promise<CountedAttempt> {
   const list = rules[subject.action]
@@ -91,7 +115,7 @@ async function storeCall<T>(key: string, what: string, call: () => Promise<T>): 
   try {
     return await call()
   } catch (cause) {
-    throw new AuthError('AdapterError', `The rate-limit store failed to ${what} "${key}": ${(cause as Error)?.message ?? cause}`, { cause, status: 503 })
+    throw new RateLimitStoreError(`The rate-limit store failed to ${what} "${key}": ${(cause as Error)?.message ?? cause}`, cause)
   }
 }
 

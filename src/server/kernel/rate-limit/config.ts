@@ -3,27 +3,33 @@
  * the adapter: the store an adapter offers (`rateLimitStore()`: the SQL adapter's own database, so
  * several servers on one database share their counts); else process memory, which is per server.
  */
+import type { Logger } from '../../../core/config.js'
 import { configurationError } from '../../../core/errors.js'
 import type { Adapter } from '../../../core/types.js'
 import type { RateLimitOptions, ResolvedRateLimit } from '../../../core/rate-limit.js'
-import { checkRateLimit, uncountedAttempt, type CountedAttempt } from './check.js'
+import { createLogger } from '../logger.js'
+import { checkRateLimit, RateLimitError, RateLimitStoreError, RateLimitStoreUnavailable, uncountedAttempt, type CountedAttempt } from './check.js'
 import { defaultClientAddress, type GetClientAddress } from './client-address.js'
 import { memoryRateLimitStore } from './memory.js'
-import { builtInWords, countsFailures, resolveRateLimitRules, type RateLimitAction, type RateLimitActionSpec, type RateLimitRules } from './rules.js'
+import { storeOutage } from './outage.js'
+import { builtInWords, countsFailures, resolveRateLimitRules, resolveWhenStoreFails, type RateLimitAction, type RateLimitActionSpec, type RateLimitRules } from './rules.js'
 import type { RateLimitStore } from './store.js'
 
 export type { RateLimitOptions }
 
 export type { ResolvedRateLimit }
 
-/** `false` turns rate limits off; `undefined` means the defaults. Throws a TypeError on bad rules. */
-/** `registered`: the actions the instance's plugins count, beyond the built-in ones. */
-/** `warn`: told once when the default address reading cannot tell clients apart. */
+/**
+ * `false` turns rate limits off; `undefined` means the defaults. Throws a Configuration error on
+ * bad options. `registered`: the actions the instance's plugins count, beyond the built-in ones;
+ * `logger`: where a store's outage is said, and, once, that the default address reading cannot
+ * tell clients apart.
+ */
 export function resolveRateLimit(
   options: RateLimitOptions | false | undefined,
   adapter?: Adapter,
   registered: Record<string, RateLimitActionSpec> = {},
-  warn: (message: string) => void = () => {},
+  logger: Logger = createLogger(undefined),
 ): ResolvedRateLimit | null {
   if (options === false) return null
   const given = options ?? {}
@@ -35,19 +41,25 @@ export function resolveRateLimit(
   if (given.store && typeof given.store.refund !== 'function' && countsFailures(rules)) {
     throw configurationError('rateLimit.store: the rules count failed sign-ins, which needs refund(key, now) on the store (see memoryRateLimitStore for one)')
   }
+  const whenStoreFails = resolveWhenStoreFails(given.whenStoreFails, rules, registered)
   const offered = (adapter as { rateLimitStore?: () => RateLimitStore } | undefined)?.rateLimitStore
   return {
     store: given.store ?? (typeof offered === 'function' ? offered.call(adapter) : memoryRateLimitStore()),
     rules,
     words: { ...builtInWords, ...Object.fromEntries(Object.entries(registered).map(([action, { label, accountName }]) => [action, { label, accountName }])) },
-    getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false, warn),
+    getClientAddress: given.getClientAddress ?? defaultClientAddress(given.trustProxy ?? false, (message) => logger.warn(message)),
+    whenStoreFails,
+    outage: storeOutage(logger, whenStoreFails),
   }
 }
 
 /**
  * Counts this request for `action`; throws a RateLimitError (429) when past a limit. Answers the
  * counted attempt, whose `succeeded()` a credentials route calls when `authorize` accepts. No-op
- * when off.
+ * when off. Where the store cannot count, the action's `whenStoreFails` decides: `closed` throws
+ * a RateLimitStoreUnavailable (503), `open` answers an uncounted attempt; the outage is logged
+ * once (outage.ts). A refund the store cannot take fails nothing: the attempt succeeded, and its
+ * one failure stays counted.
  */
 export async function enforceRateLimit(
   limits: ResolvedRateLimit | null | undefined,
@@ -58,5 +70,23 @@ export async function enforceRateLimit(
 ): Promise<CountedAttempt> {
   if (!limits) return uncountedAttempt
   const client = (await limits.getClientAddress(request)) ?? null
-  return checkRateLimit(limits.store, limits.rules, { action, account: account ?? null, client, words: limits.words[action] }, now)
+  const { outage } = limits
+  let attempt: CountedAttempt
+  try {
+    attempt = await checkRateLimit(limits.store, limits.rules, { action, account: account ?? null, client, words: limits.words[action] }, now)
+  } catch (error) {
+    if (error instanceof RateLimitError) outage.answered()
+    if (!(error instanceof RateLimitStoreError)) throw error
+    outage.failed(error.cause)
+    if (limits.whenStoreFails[action] === 'open') return uncountedAttempt
+    throw new RateLimitStoreUnavailable(limits.words[action] ?? { label: `${action} requests` })
+  }
+  outage.answered()
+  return {
+    succeeded: () =>
+      attempt.succeeded().catch((error) => {
+        if (!(error instanceof RateLimitStoreError)) throw error
+        outage.failed(error.cause)
+      }),
+  }
 }

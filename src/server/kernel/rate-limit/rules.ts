@@ -7,7 +7,7 @@
  * locking the account's owner out from elsewhere.
  */
 import { configurationError } from '../../../core/errors.js'
-import type { BuiltInRateLimitAction, RateLimitAction, RateLimitActionSpec, RateLimitRule, RateLimitRules, RateLimitWords } from '../../../core/rate-limit.js'
+import type { BuiltInRateLimitAction, RateLimitAction, RateLimitActionSpec, RateLimitRule, RateLimitRules, RateLimitWords, StoreFailurePolicy } from '../../../core/rate-limit.js'
 
 export type { RateLimitAction, RateLimitActionSpec, RateLimitRule, RateLimitRules, RateLimitWords }
 
@@ -35,6 +35,49 @@ export const defaultRateLimitRules: Record<BuiltInRateLimitAction, RateLimitRule
   ],
   // Cheap, but each one stores a challenge and may look up a user.
   passkeyOptions: [{ per: 'client', limit: 30, windowSeconds: 1 * minutes }],
+}
+
+/**
+ * What a built-in action meets when the store cannot count (docs/configuration.md). A guess
+ * uncounted is a guess unbounded, for as long as the store is down: credentials and codes answer
+ * 503 rather than let a password or a code be tried without end. Passkey options are a probe of
+ * an address (the options read its user): closed too. An email is not a guess: uncounted, it
+ * reaches only the inbox it is sent to, for the length of the outage, while closed would stop
+ * every email sign-in, sign-up and reset while the store is down: open.
+ */
+export const defaultWhenStoreFails: Record<BuiltInRateLimitAction, StoreFailurePolicy> = {
+  email: 'open',
+  emailCode: 'closed',
+  credentials: 'closed',
+  passkeyOptions: 'closed',
+}
+
+/**
+ * Every action's policy: the configuration's `whenStoreFails`, else the plugin's (`closed` where it
+ * says none), else the built-in default. Throws a Configuration error naming a bad entry.
+ */
+export function resolveWhenStoreFails(given: unknown, rules: RateLimitRules, registered: Record<string, RateLimitActionSpec> = {}): Record<string, StoreFailurePolicy> {
+  const policies: Record<string, StoreFailurePolicy> = { ...defaultWhenStoreFails }
+  for (const [action, spec] of Object.entries(registered)) policies[action] = checkPolicy(spec.whenStoreFails ?? 'closed', `rate-limit action ${action}: whenStoreFails`)
+  if (given === undefined) return policies
+  if (!given || typeof given !== 'object' || Array.isArray(given)) {
+    throw configurationError(`rateLimit.whenStoreFails: expected an object of action: "open" | "closed", got ${describe(given)}`)
+  }
+  const actions = Object.keys(rules)
+  for (const [action, policy] of Object.entries(given)) {
+    if (!actions.includes(action)) throw configurationError(`rateLimit.whenStoreFails: unknown action "${action}"; expected one of ${actions.join(', ')}`)
+    if (policy !== undefined) policies[action] = checkPolicy(policy, `rateLimit.whenStoreFails.${action}`)
+  }
+  return policies
+}
+
+function checkPolicy(policy: unknown, where: string): StoreFailurePolicy {
+  if (policy === 'open' || policy === 'closed') return policy
+  throw configurationError(`${where}: expected "open" (the request goes on uncounted) or "closed" (503 StoreUnavailable), got ${describe(policy)}`)
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? 'a list' : value === null ? 'null' : `a ${typeof value}`
 }
 
 /** Words for messages: "Too many <label> for this <accountName>". */
