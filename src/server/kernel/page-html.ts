@@ -45,6 +45,7 @@ const errorTypes: readonly string[] = [
   'MissingCSRF',
   'InvalidCheck',
   'RateLimited',
+  'StoreUnavailable',
   'SessionNotFresh',
   'WebAuthnVerificationError',
   'SecondFactorRequired',
