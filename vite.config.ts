@@ -6,7 +6,8 @@
  *                           by latchkey-components.js and by the drop-in script beside them, and
  *                           dist/locales/<tag>-profile.js: the account settings elements' words, the same way
  *   vite build --mode locales  dist/locales/<tag>.js alone (the demo serves them beside its drop-in)
- *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`)
+ *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`), and its later parts beside it,
+ *                           dist/latchkey-settings.js and dist/latchkey-steps.js (scripts/drop-in-parts.ts)
  *   vite build --mode iife-passkey  dist/latchkey-passkey.iife.js (the drop-in's passkey part, onto `Latchkey`)
  *   vite build --mode sw    dist/latchkey-sw.js (latchkey's own service worker, one classic script)
  *   vite build --mode sw-lib  dist/latchkey-sw-import.js (classic, for importScripts: global `LatchkeyWorker`)
@@ -15,6 +16,7 @@
  */
 import { defineConfig, type UserConfig } from 'vite'
 import { languages } from './src/locales/index.js'
+import { dropInParts } from './scripts/drop-in-parts.js'
 
 /**
  * Each language file as an entry of its own, so the ESM build and the drop-in share one file each:
@@ -52,6 +54,7 @@ export default defineConfig(({ mode }): UserConfig => {
           }
   return {
     publicDir: false,
+    plugins: mode === 'iife' ? [dropInParts()] : [],
     logLevel: 'warn',
     build: {
       outDir: 'dist',

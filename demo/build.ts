@@ -1,6 +1,6 @@
 /**
  * Builds the browser side of the demo with Vite: the app (demo/vite.config.ts), the drop-in script
- * with its passkey part, the elements' language files it loads beside it, and the session worker
+ * with the parts it loads beside it and its passkey part, the elements' language files it loads beside it, and the session worker
  * (the package's own vite.config.ts, modes `iife`, `iife-passkey`, `locales` and `sw`), all into one folder. Skipped when no source changed since the last
  * build (a stamp of paths, sizes and mtimes).
  */
@@ -9,7 +9,7 @@ import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises
 import { join, relative } from 'node:path'
 import type { InlineConfig } from 'vite'
 
-const sources = ['src/client', 'src/components', 'src/core', 'src/locales', 'src/bindings', 'sw', 'demo/app', 'demo/vite.config.ts', 'vite.config.ts', 'package-lock.json']
+const sources = ['src/client', 'src/components', 'src/core', 'src/locales', 'src/bindings', 'sw', 'demo/app', 'demo/vite.config.ts', 'vite.config.ts', 'scripts/drop-in-parts.ts', 'package-lock.json']
 
 async function files(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined)

@@ -11,6 +11,13 @@ export function define(name: string, element: CustomElementConstructor): void {
  */
 export function defineWhenUsed(loads: Record<string, () => Promise<CustomElementConstructor>>, lazy: boolean): void {
   const waiting = new Map(Object.entries(loads).filter(([name]) => !customElements.get(name)))
+  // Until its code arrives an element shows nothing: not what it holds for a signed-out visitor
+  // (a link to sign in) while someone is signed in.
+  if (waiting.size && document.adoptedStyleSheets) {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync([...waiting.keys()].map((name) => `${name}:not(:defined)`).join() + '{visibility:hidden}')
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
+  }
   const look = () => {
     for (const [name, load] of waiting) {
       if (lazy && !document.querySelector(name)) continue

@@ -6,6 +6,12 @@
  * nothing; `data-service-worker="/latchkey-sw.js"` registers latchkey's own worker (never over
  * another script), "false" keeps sessions in the page. `data-locale` is the client's `locale`. A language other than English loads the
  * first time an element speaks it, from `locales/<tag>.js` beside this script (the ESM build's files).
+ * What the ESM build loads only where a page needs it loads from beside this script too, the
+ * first time it is needed: `latchkey-settings.js` (the account settings elements),
+ * `latchkey-steps.js` (the password forms, a plugin's form, the second step) and
+ * `latchkey-page-session.js` (the session kept in the page where no worker controls it). The
+ * build (scripts/drop-in-parts.ts) makes them, and leaves here the modules they share with
+ * this script, so there is one copy of each: one client, one set of elements, one language loader.
  */
 import { createAuthClient, AuthClientError, accounts, emailCodes, mfa, password, phoneCodes, sessions, type ClientPlugin } from '../client/index.js'
 import { defineElements } from './define-elements.js'

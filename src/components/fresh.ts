@@ -7,6 +7,7 @@
  * and Cancel. Once the same user signed in again there, the panel goes and the action runs again.
  */
 import { h, refocus } from './dom.js'
+import type { ProfileKey } from './profile-words.js'
 import type { Key } from './words.js'
 
 /** `latchkey-confirm-needed`'s detail: why a recent sign-in is needed, and the action to run again once confirmed. */
@@ -21,7 +22,7 @@ export class FreshSignIn {
   private done?: AbortController
   constructor(
     private element: HTMLElement,
-    private t: (key: Key, values?: Record<string, unknown>) => string,
+    private t: (key: Key | ProfileKey, values?: Record<string, unknown>) => string,
     private error: HTMLElement,
     private changed: () => void,
   ) {}

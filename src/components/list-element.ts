@@ -3,21 +3,33 @@ import { LatchkeyElement } from './base-element.js'
 import { h, keep, refocus } from './dom.js'
 import { FreshSignIn } from './fresh.js'
 import { errorMessage } from './messages.js'
+import { profileWordsFor, sayProfile, type ProfileKey } from './profile-words.js'
+import type { Key } from './words.js'
 
 /**
  * What the elements that manage the signed-in user's things share (`<latchkey-sessions>`,
  * `<latchkey-accounts>`, `<latchkey-mfa>`, `<latchkey-passkeys>`, `<latchkey-password>`): a
- * list read anew for each user signed in, an error line, buttons disabled while their action
- * runs, and "Confirm it's you" (fresh.ts) when an action needs a recent sign-in.
+ * list read anew for each sign-in (another user, or the same one signed in again: a device it
+ * trusted, the session it made), an error line, buttons disabled while their action runs, and
+ * "Confirm it's you" (fresh.ts) when an action needs a recent sign-in. They speak the account
+ * settings elements' words too (profile-words.ts), loaded with them rather than up front.
  * Signed out it shows the `signed-out` slot.
  */
 export abstract class ListElement<T> extends LatchkeyElement {
+  protected override wordsFor(tag: string) {
+    return profileWordsFor(this.client, tag)
+  }
+  /** `key`'s message, of the sign-in elements' catalogue or the settings elements', in this element's language. */
+  protected override t = (key: Key | ProfileKey, values?: Record<string, unknown>): string => sayProfile(this.words, key as ProfileKey, values)
   protected list: T[] = []
   protected error = h('p', { class: 'error', part: 'error', role: 'alert', hidden: true, id: 'error' })
   protected fresh = new FreshSignIn(this, this.t, this.error, () => this.render())
   /** The form whose action failed: its error shows under its fields, which name it. */
   protected failedForm?: HTMLFormElement
+  /** The sign-in the list was read for. */
   private shownFor?: string
+  /** The read under way: an action waits for it, so that its answer, the newer, is the one kept. */
+  private reading?: Promise<void>
   /** Kept from one render to the next, so a field in it keeps its focus. */
   protected container = h('div', { class: 'stack', part: 'container' })
   constructor(client: AuthClient) {
@@ -63,6 +75,7 @@ export abstract class ListElement<T> extends LatchkeyElement {
     this.fresh.close()
     let done = false
     try {
+      await this.reading
       const left = await run()
       if (Array.isArray(left)) this.list = left
       this.error.hidden = true
@@ -85,11 +98,12 @@ export abstract class ListElement<T> extends LatchkeyElement {
       this.fresh.close()
       return this.paint(h('slot', { name: 'signed-out' }))
     }
-    // A new sign-in (or the first one seen) reads its list anew.
-    const key = `${user.id ?? user.email}`
+    // A new sign-in (or the first one seen) reads its list anew: one the element saw, or one made
+    // while it was out of the document (a profile shows its sections only while signed in).
+    const key = `${user.id ?? user.email} ${this.client.session?.signedInAt ?? ''}`
     if (this.shownFor !== key) {
       this.shownFor = key
-      void this.load()
+      this.reading = this.load()
     }
     keep(this.container, [this.error, ...(this.fresh.panel ? [this.fresh.panel] : []), ...this.show()])
     this.paint(this.container)

@@ -36,7 +36,8 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       return need(this.client, 'mfa', 'latchkey-mfa')
     }
     protected async read() {
-      // Another user's panel (their recovery codes) never stays.
+      // What was open for an earlier sign-in (another user's recovery codes, or the same user's
+      // from before a sign-out the element missed out of the document) never stays.
       this.open(undefined)
       return this.apply(await this.mfa.list())
     }

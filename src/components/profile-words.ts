@@ -1,6 +1,7 @@
 /**
  * The account settings elements' words (`<latchkey-profile>`, `<latchkey-identity>`,
- * `<latchkey-password>`, `<latchkey-passkeys>`): a catalogue of their own (src/locales/<tag>/
+ * `<latchkey-password>`, `<latchkey-passkeys>`, `<latchkey-mfa>`, `<latchkey-sessions>`,
+ * `<latchkey-accounts>`): a catalogue of their own (src/locales/<tag>/
  * profile.ts), so a sign-in page never loads them. English comes with these elements; another
  * shipped language's file is fetched the first time one of them speaks it (`<tag>-profile`).
  */

@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 const root = join(import.meta.dirname, '../..')
-const outputs = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js', 'latchkey-sw-import.js', 'latchkey-sw-module.js', 'latchkey-react.js', 'latchkey-vue.js', 'latchkey-svelte.js'].map((f) => join(root, 'dist', f))
-const sources = ['src/client', 'src/components', 'src/bindings', 'sw', 'src/core', 'src/locales', 'vite.config.ts'].map((p) => join(root, p))
+const outputs = ['latchkey.js', 'latchkey-components.js', 'latchkey-passkey.js', 'latchkey.iife.js', 'latchkey-settings.js', 'latchkey-steps.js', 'latchkey-page-session.js', 'latchkey-passkey.iife.js', 'latchkey-sw.js', 'latchkey-sw-import.js', 'latchkey-sw-module.js', 'latchkey-react.js', 'latchkey-vue.js', 'latchkey-svelte.js'].map((f) => join(root, 'dist', f))
+const sources = ['src/client', 'src/components', 'src/bindings', 'sw', 'src/core', 'src/locales', 'vite.config.ts', 'scripts/drop-in-parts.ts'].map((p) => join(root, p))
 
 function newest(path: string): number {
   const s = statSync(path)

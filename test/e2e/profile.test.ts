@@ -5,13 +5,15 @@
  * left out; adding (Chromium's virtual authenticator, on http://localhost:PORT), renaming and
  * removing a passkey; a destructive action on a stale session asks to sign in again, says why,
  * and runs once confirmed; the keyboard alone reaches and works every action; axe finds no
- * violation, light and dark, in Arabic too; nothing overflows 280 px with a 64-character address.
+ * violation, light and dark, in Arabic too; nothing overflows 280 px with a 64-character address;
+ * a sign-in on the page shows in the sections at once (a browser it trusted, in the two-step one).
  */
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server.js'
 import { violations } from './axe.js'
-import { addAuthenticator, browserAndServer, focusedAt, tabUntil } from './helpers.js'
+import { totp } from '../support/totp.js'
+import { addAuthenticator, browserAndServer, focusedAt, signInWithForm, tabUntil } from './helpers.js'
 import { fullUser, newPassword, plantPasskey, profilePage, signIn } from './profile-page.js'
 
 const options = { mfa: true, password: true, maxAge: 7 * 86400, updateAge: 86400, pages: { '/profile': profilePage } }
@@ -92,6 +94,30 @@ test('a user with a password, a passkey and an authenticator app: every section 
   }
   expect(await profile(page).locator('[part="error"]:visible').count()).toBe(0)
   expect([consoleErrors, uncaught]).toEqual([[], []])
+  await context.close()
+})
+
+test('a sign-in on the page that trusts this browser shows in the two-step section, without a reload', async () => {
+  const { context, page, uncaught } = await open('?show=latchkey-signin&show=latchkey-profile')
+  const secret = await fullUser(page, env.server, 'tia')
+  const mfa = section(page, 'mfa').locator('latchkey-mfa')
+  // The section read the user's state at the first sign-in; signed out, the profile hides it.
+  await expect.poll(() => mfa.locator('button[part~="enroll"]').isVisible()).toBe(true)
+  expect(await mfa.locator('[part="device"]').count()).toBe(0)
+  await page.evaluate(() => window.client.signOut({ redirect: false }))
+  await expect.poll(() => section(page, 'mfa').count()).toBe(0)
+  // The same user signs in again on this page, with the app's code, and trusts this browser.
+  env.server.advance(30_000)
+  await signInWithForm(page, 'tia')
+  const step = page.locator('latchkey-signin [part~="mfa-step"]')
+  await step.locator('input[part~="trust-device"]').check()
+  await step.locator('input[name="code"]').fill(totp(secret, env.server.now()))
+  await step.locator('button[type="submit"]').click()
+  // The section reads the new sign-in's state: the app, and this browser trusted.
+  await expect.poll(() => mfa.locator('[part="device"] [part="name"]').allTextContents()).toEqual([expect.stringMatching(/\(this device\)$/)])
+  expect(await mfa.locator('[part="factor"]').count()).toBe(1)
+  // (The console has the sign-in's 401, the server asking for the second step.)
+  expect(uncaught).toEqual([])
   await context.close()
 })
 

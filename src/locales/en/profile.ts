@@ -1,7 +1,8 @@
 /**
  * What the account settings elements add, in English (`<latchkey-profile>` and its sections,
- * `<latchkey-identity>`, `<latchkey-password>`, `<latchkey-passkeys>`): the catalogue every other
- * language's `profile.ts` matches key for key. Loaded only where one of those elements is shown.
+ * `<latchkey-identity>`, `<latchkey-password>`, `<latchkey-passkeys>`, `<latchkey-mfa>`,
+ * `<latchkey-sessions>`, `<latchkey-accounts>`): the catalogue every other language's
+ * `profile.ts` matches key for key. Loaded only where one of those elements is shown.
  */
 export default {
   // <latchkey-profile>: each section's heading and what it is for
@@ -52,4 +53,59 @@ export default {
   whyAddPasskey: 'add a passkey',
   whyRemovePasskey: 'remove the passkey “{name}”',
   actionFailed: 'That did not work. Please try again.',
+
+  // What every settings element asks when an action needs a recent sign-in, one way: "Confirm
+  // it's you to {why}: sign in again." (freshNeeded), `why` what the action does.
+  freshNeeded: "Confirm it's you to {why}: sign in again.",
+  whyThis: 'do this',
+  whyEndSession: 'end that session',
+  whyEndOthers: 'end your other sessions',
+  whyUnlink: 'unlink {name}',
+  whyConnect: 'connect {name}',
+  whySetUpApp: 'set up an authenticator app',
+  whyRemoveApp: 'remove an authenticator app',
+  whyRenewCodes: 'make new recovery codes',
+
+  // <latchkey-sessions>
+  signOutHere: 'Sign out here',
+  end: 'End',
+  thisDevice: '{device} (this device)',
+  sessionTimes: 'signed in {created}, last seen {seen}',
+  unknownTime: 'unknown',
+  endOthers: 'End all other sessions',
+
+  // <latchkey-accounts>
+  unlink: 'Unlink',
+  unlinkName: 'Unlink {name}',
+  connect: 'Connect {name}',
+
+  // <latchkey-mfa>
+  setUpApp: 'Set up an authenticator app',
+  newRecoveryCodes: 'New recovery codes',
+  scanQr: 'Scan the QR code with your authenticator app, or type the key into it, then enter the code it shows.',
+  qrAlt: 'QR code for your authenticator app',
+  key: 'Key:',
+  openInApp: 'Open in an authenticator app',
+  cancel: 'Cancel',
+  remove: 'Remove',
+  removeName: 'Remove {name}',
+  removeIntro: 'To remove {name}, enter a code from it, or a recovery code.',
+  renewIntro: 'To make new recovery codes, enter a code from your authenticator app, or a recovery code.',
+  recoveryFile: 'Recovery codes for {host}. Each one signs you in once, in place of a code from your authenticator app.',
+  copied: 'Copied.',
+  copyFailed: 'Could not copy here: download them, or select and copy them.',
+  copy: 'Copy',
+  recoveryCodes: 'Recovery codes',
+  recoveryIntro: 'Your recovery codes. Each one signs you in once if you lose your authenticator app. Keep them somewhere safe: they are shown only now, and any older ones no longer work.',
+  download: 'Download',
+  done: 'Done',
+  forget: 'Forget',
+  forgetName: 'Forget {name}',
+  trustedUntil: 'trusted until {date}',
+  trustedDevices: 'Trusted devices',
+  trustedIntro: 'These devices skip the second step when you sign in:',
+  added: 'added {date}',
+  codesLeft: { one: 'Recovery codes left: {count}', other: 'Recovery codes left: {count}' },
+  authenticatorApp: 'Authenticator app',
+  authenticatorAppNamed: 'Authenticator app ({label})',
 }
