@@ -1,6 +1,6 @@
-import type { AccountInfo, AppProvider, PasskeyInfo, ProviderForm, Session, SessionInfo } from '../core/types.js'
+import type { AccountInfo, AppProvider, IdentityInfo, PasskeyInfo, ProviderForm, Session, SessionInfo } from '../core/types.js'
 
-export type { AccountInfo, AppProvider, PasskeyInfo, ProviderForm, Session, SessionInfo }
+export type { AccountInfo, AppProvider, IdentityInfo, PasskeyInfo, ProviderForm, Session, SessionInfo }
 
 /** What the session engine (worker or page) answers: the session and the local instant it is next due. */
 export interface SessionState {

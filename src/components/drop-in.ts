@@ -13,7 +13,7 @@
  * build (scripts/drop-in-parts.ts) makes them, and leaves here the modules they share with
  * this script, so there is one copy of each: one client, one set of elements, one language loader.
  */
-import { createAuthClient, AuthClientError, accounts, emailCodes, mfa, password, phoneCodes, sessions, type ClientPlugin } from '../client/index.js'
+import { createAuthClient, AuthClientError, accounts, emailCodes, identity, mfa, password, phoneCodes, sessions, type ClientPlugin } from '../client/index.js'
 import { defineElements } from './define-elements.js'
 import { useLoader } from './words.js'
 
@@ -28,7 +28,7 @@ export const client = createAuthClient({
   basePath: data.basePath,
   serviceWorker: sw === 'false' ? false : sw || true,
   locale: data.locale,
-  plugins: [mfa(), password(), emailCodes(), phoneCodes(), sessions(), accounts(), later],
+  plugins: [mfa(), password(), emailCodes(), phoneCodes(), sessions(), accounts(), identity(), later],
 })
 defineElements(client)
 export { createAuthClient, AuthClientError, defineElements }

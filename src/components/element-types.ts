@@ -101,7 +101,10 @@ export interface LatchkeyElementTypes {
   }
   'latchkey-identity': {
     attributes: {}
-    events: {}
+    events: {
+      /** Changing the email address needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+    }
   }
   'latchkey-profile': {
     attributes: {

@@ -38,6 +38,7 @@ p{margin:0}
 .error{color:var(--lk-error)}
 .muted,[part~=detail]{color:var(--lk-muted)}
 .row{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
+.row>.error{flex:1 1 100%}
 .passkeys{list-style:none;margin:0;padding:0;display:grid}
 .passkeys>li{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;padding-block:.75rem;border-block-start:1px solid var(--lk-line)}
 .passkeys>li:last-child{border-block-end:1px solid var(--lk-line)}

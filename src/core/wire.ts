@@ -76,6 +76,16 @@ export interface AccountInfo {
   email?: string
 }
 
+/** The signed-in user as GET /identity answers it (and `client.identity` does). */
+export interface IdentityInfo {
+  name: string | null
+  email: string
+  /** An https URL (http on localhost), or null. */
+  image: string | null
+  /** Whether the address can be changed here: the server has an email provider that delivers latchkey's messages. */
+  emailChange: boolean
+}
+
 /** A passkey as its owner sees it (GET /passkeys): nothing secret, nothing internal. */
 export interface PasskeyInfo {
   /** The credential id (base64url): what removal takes. */

@@ -181,4 +181,19 @@ export async function tabUntil(page: Page, path: string[], { key = 'Tab', max = 
   throw new Error(`${key} never reached ${path.join(' > ')}; the focus is on ${await deepFocus(page)}`)
 }
 
+/** What sticks out of the window, through the shadow roots: the page scrolling sideways, or an element past an edge. */
+export const overflowing = (page: Page) =>
+  page.evaluate(() => {
+    const out: string[] = []
+    const width = document.documentElement.clientWidth
+    if (document.scrollingElement!.scrollWidth > width) out.push(`the page scrolls to ${document.scrollingElement!.scrollWidth}px`)
+    const walk = (root: ParentNode) => root.querySelectorAll('*').forEach((el) => {
+      const box = el.getBoundingClientRect()
+      if (box.width && (box.left < -0.5 || box.right > width + 0.5)) out.push(`${el.localName}[part="${el.getAttribute('part') ?? ''}"] spans ${box.left}–${box.right}`)
+      if (el.shadowRoot) walk(el.shadowRoot)
+    })
+    walk(document)
+    return out
+  })
+
 export { startDemo, type Demo } from '../support/demo.js'

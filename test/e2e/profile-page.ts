@@ -15,12 +15,12 @@ export const profilePage = `<!doctype html><html lang="en"><meta charset="utf-8"
 <style>html{background:Canvas;color:CanvasText}body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1rem}main{max-width:44rem;margin:auto}h1{font-size:1.5rem;margin:0 0 1.5rem}</style>
 <main><h1>Your account</h1></main>
 <script type="module">
-import { createAuthClient, accounts, mfa, password, sessions } from '/latchkey.js'
+import { createAuthClient, accounts, identity, mfa, password, sessions } from '/latchkey.js'
 import { passkey } from '/latchkey-passkey.js'
 import { defineElements } from '/latchkey-components.js'
 const params = new URLSearchParams(location.search)
 const without = params.getAll('without')
-const plugins = Object.entries({ mfa, password, sessions, accounts, passkey }).filter(([name]) => !without.includes(name)).map(([, make]) => make())
+const plugins = Object.entries({ identity, mfa, password, sessions, accounts, passkey }).filter(([name]) => !without.includes(name)).map(([, make]) => make())
 window.client = createAuthClient({ basePath: '/auth', serviceWorker: false, plugins })
 for (const name of params.getAll('show').length ? params.getAll('show') : ['latchkey-profile']) document.querySelector('main').append(document.createElement(name))
 defineElements(window.client)

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server.js'
 import { violations } from './axe.js'
 import { totp } from '../support/totp.js'
-import { addAuthenticator, browserAndServer, focusedAt, signInWithForm, tabUntil } from './helpers.js'
+import { addAuthenticator, browserAndServer, focusedAt, overflowing, signInWithForm, tabUntil } from './helpers.js'
 import { fullUser, newPassword, plantPasskey, profilePage, signIn } from './profile-page.js'
 
 const options = { mfa: true, password: true, maxAge: 7 * 86400, updateAge: 86400, pages: { '/profile': profilePage } }
@@ -364,20 +364,7 @@ test('280 px wide with a 64-character address: nothing overflows, forms open too
   await fullUser(page, env.server, username)
   await reload(page)
   await loaded(page)
-  /** What sticks out of the window, through the shadow roots. */
-  const overflow = () =>
-    page.evaluate(() => {
-      const out: string[] = []
-      const width = document.documentElement.clientWidth
-      if (document.scrollingElement!.scrollWidth > width) out.push(`the page scrolls to ${document.scrollingElement!.scrollWidth}px`)
-      const walk = (root: ParentNode) => root.querySelectorAll('*').forEach((el) => {
-        const box = el.getBoundingClientRect()
-        if (box.width && (box.left < -0.5 || box.right > width + 0.5)) out.push(`${el.localName}[part="${el.getAttribute('part') ?? ''}"] spans ${box.left}–${box.right}`)
-        if (el.shadowRoot) walk(el.shadowRoot)
-      })
-      walk(document)
-      return out
-    })
+  const overflow = () => overflowing(page)
   expect(await section(page, 'identity').locator('[part~="email"]').textContent()).toHaveLength(64)
   expect(await overflow()).toEqual([])
   await section(page, 'password').locator('button[part~="open"]').click()

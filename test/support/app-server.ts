@@ -31,6 +31,8 @@ export interface AppServer {
   outbox: { identifier: string; url: string }[]
   /** The `Password()` provider's emails (`password` option), oldest first. */
   passwordOutbox: PasswordEmail[]
+  /** The other messages latchkey writes, delivered through the email provider's `sendMail` (the email change's), oldest first. */
+  mailOutbox: { to: string; subject: string; text: string; html: string }[]
   sessionRequests: SessionRequest[]
   /** Moves the server's clock forward. */
   advance(ms: number): void
@@ -148,14 +150,15 @@ const dropInPage = (worker: string | undefined, passkey: boolean) => `<!doctype 
 <latchkey-user></latchkey-user>
 </html>`
 
-/** The email provider: into `outbox`, and through the SMTP server at `smtpPort` where there is one. */
-function emailProvider(smtpPort: number | undefined, outbox: AppServer['outbox']) {
+/** The email provider: into `outbox`, and through the SMTP server at `smtpPort` where there is one; latchkey's own messages into `mailOutbox`. */
+function emailProvider(smtpPort: number | undefined, outbox: AppServer['outbox'], mailOutbox: AppServer['mailOutbox']) {
   const smtp = smtpPort === undefined ? undefined : Nodemailer({ server: { host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true }, from: 'latchkey@example.test' })
   return Email({
     async sendVerificationRequest(params) {
       outbox.push({ identifier: params.identifier, url: params.url })
       await smtp?.sendVerificationRequest(params)
     },
+    sendMail: async (message) => void mailOutbox.push(message),
   })
 }
 
@@ -164,6 +167,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const now = () => Date.now() + offset
   const outbox: AppServer['outbox'] = []
   const passwordOutbox: PasswordEmail[] = []
+  const mailOutbox: AppServer['mailOutbox'] = []
   const sessionRequests: SessionRequest[] = []
   const requests = new Map<string, number>()
   let held: Promise<void> | undefined
@@ -250,7 +254,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         authorize: ({ username, password }) =>
           typeof username === 'string' && username && password === 'secret' ? { id: `user-${username}`, name: username, email: `${username}@example.com` } : null,
       }),
-      emailProvider(options.smtpPort, outbox),
+      emailProvider(options.smtpPort, outbox, mailOutbox),
       { id: 'acme', name: 'Acme', type: 'oidc', issuer: 'https://acme.invalid', clientId: 'x', jwks_endpoint: undefined, style: { brandColor: 'rgb(10, 20, 30)', logo: '/acme.svg' } },
       { id: 'legacy', name: 'Legacy', type: 'oauth', clientId: 'x', jwks_endpoint: undefined, authorization: 'https://legacy.invalid/authorize', style: { bg: 'rgb(200, 0, 0)', text: 'rgb(255, 255, 0)' } },
       { id: 'passkey', name: 'Passkey', type: 'webauthn' } as any,
@@ -270,6 +274,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     url,
     outbox,
     passwordOutbox,
+    mailOutbox,
     sessionRequests,
     requests,
     advance: (ms) => void (offset += ms),

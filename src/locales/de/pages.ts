@@ -85,5 +85,18 @@ const messages: PageMessages = {
   emailLead: 'Melden Sie sich über den folgenden Link bei {name} an.',
   emailCode: 'Oder geben Sie diesen Code dort ein, wo Sie Ihre Adresse eingegeben haben:',
   emailIgnore: 'Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie ignorieren.',
+  emailChangeSubject: 'Bestätigen Sie Ihre neue E-Mail-Adresse für {name}',
+  emailChangeLead: 'Bestätigen Sie diese Adresse, um sie für Ihr Konto bei {name} zu verwenden.',
+  useThisAddress: 'Diese Adresse verwenden',
+  emailChangeAfter: 'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ohne Bestätigung ändert sich nichts.',
+  emailChangeNoticeSubject: 'Für Ihr Konto bei {name} wurde eine neue E-Mail-Adresse angefordert',
+  emailChangeNoticeLead: 'Jemand, der bei Ihrem Konto bei {name} angemeldet ist, hat eine Änderung der E-Mail-Adresse angefordert. Sie ändert sich erst, wenn die neue Adresse aus ihrem eigenen Posteingang bestätigt wird.',
+  emailChangeNoticeAfter: 'Wenn Sie das nicht waren, melden Sie sich an, ändern Sie Ihr Passwort und prüfen Sie Ihre Geräte.',
+  changeAddressHeading: 'Bestätigen Sie Ihre neue E-Mail-Adresse',
+  changeAddressLead: '{email} als E-Mail-Adresse des Kontos {who} verwenden?',
+  changeAddressSignIn: 'Melden Sie sich mit dem Konto an, das diese Änderung angefordert hat, und öffnen Sie den Link dann erneut.',
+  addressChanged: 'Ihre E-Mail-Adresse lautet jetzt {email}.',
+  addressNotChanged: 'Die E-Mail-Adresse wurde nicht geändert',
+  emailChangeLinkInvalid: 'Dieser Link funktioniert nicht mehr: Er wurde schon verwendet, ist abgelaufen oder gehört zu einem anderen Konto als dem hier angemeldeten. Fordern Sie in Ihren Kontoeinstellungen einen neuen an.',
 }
 export default messages

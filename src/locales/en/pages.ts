@@ -102,4 +102,19 @@ export default {
   emailLead: 'Use the link below to sign in to {name}.',
   emailCode: 'Or enter this code where you typed your address:',
   emailIgnore: 'If you did not ask for this email, you can ignore it.',
+  // The email change (POST /identity change-email): the email to the new address, the notice to
+  // the old one, and the pages its link opens; {who} is the signed-in account's address.
+  emailChangeSubject: 'Confirm your new email address for {name}',
+  emailChangeLead: 'Confirm this address to use it for your account on {name}.',
+  useThisAddress: 'Use this address',
+  emailChangeAfter: 'If you did not ask for this, ignore this email: nothing changes without the confirmation.',
+  emailChangeNoticeSubject: 'A new email address was asked for your account on {name}',
+  emailChangeNoticeLead: 'Someone signed in to your account on {name} asked to change its email address. It changes only once the new address is confirmed from its own inbox.',
+  emailChangeNoticeAfter: 'If this was not you, sign in, change your password and review your devices.',
+  changeAddressHeading: 'Confirm your new email address',
+  changeAddressLead: 'Use {email} as the email address of the account {who}?',
+  changeAddressSignIn: 'Sign in as the account that asked for this change, then open the link again.',
+  addressChanged: 'Your email address is now {email}.',
+  addressNotChanged: 'The email address was not changed',
+  emailChangeLinkInvalid: 'This link no longer works: it was used already, it expired, or it is for another account than the one signed in here. Ask for a new one from your account settings.',
 }

@@ -19,6 +19,19 @@ export default {
   // <latchkey-identity>
   nameLabel: 'Name',
   noName: 'Not given',
+  // <latchkey-identity> with the identity plugin: the name, the image and the address changed
+  imageLabel: 'Image URL',
+  nameSaved: 'Your name is saved.',
+  imageSaved: 'Your image is saved.',
+  nameInvalid: 'Use at most 100 characters, without line breaks.',
+  imageInvalid: 'Use an address that starts with https://, of at most 2,048 characters.',
+  changeEmail: 'Change email',
+  newEmail: 'New email address',
+  sendEmailLink: 'Send a confirmation link',
+  emailLinkSent: 'Check your inbox: we sent a link to {email}. Open it in this browser, signed in as you are now, to use the new address. If nothing arrives, that address may belong to another account.',
+  emailInvalid: 'Enter an email address like name@example.com.',
+  sameEmail: 'That is your email address already.',
+  whyChangeEmail: 'change your email address',
 
   // <latchkey-password>
   passwordIsSet: 'You can sign in with your email and password.',

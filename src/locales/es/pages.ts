@@ -85,5 +85,18 @@ const messages: PageMessages = {
   emailLead: 'Usa el siguiente enlace para iniciar sesión en {name}.',
   emailCode: 'O introduce este código donde escribiste tu dirección:',
   emailIgnore: 'Si no has pedido este correo, puedes ignorarlo.',
+  emailChangeSubject: 'Confirma tu nueva dirección de correo para {name}',
+  emailChangeLead: 'Confirma esta dirección para usarla en tu cuenta de {name}.',
+  useThisAddress: 'Usar esta dirección',
+  emailChangeAfter: 'Si no lo pediste, ignora este correo: nada cambia sin la confirmación.',
+  emailChangeNoticeSubject: 'Se pidió una nueva dirección de correo para tu cuenta de {name}',
+  emailChangeNoticeLead: 'Alguien con la sesión iniciada en tu cuenta de {name} pidió cambiar su dirección de correo. Solo cambia cuando la nueva dirección se confirma desde su propia bandeja de entrada.',
+  emailChangeNoticeAfter: 'Si no fuiste tú, inicia sesión, cambia tu contraseña y revisa tus dispositivos.',
+  changeAddressHeading: 'Confirma tu nueva dirección de correo',
+  changeAddressLead: '¿Usar {email} como dirección de correo de la cuenta {who}?',
+  changeAddressSignIn: 'Inicia sesión con la cuenta que pidió este cambio y vuelve a abrir el enlace.',
+  addressChanged: 'Tu dirección de correo ahora es {email}.',
+  addressNotChanged: 'La dirección de correo no se cambió',
+  emailChangeLinkInvalid: 'Este enlace ya no funciona: ya se usó, caducó o es de otra cuenta distinta de la que tiene la sesión iniciada aquí. Pide uno nuevo desde la configuración de tu cuenta.',
 }
 export default messages

@@ -85,5 +85,18 @@ const messages: PageMessages = {
   emailLead: 'Utilisez le lien ci-dessous pour vous connecter à {name}.',
   emailCode: 'Ou saisissez ce code là où vous avez tapé votre adresse :',
   emailIgnore: "Si vous n'avez pas demandé cet e-mail, vous pouvez l'ignorer.",
+  emailChangeSubject: 'Confirmez votre nouvelle adresse e-mail pour {name}',
+  emailChangeLead: 'Confirmez cette adresse pour l’utiliser pour votre compte sur {name}.',
+  useThisAddress: 'Utiliser cette adresse',
+  emailChangeAfter: "Si vous n'avez rien demandé, ignorez cet e-mail : rien ne change sans la confirmation.",
+  emailChangeNoticeSubject: 'Une nouvelle adresse e-mail a été demandée pour votre compte sur {name}',
+  emailChangeNoticeLead: "Quelqu'un de connecté à votre compte sur {name} a demandé à changer son adresse e-mail. Elle ne change qu'une fois la nouvelle adresse confirmée depuis sa propre boîte de réception.",
+  emailChangeNoticeAfter: "Si ce n'était pas vous, connectez-vous, changez votre mot de passe et vérifiez vos appareils.",
+  changeAddressHeading: 'Confirmez votre nouvelle adresse e-mail',
+  changeAddressLead: 'Utiliser {email} comme adresse e-mail du compte {who} ?',
+  changeAddressSignIn: 'Connectez-vous avec le compte qui a demandé ce changement, puis rouvrez le lien.',
+  addressChanged: 'Votre adresse e-mail est désormais {email}.',
+  addressNotChanged: "L'adresse e-mail n'a pas été modifiée",
+  emailChangeLinkInvalid: 'Ce lien ne fonctionne plus : il a déjà servi, il a expiré, ou il concerne un autre compte que celui connecté ici. Demandez-en un nouveau depuis les paramètres de votre compte.',
 }
 export default messages

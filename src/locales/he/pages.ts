@@ -85,5 +85,18 @@ const messages: PageMessages = {
   emailLead: 'אפשר להשתמש בקישור שלמטה כדי להתחבר אל {name}.',
   emailCode: 'או להזין את הקוד הזה במקום שבו הוקלדה הכתובת:',
   emailIgnore: 'אם לא ביקשת את האימייל הזה, אפשר להתעלם ממנו.',
+  emailChangeSubject: 'אשרו את כתובת הדוא״ל החדשה שלכם ב-{name}',
+  emailChangeLead: 'אשרו את הכתובת הזו כדי להשתמש בה בחשבון שלכם ב-{name}.',
+  useThisAddress: 'שימוש בכתובת הזו',
+  emailChangeAfter: 'אם לא ביקשתם זאת, התעלמו מהודעה זו: דבר לא משתנה ללא האישור.',
+  emailChangeNoticeSubject: 'התבקשה כתובת דוא״ל חדשה לחשבון שלכם ב-{name}',
+  emailChangeNoticeLead: 'מישהו שמחובר לחשבון שלכם ב-{name} ביקש לשנות את כתובת הדוא״ל שלו. היא משתנה רק לאחר שהכתובת החדשה מאושרת מתיבת הדואר שלה.',
+  emailChangeNoticeAfter: 'אם זה לא הייתם אתם, התחברו, שנו את הסיסמה ובדקו את המכשירים שלכם.',
+  changeAddressHeading: 'אשרו את כתובת הדוא״ל החדשה',
+  changeAddressLead: 'להשתמש ב-{email} ככתובת הדוא״ל של החשבון {who}?',
+  changeAddressSignIn: 'התחברו עם החשבון שביקש את השינוי הזה, ואז פתחו שוב את הקישור.',
+  addressChanged: 'כתובת הדוא״ל שלכם היא עכשיו {email}.',
+  addressNotChanged: 'כתובת הדוא״ל לא שונתה',
+  emailChangeLinkInvalid: 'הקישור הזה כבר לא עובד: כבר השתמשו בו, תוקפו פג, או שהוא שייך לחשבון אחר מזה שמחובר כאן. בקשו קישור חדש מהגדרות החשבון.',
 }
 export default messages

@@ -85,5 +85,18 @@ const messages: PageMessages = {
   emailLead: '下のリンクから {name} にサインインしてください。',
   emailCode: 'または、メールアドレスを入力した画面で次のコードを入力してください：',
   emailIgnore: 'このメールに心当たりがない場合は、無視してください。',
+  emailChangeSubject: '{name} の新しいメールアドレスを確認してください',
+  emailChangeLead: '{name} のアカウントでこのアドレスを使うには、確認してください。',
+  useThisAddress: 'このアドレスを使う',
+  emailChangeAfter: '心当たりがない場合は、このメールを無視してください。確認しない限り何も変わりません。',
+  emailChangeNoticeSubject: '{name} のアカウントで新しいメールアドレスが求められました',
+  emailChangeNoticeLead: '{name} のアカウントにサインインしている人が、メールアドレスの変更を求めました。新しいアドレスがその受信トレイから確認されるまで、変更されません。',
+  emailChangeNoticeAfter: '心当たりがない場合は、サインインしてパスワードを変更し、デバイスを確認してください。',
+  changeAddressHeading: '新しいメールアドレスを確認',
+  changeAddressLead: '{email} をアカウント {who} のメールアドレスとして使いますか?',
+  changeAddressSignIn: 'この変更を求めたアカウントでサインインしてから、もう一度リンクを開いてください。',
+  addressChanged: 'メールアドレスは {email} になりました。',
+  addressNotChanged: 'メールアドレスは変更されませんでした',
+  emailChangeLinkInvalid: 'このリンクはもう使えません。使用済みか、期限切れか、ここでサインインしているのとは別のアカウントのものです。アカウント設定から新しいリンクを求めてください。',
 }
 export default messages

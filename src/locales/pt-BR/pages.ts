@@ -85,5 +85,18 @@ const messages: PageMessages = {
   emailLead: 'Use o link abaixo para entrar em {name}.',
   emailCode: 'Ou digite este código onde você informou seu endereço:',
   emailIgnore: 'Se você não pediu este e-mail, pode ignorá-lo.',
+  emailChangeSubject: 'Confirme seu novo endereço de e-mail para {name}',
+  emailChangeLead: 'Confirme este endereço para usá-lo na sua conta em {name}.',
+  useThisAddress: 'Usar este endereço',
+  emailChangeAfter: 'Se você não pediu isso, ignore este e-mail: nada muda sem a confirmação.',
+  emailChangeNoticeSubject: 'Um novo endereço de e-mail foi pedido para sua conta em {name}',
+  emailChangeNoticeLead: 'Alguém conectado à sua conta em {name} pediu para mudar o endereço de e-mail dela. Ele só muda quando o novo endereço for confirmado pela própria caixa de entrada.',
+  emailChangeNoticeAfter: 'Se não foi você, entre, mude sua senha e revise seus dispositivos.',
+  changeAddressHeading: 'Confirme seu novo endereço de e-mail',
+  changeAddressLead: 'Usar {email} como endereço de e-mail da conta {who}?',
+  changeAddressSignIn: 'Entre com a conta que pediu esta mudança e abra o link novamente.',
+  addressChanged: 'Seu endereço de e-mail agora é {email}.',
+  addressNotChanged: 'O endereço de e-mail não foi alterado',
+  emailChangeLinkInvalid: 'Este link não funciona mais: já foi usado, expirou ou é de uma conta diferente da que está conectada aqui. Peça um novo nas configurações da sua conta.',
 }
 export default messages

@@ -85,5 +85,18 @@ const messages: PageMessages = {
   emailLead: '使用下面的链接登录 {name}。',
   emailCode: '或在你输入邮箱地址的地方输入此验证码：',
   emailIgnore: '如果你没有请求此邮件，可以忽略它。',
+  emailChangeSubject: '确认你在 {name} 的新电子邮件地址',
+  emailChangeLead: '确认此地址,即可将其用于你在 {name} 的账户。',
+  useThisAddress: '使用此地址',
+  emailChangeAfter: '如果不是你本人请求的,请忽略此邮件:未经确认,什么都不会改变。',
+  emailChangeNoticeSubject: '你在 {name} 的账户请求了新的电子邮件地址',
+  emailChangeNoticeLead: '有人登录了你在 {name} 的账户,并请求更改其电子邮件地址。只有在新地址从其自己的收件箱确认后才会更改。',
+  emailChangeNoticeAfter: '如果不是你本人,请登录、更改密码并检查你的设备。',
+  changeAddressHeading: '确认你的新电子邮件地址',
+  changeAddressLead: '将 {email} 用作账户 {who} 的电子邮件地址?',
+  changeAddressSignIn: '请用请求此更改的账户登录,然后再次打开链接。',
+  addressChanged: '你的电子邮件地址现在是 {email}。',
+  addressNotChanged: '电子邮件地址未更改',
+  emailChangeLinkInvalid: '此链接已失效:它已被使用、已过期,或属于与此处登录的账户不同的账户。请在账户设置中重新请求。',
 }
 export default messages

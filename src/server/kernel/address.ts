@@ -1,5 +1,6 @@
 /** Email addresses as latchkey keys its records by, for every feature that takes one. */
 import { AuthError } from '../../core/errors.js'
+import { stringField, type Body } from './body.js'
 
 /**
  * What no address takes here: spaces, control characters and RFC 5322's specials, `:` among them.
@@ -19,4 +20,15 @@ export function normalizeEmail(input: string): string {
   const value = input.trim().toLowerCase()
   if (!isAddress(value)) throw new AuthError('EmailSignin', 'Expected an email address like name@example.com')
   return value
+}
+
+/** The address in `body[field]`, normalized; 400 `InvalidRequest` with `expected` where it is none. */
+export function addressField(body: Body, field: string, expected: string): string {
+  const raw = stringField(body, field)
+  try {
+    if (!raw) throw new Error()
+    return normalizeEmail(raw)
+  } catch {
+    throw new AuthError('InvalidRequest', expected)
+  }
 }

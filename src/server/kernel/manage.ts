@@ -10,24 +10,26 @@ import type { AdapterMethod } from './adapter-methods.js'
 import { readBody, stringField, type Body } from './body.js'
 import type { Context } from './context.js'
 import { verifyCsrf } from './csrf.js'
-import { readSession } from './session.js'
+import { readSession, type SessionRead } from './session.js'
 
 /** The signed-in user, when they signed in (ms) and with which provider, where the store keeps them. */
 export interface SignedIn {
   user: AdapterUser
   signedInAt?: number
   signInProvider?: string
+  /** The session as read, for a route that writes it anew (`rewriteSessionUser`). */
+  read: SessionRead
 }
 
 /** The signed-in user as stored, under either session strategy; null when signed out. */
 export async function signedIn(ctx: Context): Promise<SignedIn | null> {
   const read = await readSession(ctx)
   const { signedInAt, signInProvider } = read
-  if (read.user) return { user: read.user, signedInAt, signInProvider }
+  if (read.user) return { user: read.user, signedInAt, signInProvider, read }
   const id = read.session?.user.id ?? read.token?.sub
   if (!id) return null
   const user = await managedAdapter(ctx, ['getUser'], 'Reading the signed-in user').getUser(id)
-  return user ? { user, signedInAt, signInProvider } : null
+  return user ? { user, signedInAt, signInProvider, read } : null
 }
 
 /** The signed-in user, or 401 `AccessDenied`. */

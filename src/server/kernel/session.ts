@@ -7,11 +7,11 @@ import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, DeviceBindin
 import { AuthError } from '../../core/errors.js'
 import { classifyAccess, nextExpiry } from '../../core/session-rule.js'
 import { useAdapter } from './adapter-methods.js'
-import { clearSessionCookie, setSessionCookie, type Context } from './context.js'
+import { announceSession, clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
 import { seal, unseal, type Unsealed } from './jwt.js'
 import type { AdoptedSessions } from './types.js'
-import { carryUnproven, isUnproven, markUnproven, outlivedProof } from './unproven-session.js'
+import { carryUnproven, isUnproven, markUnproven, outlivedProof, withoutUnproven } from './unproven-session.js'
 import { storedSessionToken, takenOverPrefix } from './session-token.js'
 
 export interface SessionRead {
@@ -317,6 +317,22 @@ export async function updateSession(ctx: Context, data: unknown): Promise<Sessio
   await writeJwt(ctx, token, expires)
   const base = jwtBase(token, expires)
   return ctx.config.callbacks.session ? ctx.config.callbacks.session({ session: base, token, trigger: 'update', newSession: data }) : base
+}
+
+/**
+ * The signed-in user's name, image or address changed (features/identity). A database session
+ * reads the stored user at each read: the answer only announces the session (`Latchkey-Session`),
+ * so the browser's tabs read it anew. A JWT carries them: this browser's token (`read`, as read
+ * before the change) is written anew with the stored user's, keeping its expiry. `proven`: the
+ * address was just proven by this session's holder, so the token no longer waits for a proof
+ * (unproven-session.ts). Other browsers' JWTs keep what they carry until they sign in again.
+ */
+export async function rewriteSessionUser(ctx: Context, read: SessionRead, user: AdapterUser, { proven = false } = {}): Promise<void> {
+  if (read.expiresAt === undefined) return
+  if (!read.token) return announceSession(ctx, read.expiresAt)
+  if (read.token.sub !== user.id) return
+  const token: JWT = { ...read.token, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
+  await writeJwt(ctx, proven ? withoutUnproven(token) : token, read.expiresAt)
 }
 
 function publicUser(user: AdapterUser): User {

@@ -35,6 +35,12 @@ export function carryUnproven(from: JWT, to: JWT): JWT {
   return from[unprovenClaim] === true ? { ...to, [unprovenClaim]: true } : to
 }
 
+/** The token without the mark: its holder just proved the user's address (features/identity, a new address confirmed). */
+export function withoutUnproven(token: JWT): JWT {
+  const { [unprovenClaim]: _mark, ...rest } = token
+  return rest
+}
+
 /** Whether the token carries the mark: only then does a read ask the store (`outlivedProof`). */
 export function isUnproven(token: JWT): boolean {
   return token[unprovenClaim] === true

@@ -8,7 +8,7 @@ import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
 import { digits, issueCode, spendCode, storeOneTimeRecord, type CodeKind } from '../../kernel/one-time-secrets.js'
-import { normalizeEmail } from '../../kernel/address.js'
+import { addressField } from '../../kernel/address.js'
 import type { EmailLink } from './emails.js'
 import { passwordStore } from './store.js'
 
@@ -26,13 +26,7 @@ const codeKinds: Record<Purpose, CodeKind> = {
 
 /** The address in `body.email`, normalized; InvalidRequest where there is none. */
 export function emailOf(body: Body): string {
-  const raw = stringField(body, 'email')
-  try {
-    if (!raw) throw new Error()
-    return normalizeEmail(raw)
-  } catch {
-    throw new AuthError('InvalidRequest', 'Expected an email address like name@example.com in the "email" field')
-  }
+  return addressField(body, 'email', 'Expected an email address like name@example.com in the "email" field')
 }
 
 /** A new link (its URL under `path`) and code for `email`; earlier ones for the same purpose stop working. */
