@@ -42,6 +42,7 @@ const errorTypes: readonly string[] = [
   'MissingCSRF',
   'InvalidCheck',
   'RateLimited',
+  'StoreUnavailable',
   'SessionNotFresh',
   'WebAuthnVerificationError',
   'SecondFactorRequired',

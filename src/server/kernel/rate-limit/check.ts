@@ -1,15 +1,14 @@
 /** `checkRateLimit`: counts a request against its action's rules and refuses it past a limit. */
-import { AuthError } from '../../../core/errors.js'
+import { AuthError, storeRetryAfterSeconds } from '../../../core/errors.js'
 import { sha256Hex } from '../crypto.js'
 import { builtInWords, type RateLimitAction, type RateLimitRule, type RateLimitRules, type RateLimitWords } from './rules.js'
 import type { RateLimitStore } from './store.js'
 
 /** `AuthError('RateLimited')`, 429, with the seconds to wait for a `Retry-After` header. */
 export class RateLimitError extends AuthError {
-  readonly retryAfter: number
+  declare readonly retryAfter: number
   constructor(message: string, retryAfter: number) {
-    super('RateLimited', message, { status: 429 })
-    this.retryAfter = retryAfter
+    super('RateLimited', message, { status: 429, retryAfter })
   }
 }
 
@@ -41,8 +40,8 @@ export const uncountedAttempt: CountedAttempt = { succeeded: async () => {} }
  * on rules that count failures are taken back: it was not a guess, so refusals from one address
  * never add up to the per-account ceiling. Accounts are normalised (`normalizeAccount`) and
  * hashed into the key, so "Ada@x" and "ada@x " share a count and no address is stored in clear.
- * A store failure throws an AuthError('AdapterError'), logged in full by the handler and shown
- * to the browser as `Configuration`.
+ * A store failure throws `StoreUnavailable` (503, with `Retry-After`): the browser is told to try
+ * again, the handler logs the store's own error (the cause) in full.
  */
 export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRules, subject: RateLimitSubject, now: number = Date.now()): Promise<CountedAttempt> {
   const list = rules[subject.action]
@@ -54,12 +53,12 @@ export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRule
   const accounts = await Promise.all([...new Set(named)].map((account) => sha256Hex(account)))
   const client = subject.client?.trim() ? subject.client.trim().toLowerCase().slice(0, 100) : null
   const keyed = list.flatMap((rule) => countedBy(rule.per, accounts, client).map((value) => ({ rule, key: `${subject.action}:${rule.per}:${rule.windowSeconds}:${value}` })))
-  const counted = await Promise.all(keyed.map(async ({ rule, key }) => ({ rule, key, ...(await storeCall(key, 'count', () => store.hit(key, rule.windowSeconds, now))) })))
+  const counted = await Promise.all(keyed.map(async ({ rule, key }) => ({ rule, key, ...(await storeCall(() => store.hit(key, rule.windowSeconds, now))) })))
   let failures = counted.filter((c) => c.rule.counts === 'failures')
   const refund = async () => {
     const taken = failures
     failures = [] // once only
-    await Promise.all(taken.map((c) => storeCall(c.key, 'refund', () => store.refund!(c.key, now))))
+    await Promise.all(taken.map((c) => storeCall(() => store.refund!(c.key, now))))
   }
   const over = counted.filter((c) => c.count > c.rule.limit)
   if (!over.length) return { succeeded: refund }
@@ -87,11 +86,12 @@ function countedBy(per: RateLimitRule['per'], accounts: string[], client: string
   return client ? [client] : []
 }
 
-async function storeCall<T>(key: string, what: string, call: () => Promise<T>): Promise<T> {
+async function storeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call()
   } catch (cause) {
-    throw new AuthError('AdapterError', `The rate-limit store failed to ${what} "${key}": ${(cause as Error)?.message ?? cause}`, { cause, status: 503 })
+    // The message reaches the browser: it names neither the key (an account's hash) nor the store's own words (the cause, logged).
+    throw new AuthError('StoreUnavailable', 'The rate-limit store did not answer; try again in a few seconds', { cause, status: 503, retryAfter: storeRetryAfterSeconds })
   }
 }
 
