@@ -14,7 +14,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 const serviceOnly: Record<string, { example: string; files: string[] }> = {
   DATABASE_URL: {
     example: 'postgres://postgres@127.0.0.1:5432/test',
-    files: ['test/adapters/postgres.test.ts', 'test/adapters/open-errors.test.ts', 'test/integration/multi-server.test.ts', 'test/hardening/soak.test.ts'],
+    files: ['test/adapters/postgres.test.ts', 'test/adapters/postgres-outage.test.ts', 'test/adapters/open-errors.test.ts', 'test/integration/multi-server.test.ts', 'test/integration/graceful-shutdown.test.ts', 'test/hardening/soak.test.ts'],
   },
   REDIS_URL: { example: 'redis://127.0.0.1:6379', files: ['test/rate-limit/redis.test.ts'] },
 }

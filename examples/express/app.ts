@@ -4,8 +4,8 @@ import { requireSession, toNodeHandler } from 'latchkey/node'
 import { Latchkey } from 'latchkey/server'
 import { exampleConfig } from '../auth-config.js'
 
-export function createApp(): express.Express {
-  const auth = Latchkey(exampleConfig())
+/** `auth`: the instance main.ts also hands to gracefulShutdown. */
+export function createApp(auth = Latchkey(exampleConfig())): express.Express {
   const notes = new Map<string, string[]>()
   const signedIn = requireSession(auth)
 

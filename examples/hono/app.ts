@@ -3,8 +3,8 @@ import { Hono } from 'hono'
 import { Latchkey, withSession } from 'latchkey/server'
 import { exampleConfig } from '../auth-config.js'
 
-export function createApp(): Hono {
-  const auth = Latchkey(exampleConfig())
+/** `auth`: the instance main.ts also hands to gracefulShutdown. */
+export function createApp(auth = Latchkey(exampleConfig())): Hono {
   const notes = new Map<string, string[]>()
 
   const listNotes = withSession(auth, (_request, session) => Response.json(notes.get(session.user.email!) ?? []))

@@ -4,8 +4,8 @@ import { getSession, toNodeHandler } from 'latchkey/node'
 import { Latchkey } from 'latchkey/server'
 import { exampleConfig } from '../auth-config.js'
 
-export function createApp(): Server {
-  const auth = Latchkey(exampleConfig())
+/** `auth`: the instance main.ts also hands to gracefulShutdown. */
+export function createApp(auth = Latchkey(exampleConfig())): Server {
   const notes = new Map<string, string[]>()
   const latchkey = toNodeHandler(auth)
 

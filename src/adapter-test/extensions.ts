@@ -11,6 +11,12 @@ export function extensionTests(suite: Suite): void {
     })
     const { user } = suite
 
+    // Optional: without ping, GET /health/ready answers on the process alone.
+    test('ping resolves while the store answers (GET /health/ready asks it)', async () => {
+      if (typeof (adapter as Adapter).ping !== 'function') return
+      await expect(Promise.resolve(adapter.ping())).resolves.toBeUndefined()
+    })
+
     describe('accounts', () => {
       test('listAccountsByUserId lists the user\'s accounts only, and [] for an unknown user', async () => {
         const owner = await user()

@@ -1,18 +1,20 @@
 /**
  * The one error type every latchkey adapter throws for a broken rule, so the server (and a test)
  * can tell "this email is taken" from "the database is down" by `code` instead of by message. An
- * `AuthError` like every other failure; the browser sees none of these codes (it reads
- * `Configuration`), the server log names them.
+ * `AuthError` like every other failure; the browser sees none of the broken rules' codes (it
+ * reads `Configuration`, 500), the server log names them. `StoreUnavailable` is the one it sees:
+ * the database did not answer (a restart, a failover), 503 with `Retry-After`, try again.
  */
-import { AuthError, type AdapterErrorCode } from '../core/errors.js'
+import { AuthError, storeRetryAfterSeconds, type AdapterErrorCode } from '../core/errors.js'
 
 export type { AdapterErrorCode }
 
 export class AdapterError extends AuthError {
-  declare readonly code: AdapterErrorCode
+  declare readonly code: AdapterErrorCode | 'StoreUnavailable'
 
-  constructor(code: AdapterErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, { cause: options?.cause, status: 500 })
+  constructor(code: AdapterErrorCode | 'StoreUnavailable', message: string, options?: { cause?: unknown }) {
+    const outage = code === 'StoreUnavailable'
+    super(code, message, { cause: options?.cause, status: outage ? 503 : 500, retryAfter: outage ? storeRetryAfterSeconds : undefined })
     this.name = 'AdapterError'
   }
 }

@@ -81,6 +81,9 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       joinPlugins()
     },
 
+    // In this process's memory: it answers whenever the process does.
+    async ping() {},
+
     // ------------------------------------------------------------ users
 
     async createUser(user) {

@@ -6,6 +6,7 @@
  */
 import { AuthClientError } from './errors.js'
 import { networkFailureHeader } from './network-failure.js'
+import { retryAfterOf } from './retry-after.js'
 import { crossOriginAdvice, leavesThePagesOrigin, notLatchkeyAdvice, originMismatchAdvice, warnOnce, whyUnreachable } from './why-unreachable.js'
 
 export interface Reply<T> {
@@ -69,15 +70,18 @@ const clientFailure = (failure: FetchFailure) => new AuthClientError(codes[failu
  * so); a server on another origin that refused this page's origin is 'CrossOriginRefused', or
  * 'OriginMismatch' where the page reaches latchkey on its own origin (`base`) and the URL came
  * from the server; an answer that is not latchkey's (a body that is not JSON below 500, a 404
- * naming no error type) is 'NotLatchkey'; a 5xx is 'ServerError'; a 4xx names the server's error
- * type. A body with `url` (a sign-in or sign-out result, even a failed one) is handed back to the caller.
+ * naming no error type) is 'NotLatchkey'; a 5xx is 'ServerError' but 503 'StoreUnavailable' (try
+ * again after `retryAfter` seconds); a 4xx names the server's error type. A body with `url` (a sign-in or sign-out result, even a failed one) is handed back to the caller.
  */
 export async function request<T>(url: string, init: RequestInit = {}, base?: string): Promise<Reply<T>> {
   const reply = await fetchJson<any>(url, init, clientFailure, base)
   const { data, response } = reply
   if (!response.ok && !data?.url) {
     if (response.status === 404 && typeof data?.error !== 'string') throw clientFailure(notLatchkey(url, 404))
-    throw new AuthClientError(response.status >= 500 ? 'ServerError' : (data?.error ?? 'ServerError'), data?.message ?? `${response.status} from ${url}`)
+    // A 5xx is 'ServerError', but for the one that says "try again": the store did not answer.
+    const outage = response.status === 503 && data?.error === 'StoreUnavailable'
+    const code = response.status >= 500 && !outage ? 'ServerError' : (data?.error ?? 'ServerError')
+    throw new AuthClientError(code, data?.message ?? `${response.status} from ${url}`, { retryAfter: retryAfterOf(response) })
   }
   return reply
 }

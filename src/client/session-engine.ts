@@ -7,6 +7,7 @@
 import { parseTiming, timingHeader } from '../core/session-rule.js'
 import { channelName } from './channel-name.js'
 import { fromOrigin } from './from-origin.js'
+import { retryAfterOf } from './retry-after.js'
 import { whyUnreachable } from './why-unreachable.js'
 import { holdsAny, openStore } from './open-store.js'
 import type { Session, SessionEngine, SessionState } from './types.js'
@@ -22,7 +23,17 @@ interface SessionRecord extends SessionState {
 
 /** How long a record without a known rule (no session, or a plain Auth.js server) is trusted. */
 const idle = 5 * 60_000
+/** The wait after a failed read; it doubles with each failure in a row, up to `idle`. */
 const retry = 5_000
+
+/**
+ * When to read again after `failures` failed reads in a row: the backoff, or the server's
+ * `Retry-After` (a 503 `StoreUnavailable`, a 429) where that is later, never past `idle`.
+ */
+export function retryDelay(failures: number, retryAfterSeconds?: number): number {
+  const backoff = retry * 2 ** Math.min(Math.max(failures - 1, 0), 6)
+  return Math.min(Math.max(backoff, (retryAfterSeconds ?? 0) * 1000), idle)
+}
 /**
  * How long a tab waits for another's refresh. A tab frozen or discarded while it holds the lock
  * keeps it; past this the others refresh without it, rather than wait for that tab to thaw.
@@ -68,6 +79,8 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
   const origin = new URL(sessionUrl).origin
   const locks = (globalThis.navigator as Navigator | undefined)?.locks
   let inflight: Promise<SessionState> | undefined
+  /** Failed reads in a row, for the backoff; the record keeps the session they could not refresh. */
+  let failures = 0
 
   const read = async (): Promise<SessionRecord | undefined> => (await db()).get('sessions', sessionUrl)
   const view = ({ session, due, stale, ended }: SessionRecord): SessionState => ({ session, due, stale, ended })
@@ -134,10 +147,15 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
       // A 404, or a body that is not JSON below 500, is no latchkey's answer (a basePath that is not the server's).
       const status = response?.status ?? 0
       const notLatchkey = status === 404 || (e instanceof SyntaxError && status < 500)
-      const code = notLatchkey ? 'NotLatchkey' : !(e instanceof TypeError) ? 'ServerError' : (await whyUnreachable(sessionUrl)) === 'cross-origin' ? 'CrossOriginRefused' : 'NetworkError'
-      if (!prev) return { session: null, due: now + retry, error: code }
-      return write({ ...prev, stale: true, due: now + retry })
+      // 503 StoreUnavailable: the server's database did not answer for a moment. Not a sign-out:
+      // the session shown stays (stale) and the read is tried again, later each time.
+      const outage = status === 503 && (await readJson(response!))?.error === 'StoreUnavailable'
+      const code = notLatchkey ? 'NotLatchkey' : outage ? 'StoreUnavailable' : !(e instanceof TypeError) ? 'ServerError' : (await whyUnreachable(sessionUrl)) === 'cross-origin' ? 'CrossOriginRefused' : 'NetworkError'
+      const due = now + retryDelay(++failures, response && fromOrigin(response, origin) ? retryAfterOf(response) : undefined)
+      if (!prev) return { session: null, due, error: code }
+      return write({ ...prev, stale: true, due })
     }
+    failures = 0
     const written = await writeUnlessMoved(timed(session, response.headers, Date.now(), prev, epoch), epoch)
     if (written) return written
     // A sign-in or sign-out was observed while we asked (in any tab, or the worker): it wins.

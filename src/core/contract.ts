@@ -597,6 +597,12 @@ export interface AdapterAuthenticator {
 
 /** The only way to the data. Every method is optional; the server checks for the ones it needs. */
 export interface Adapter {
+  /**
+   * latchkey's addition: resolves while the store answers, throws when it does not (the
+   * PostgreSQL adapter: `StoreUnavailable`). GET /health/ready asks it; without it, readiness
+   * answers on the process alone.
+   */
+  ping?(): Awaitable<void>
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
   getUser?(id: string): Awaitable<AdapterUser | null>
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>

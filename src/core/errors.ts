@@ -103,14 +103,23 @@ export class AuthError extends Error {
   readonly code: ErrorType | PluginErrorCode
   /** HTTP status when the error is answered directly rather than by redirect. */
   readonly status: number
-  constructor(type: ErrorType | PluginErrorCode, message: string, options?: { cause?: unknown; status?: number }) {
+  /** Seconds the client should wait before it tries again, answered as `Retry-After` (429, 503). */
+  readonly retryAfter?: number
+  constructor(type: ErrorType | PluginErrorCode, message: string, options?: { cause?: unknown; status?: number; retryAfter?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = type
     this.type = type
     this.code = type
     this.status = options?.status ?? 400
+    if (options?.retryAfter !== undefined) this.retryAfter = options.retryAfter
   }
 }
+
+/**
+ * How long a client waits after `StoreUnavailable` (the database or the rate-limit store did not
+ * answer): a PostgreSQL restart or a failover takes a few seconds.
+ */
+export const storeRetryAfterSeconds = 3
 
 /** A configuration `Latchkey(config)` cannot run with: thrown at start-up, with a message that says the fix. */
 export function configurationError(message: string): AuthError {

@@ -1,5 +1,6 @@
 /** `Latchkey(config)`: the Web-standard handler, `(Request) => Promise<Response>`. */
 import type { AuthConfig, Session } from '../core/types.js'
+import { timingHeader } from '../core/session-rule.js'
 import { createGetSession, type GetSession, type ReadSession } from './app/get-session.js'
 import { createGetAccessToken, type GetAccessToken } from './features/oauth/get-access-token.js'
 import { settled } from './kernel/after-answer.js'
@@ -10,10 +11,11 @@ import { reportInstance } from './kernel/instances.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
 import { crossOriginRefusal, publicOrigin } from './kernel/public-origin.js'
 import english from '../locales/en/pages.js'
-import { RateLimitError, RateLimitStoreUnavailable } from './kernel/rate-limit/check.js'
+import { RateLimitStoreUnavailable } from './kernel/rate-limit/check.js'
 import { json, jsonHeaders, redirectWithError, reply, toResponse, type Reply } from './kernel/respond.js'
 import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
+import { healthAnswer, markDraining } from './routes/health.js'
 import { getErrorPage, getVerifyRequestPage } from './routes/pages.js'
 import { getProviders } from './routes/providers.js'
 import { getSession, postSession } from './routes/session.js'
@@ -35,6 +37,9 @@ const coreActions: Record<string, Action> = {
   'verify-request': { GET: getVerifyRequestPage },
 }
 
+/** Answered before the route table and the Host check (routes/health.ts): no plugin may take the name. */
+const reservedActions = ['health']
+
 /** What every instance has besides its features: the shared sign-in step's cookie ("confirm it's you" across a site it leaves). */
 const shared: LatchkeyPlugin = { id: 'sign-in', cookies: [confirmCookie] }
 
@@ -46,7 +51,7 @@ function routeTable(list: readonly LatchkeyPlugin[]): Record<string, Action> {
   const table: Record<string, Action> = { ...coreActions }
   for (const feature of list) {
     for (const [name, action] of Object.entries(feature.routes ?? {})) {
-      if (Object.hasOwn(table, name)) throw configurationError(`latchkey: plugin "${feature.id}" answers ${name}, which another part of the instance answers already; give its route another name`)
+      if (Object.hasOwn(table, name) || reservedActions.includes(name)) throw configurationError(`latchkey: plugin "${feature.id}" answers ${name}, which another part of the instance answers already; give its route another name`)
       table[name] = action
     }
   }
@@ -84,6 +89,12 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
    * stops at the response (Cloudflare Workers, Vercel functions), hand it to `waitUntil`.
    */
   settled(): Promise<void>
+  /**
+   * This instance is going away: from now on GET {basePath}/health/ready answers 503, so a load
+   * balancer sends it no new requests; every other route still answers. latchkey/node's
+   * `gracefulShutdown` calls it on SIGTERM; call it yourself on another runtime. It cannot be undone.
+   */
+  drain(): void
 }
 
 /**
@@ -113,12 +124,14 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
     getAccessToken: createGetAccessToken(resolved, config as AuthConfig),
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
     settled: () => settled(resolved),
+    drain: () => markDraining(resolved),
   })
   if (watched) watched.handler = instance
   return instance
 }
 
 const asIs = (r: Reply): Reply => r
+const timingName = timingHeader.toLowerCase()
 
 /**
  * Runs the request's route and hands its reply, or its failure's, to `out`: a Response for the
@@ -128,6 +141,8 @@ const asIs = (r: Reply): Reply => r
 function answer<T>(incoming: Incoming, config: ResolvedConfig, actions: Record<string, Action>, out: (r: Reply) => T): Promise<T> {
   let ctx: Context
   try {
+    const health = healthAnswer(incoming, config)
+    if (health) return health.then(out)
     const origin = publicOrigin(config.originRule, incoming)
     if (origin === null) return Promise.resolve(out(untrusted(config)))
     ctx = contextFor(incoming, config, origin)
@@ -190,7 +205,8 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
 
 /** Logs in full on the server; tells the browser only a client-safe type. */
 function fail(ctx: Context, error: unknown, flow: boolean): Reply {
-  if (error instanceof RateLimitError || error instanceof RateLimitStoreUnavailable) ctx.headers['retry-after'] = String(error.retryAfter)
+  // 429 RateLimited, 503 StoreUnavailable: when to try again.
+  if (error instanceof AuthError && error.retryAfter !== undefined) ctx.headers['retry-after'] = String(error.retryAfter)
   const type = clientErrorType(error, ctx.config.errorCodes)
   const status = error instanceof AuthError ? error.status : 500
   if (error instanceof RateLimitStoreUnavailable) {
@@ -201,7 +217,12 @@ function fail(ctx: Context, error: unknown, flow: boolean): Reply {
     ctx.config.logger.warn(`${type}: ${(error as Error).message}`)
   }
   // Nothing half-done may stick: drop cookies a failed route meant to set, except clearing ones.
-  ctx.setCookies = ctx.setCookies.filter((c) => /Max-Age=0/.test(c))
+  // Where the store did not answer, those too: the browser stays as the store is (a sign-out that
+  // met the outage leaves the session, and its cookie, to try again with).
+  if (type === 'StoreUnavailable') {
+    ctx.setCookies = []
+    delete ctx.headers[timingName]
+  } else ctx.setCookies = ctx.setCookies.filter((c) => /Max-Age=0/.test(c))
   // A malformed request is the caller's bug, not a sign-in outcome: it is answered, not redirected.
   const malformed = error instanceof AuthError && (error.type === 'InvalidRequest' || error.type === 'PayloadTooLarge')
   if (!flow || malformed) {

@@ -3,7 +3,7 @@
  * tabs (and the worker) of one origin; the server answers when the test says; time is fake.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createEngine, lockDeadline } from '../../src/client/session-engine.js'
+import { createEngine, lockDeadline, retryDelay } from '../../src/client/session-engine.js'
 import type { SessionState } from '../../src/client/types.js'
 import { formatTiming } from '../../src/core/session-rule.js'
 import { alice, browserGlobals, closeChannels, dueIn, fakeLocks, fakeServer, sessionUrl, settled, signedIn, signedOut, until } from './support/browser-fakes.js'
@@ -23,6 +23,18 @@ afterEach(() => {
   vi.unstubAllGlobals()
   closeChannels()
 })
+
+/** A page whose engine read a signed-in session, its record now due; `told` is every state it announced. */
+async function signedInPastDue() {
+  browserGlobals({ locks: fakeLocks().locks })
+  const server = fakeServer()
+  const told: SessionState[] = []
+  const page = createEngine(sessionUrl, (state) => told.push(state), server.fetch)
+  server.respond(() => signedIn())
+  const known = (await settled(page.get())).session
+  vi.advanceTimersByTime(dueIn)
+  return { server, told, page, known }
+}
 
 describe('session engine', () => {
   it('makes one request per due window, whatever the number of tabs and calls', async () => {
@@ -136,13 +148,7 @@ describe('session engine', () => {
   })
 
   it('answers offline and on a server error with the last session marked stale, never signed out', async () => {
-    browserGlobals({ locks: fakeLocks().locks })
-    const server = fakeServer()
-    const told: SessionState[] = []
-    const page = createEngine(sessionUrl, (state) => told.push(state), server.fetch)
-    server.respond(() => signedIn())
-    const known = (await settled(page.get())).session
-    vi.advanceTimersByTime(dueIn)
+    const { server, told, page, known } = await signedInPastDue()
 
     vi.stubGlobal('navigator', { ...navigator, onLine: false })
     server.respond(() => 'offline')
@@ -154,15 +160,73 @@ describe('session engine', () => {
     vi.advanceTimersByTime(retry)
     vi.stubGlobal('navigator', { ...navigator, onLine: true })
     server.respond(() => new Response('unavailable', { status: 503 }))
-    expect(await settled(page.get())).toMatchObject({ session: known, stale: true })
+    // The second failure in a row: the wait doubles.
+    expect(await settled(page.get())).toEqual({ session: known, stale: true, due: Date.now() + 2 * retry })
     expect(server.requests).toHaveLength(3)
 
-    vi.advanceTimersByTime(retry)
+    vi.advanceTimersByTime(2 * retry)
     server.respond(() => signedIn())
     const back = await settled(page.get())
     expect(back.stale).toBeUndefined()
     expect(back.session?.user).toEqual(alice)
     expect(told.every((state) => state.session?.user.id === 'u1')).toBe(true)
+  })
+
+  it("keeps the session through a 503 StoreUnavailable, trying again after the server's Retry-After or a doubling backoff, and never signs out", async () => {
+    const { server, told, page, known } = await signedInPastDue()
+
+    // What latchkey answers while its database restarts.
+    const outage = (retryAfter: string) => () => Response.json({ error: 'StoreUnavailable', message: 'The database did not answer; try again in a few seconds' }, { status: 503, headers: { 'retry-after': retryAfter } })
+    const waits: number[] = []
+    server.respond(outage('3'))
+    for (let failure = 1; failure <= 4; failure++) {
+      const state = await settled(page.get())
+      expect(state).toMatchObject({ session: known, stale: true })
+      waits.push(state.due - Date.now())
+      // Not asked again before the wait is over...
+      vi.advanceTimersByTime(state.due - Date.now() - 1)
+      expect((await settled(page.get())).stale).toBe(true)
+      expect(server.requests).toHaveLength(1 + failure)
+      vi.advanceTimersByTime(1)
+    }
+    expect(waits).toEqual([retry, 2 * retry, 4 * retry, 8 * retry])
+
+    // A Retry-After longer than the backoff is waited out.
+    server.respond(outage('120'))
+    const told120 = await settled(page.get())
+    expect(told120.due - Date.now()).toBe(120_000)
+
+    vi.advanceTimersByTime(120_000)
+    server.respond(() => signedIn())
+    const back = await settled(page.get())
+    expect(back.stale).toBeUndefined()
+    expect(back.session?.user).toEqual(alice)
+    // Every tab was told the same user throughout: stale, never signed out.
+    expect(told.length).toBeGreaterThan(5)
+    expect(told.every((state) => state.session?.user.id === 'u1')).toBe(true)
+
+    // The backoff starts over after a read that worked.
+    vi.advanceTimersByTime(dueIn)
+    server.respond(outage('3'))
+    expect((await settled(page.get())).due - Date.now()).toBe(retry)
+  })
+
+  it('says StoreUnavailable on a first read that meets the outage, and asks again after the wait', async () => {
+    browserGlobals({ locks: fakeLocks().locks })
+    const server = fakeServer()
+    const page = createEngine(sessionUrl, undefined, server.fetch)
+    server.respond(() => Response.json({ error: 'StoreUnavailable', message: 'The database did not answer' }, { status: 503, headers: { 'retry-after': '3' } }))
+    expect(await settled(page.get())).toEqual({ session: null, due: Date.now() + retry, error: 'StoreUnavailable' })
+    expect(await settled(page.get())).toEqual({ session: null, due: Date.now() + 2 * retry, error: 'StoreUnavailable' })
+    server.respond(() => signedIn())
+    expect((await settled(page.get())).session?.user).toEqual(alice)
+  })
+
+  it('the retry delay doubles from 5 s, takes a later Retry-After, and stops at 5 minutes', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => retryDelay(n))).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, idle, idle, idle])
+    expect(retryDelay(1, 3)).toBe(5_000)
+    expect(retryDelay(1, 30)).toBe(30_000)
+    expect(retryDelay(2, 86_400)).toBe(idle)
   })
 
   it('answers a first read offline with an error, not a stored sign-out', async () => {

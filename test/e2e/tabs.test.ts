@@ -5,6 +5,8 @@
  */
 import { describe, expect, test } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
+import { AdapterError } from '../../src/adapters/errors.js'
+import type { Adapter } from '../../src/core/types.js'
 import { browserAndServer, openPage, signInWithForm, sleep, statusOf, userName } from './helpers.js'
 
 const updateAge = 2 // seconds: a due window every two seconds, so a few pass in a short test
@@ -91,4 +93,35 @@ describe('changes reach every tab', () => {
     expect(await userName(page).textContent()).toBe('tab')
     await context.close()
   })
+
+  test("a database outage (503 StoreUnavailable) keeps the worker's session, marked stale, and it comes back with no sign-in", async () => {
+    const context = await env.browser.newContext()
+    const page = await openPage(context, env.server.url + '/', { controlled: true })
+    await signInWithForm(page, 'outage')
+    await expect.poll(() => statusOf(page)).toBe('authenticated')
+    const signedInAt = await page.evaluate(() => window.changes.length)
+    // What the PostgreSQL adapter throws while its database restarts.
+    const store = env.server.adapter as Required<Adapter>
+    const read = store.getSessionAndUser
+    store.getSessionAndUser = async () => {
+      throw new AdapterError('StoreUnavailable', 'The database did not answer; try again in a few seconds')
+    }
+    try {
+      // Past the due instant the worker asks; the server answers 503; the session stays, stale.
+      await expect.poll(() => page.evaluate(() => window.client.session?.stale ?? false), { timeout: 10_000 }).toBe(true)
+      expect(await statusOf(page)).toBe('authenticated')
+      await expect.poll(() => page.locator('latchkey-user [part="stale"]').count()).toBe(1)
+    } finally {
+      store.getSessionAndUser = read
+    }
+    // The next try (after Retry-After, or the backoff) reads it again.
+    await expect.poll(() => page.evaluate(() => window.client.session?.stale ?? false), { timeout: 25_000 }).toBe(false)
+    expect(await userName(page).textContent()).toBe('outage')
+    // Told stale, then fresh: never signed out.
+    expect(await page.evaluate((from) => window.changes.slice(from).map((c) => [c.email, c.stale]), signedInAt)).toEqual([
+      ['outage@example.com', true],
+      ['outage@example.com', false],
+    ])
+    await context.close()
+  }, 60_000)
 })

@@ -1,16 +1,19 @@
 /**
  * Every server example under examples/ is started and used over HTTP as its guide says: the
  * notes API answers 401 signed out, the signed-in user's notes signed in, another user's never,
- * and 401 again after sign-out.
+ * and 401 again after sign-out. Each main.ts runs as the guide runs it, and drains on SIGTERM.
  */
+import { spawn } from 'node:child_process'
 import type { Server } from 'node:http'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createInterface } from 'node:readline'
 import { getRequestListener } from '@hono/node-server'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp as expressApp } from '../../examples/express/app.js'
 import { createApp as honoApp } from '../../examples/hono/app.js'
 import { createApp as nodeApp } from '../../examples/node-http/app.js'
+import { freePort } from '../support/free-port.js'
 import { Jar } from '../support/jar.js'
 
 const servers: Server[] = []
@@ -69,4 +72,26 @@ describe.each(Object.keys(examples))('examples/%s', (name) => {
     expect(bad.status).toBeLessThan(500)
     expect(await bad.text()).not.toMatch(/\bat .*\(|node_modules/)
   })
+})
+
+describe('main.ts', () => {
+  it.concurrent.each(Object.keys(examples))('examples/%s/main.ts listens on PORT; on SIGTERM readiness fails while it still answers, then it exits 0', async (name) => {
+    const port = await freePort()
+    const child = spawn(process.execPath, ['--import', 'tsx', `examples/${name}/main.ts`], { cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => line.includes(`http://localhost:${port}`) && resolve())
+        void exited.then((code) => reject(new Error(`examples/${name}/main.ts exited with ${code} before listening`)))
+      })
+      const base = `http://127.0.0.1:${port}/auth/health`
+      expect((await fetch(`${base}/ready`)).status).toBe(200)
+      child.kill('SIGTERM')
+      await expect.poll(async () => (await fetch(`${base}/ready`)).status, { interval: 50 }).toBe(503)
+      expect((await fetch(`${base}/live`)).status).toBe(200)
+      expect(await exited).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 60_000)
 })

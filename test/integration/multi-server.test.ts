@@ -4,11 +4,9 @@
  * of a session's life happens on the server that did not start it, so nothing may live only in
  * one process's memory. The processes read their clock offset from one file the test writes.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parseTiming, timingHeader } from '../../src/core/session-rule.js'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
@@ -16,57 +14,19 @@ import { linkPageForm } from '../support/email-link.js'
 import { Jar } from '../support/jar.js'
 import { secretOf, totp } from '../support/totp.js'
 import { needsService } from '../support/needs-service.js'
+import { startServer, stopServer, type ServerProcess } from '../support/server-processes.js'
 
 const url = needsService('DATABASE_URL', 'multi-server suite (issue 4)', 'postgres://postgres@127.0.0.1:5432/test', 'test/integration')
 const secret = 'multi-server-secret-0123456789-abcdef'
 const day = 86_400_000
 /** Where the browser thinks it is: both processes sit "behind one load balancer" at this origin. */
 const publicOrigin = 'http://app.test'
-const script = new URL('../support/server-process.ts', import.meta.url).pathname
-
-interface ServerProcess {
-  origin: string
-  child: ChildProcess
-  emails: string[]
-  /** The one-time code of each email, in step with `emails`. */
-  codes: string[]
-  stderr: string[]
-}
-
-async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  const emails: string[] = []
-  const codes: string[] = []
-  const stderr: string[] = []
-  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server-process did not start within 30 s; stderr:\n${stderr.join('\n')}`)), 30_000)
-    child.once('exit', (code) => reject(new Error(`server-process exited with code ${code} before listening; stderr:\n${stderr.join('\n')}`)))
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { listening?: number; email?: string; code?: string }
-      if (message.email) emails.push(message.email)
-      if (message.code) codes.push(message.code)
-      if (message.listening) {
-        clearTimeout(timer)
-        resolve(message.listening)
-      }
-    })
-  })
-  return { origin: `http://127.0.0.1:${port}`, child, emails, codes, stderr }
-}
 
 /** Clicks the button of a sign-in link's page, posting to `server` (the page names the public origin, which no test host answers). */
 async function clickOn(server: ServerProcess, browser: Jar, page: Response): Promise<Response> {
   const form = (await linkPageForm(page))!
   const action = new URL(form.action)
   return browser.postForm(`${server.origin}${action.pathname}`, form.fields, { 'sec-fetch-site': 'same-origin' })
-}
-
-async function stopServer(server: ServerProcess | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null) return
-  const exited = new Promise((resolve) => server.child.once('exit', resolve))
-  server.child.kill('SIGTERM')
-  await exited
 }
 
 if (url) {

@@ -127,12 +127,22 @@ describe('checkRateLimit', () => {
     expect(keys.join()).not.toMatch(/example/i)
   })
 
-  test('a failing store is an AdapterError naming the key, with the cause kept', async () => {
+  test('a failing store is StoreUnavailable: 503, Retry-After, the cause kept for the log and kept out of the message', async () => {
     const store: RateLimitStore = { hit: async () => Promise.reject(new Error('connection refused')) }
-    const error = await refusal(() => checkRateLimit(store, rules, { action: 'passkeyOptions', client: '::1' }, t0), 'AdapterError')
-    expect(error.type).toBe('AdapterError')
-    expect(error.message).toBe('The rate-limit store failed to count "passkeyOptions:client:60:::1": connection refused')
+    const error = await refusal(() => checkRateLimit(store, rules, { action: 'passkeyOptions', client: '::1' }, t0), 'StoreUnavailable')
+    expect(error.type).toBe('StoreUnavailable')
+    expect(error.status).toBe(503)
+    expect(error.retryAfter).toBe(3)
+    expect(error.message).toBe('The rate-limit store did not answer; try again in a few seconds')
     expect((error.cause as Error).message).toBe('connection refused')
+  })
+
+  test('a failing refund is StoreUnavailable too', async () => {
+    const store: RateLimitStore = { hit: async () => ({ count: 1, resetAt: t0 + 1 }), refund: async () => Promise.reject(new Error('reset by peer')) }
+    const attempt = await checkRateLimit(store, rules, { action: 'credentials', account: 'ada', client: '::1' }, t0)
+    const error = await refusal(() => attempt.succeeded(), 'StoreUnavailable')
+    expect(error.status).toBe(503)
+    expect((error.cause as Error).message).toBe('reset by peer')
   })
 })
 

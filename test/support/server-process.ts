@@ -8,6 +8,7 @@
  *   LATCHKEY_ORIGIN       the public origin, as when several servers sit behind one load balancer
  *   LATCHKEY_CLOCK_FILE   a file holding a clock offset in milliseconds, read on every request, so
  *                         a test moves every process's clock at once by writing one file
+ *   LATCHKEY_DRAIN_MS     how long SIGTERM's drain keeps answering with readiness failing (default 0)
  * stdout carries one JSON object a line: {"listening":port} once, then {"email":url,"code":code} per email.
  * For the soak (bench/soak.ts), all off unless set:
  *   LATCHKEY_PORT         the port to listen on (default: any free one), so a restart comes back at the same address
@@ -23,7 +24,7 @@ import { createInterface } from 'node:readline'
 import { openDatabase } from '../../src/adapters/postgres/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
-import { toNodeHandler } from '../../src/node/index.js'
+import { gracefulShutdown, toNodeHandler } from '../../src/node/index.js'
 import { Latchkey } from '../../src/server/index.js'
 import { defaultRateLimitRules } from '../../src/server/kernel/rate-limit/index.js'
 
@@ -107,10 +108,6 @@ if (process.env.LATCHKEY_HEAP_REPORT === '1') {
   })
 }
 
-async function stop(): Promise<void> {
-  await new Promise((resolve) => server.close(resolve))
-  await adapter.close()
-  process.exit(0)
-}
-process.on('SIGTERM', () => void stop())
-process.on('SIGINT', () => void stop())
+// SIGTERM drains as a deployed app's does (latchkey/node's gracefulShutdown): readiness fails for
+// LATCHKEY_DRAIN_MS (default 0, a stop at once), the requests under way finish, the process exits 0.
+gracefulShutdown(server, handler, { drainMs: Number(process.env.LATCHKEY_DRAIN_MS || 0), signals: ['SIGTERM', 'SIGINT'], afterClose: () => adapter.close() })

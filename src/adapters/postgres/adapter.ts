@@ -3,7 +3,8 @@
  * replaceRecoveryCodes, a short transaction), so it runs the same on PGlite, a PostgreSQL server
  * or a PostgreSQL-compatible distributed engine.
  * Rules (unique email, unique account, cascade on deleteUser) live in the schema's constraints,
- * which makes them hold under concurrency; sql-errors.ts turns constraint errors into AdapterErrors.
+ * which makes them hold under concurrency; sql-errors.ts turns constraint errors into AdapterErrors,
+ * store-outage.ts a database that stopped answering into `StoreUnavailable`.
  * The methods live by record kind: users.ts, accounts.ts, sessions.ts, verification-tokens.ts,
  * authenticators.ts, factors.ts, passwords.ts. Call `migrate` first (openEmbedded and openDatabase do).
  */
@@ -16,6 +17,7 @@ import { factorMethods } from './factors.js'
 import { passwordMethods } from './passwords.js'
 import { postgresRateLimitStore } from './rate-limit-store.js'
 import { withQueryListener, type QueryListener } from './query-hooks.js'
+import { survivingOutages } from './store-outage.js'
 import type { Queryable } from './queryable.js'
 import { joinPluginMethods, schemaPlugins, type SchemaPlugin } from '../plugin-schema.js'
 import { sessionMethods } from './sessions.js'
@@ -35,11 +37,14 @@ export interface PostgresAdapter extends CompleteAdapter {
   readonly db: Queryable
   /** The rate-limit store in this database, which `Latchkey` takes by default: servers sharing it share their counts. */
   rateLimitStore(): RateLimitStore
+  /** One `SELECT 1`: resolves while the database answers, else throws `StoreUnavailable` (GET /health/ready). */
+  ping(): Promise<void>
 }
 
 export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAdapterOptions = {}): PostgresAdapter {
   const base = toQueryable(driverOrQueryable)
-  const db = options.onQuery ? withQueryListener(base, options.onQuery) : base
+  // Outermost, so a read sent again after a lost connection is a query the listener counts.
+  const db = survivingOutages(options.onQuery ? withQueryListener(base, options.onQuery) : base)
   const plugins = schemaPlugins(options.plugins, 'PostgresAdapter')
 
   async function rows<T>(sql: string, params: unknown[]): Promise<T[]> {
@@ -49,6 +54,9 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
   const adapter: PostgresAdapter = {
     db,
     rateLimitStore: () => postgresRateLimitStore(db),
+    ping: async () => {
+      await db.query('SELECT 1', [])
+    },
     ...userMethods(rows),
     ...accountMethods(rows),
     ...sessionMethods(rows),

@@ -3,7 +3,7 @@
  * each is imported only when chosen; an app on PostgreSQL never loads PGlite's WASM and the reverse.
  */
 import { mkdir } from 'node:fs/promises'
-import { AdapterError } from '../errors.js'
+import { AdapterError, describeValue } from '../errors.js'
 import { PostgresAdapter, type PostgresAdapterOptions } from './adapter.js'
 import { lockEmbeddedDir } from './embedded-lock.js'
 import { fromPg, fromPGlite, type FromPgOptions, type PgPoolLike, type PGliteDbLike } from './drivers/index.js'
@@ -17,8 +17,10 @@ export interface OpenedAdapter extends PostgresAdapter {
   readonly migration: MigrationResult
   /** Where the data lives: the folder, or the URL with its password hidden. */
   readonly location: string
-  /** Closes the database (PGlite flushes to disk; a pg pool ends its connections). */
+  /** Closes the database (PGlite flushes to disk; a pg pool openDatabase made ends its connections). */
   close(): Promise<void>
+  /** The `pg` pool the statements go through, where the database is a PostgreSQL server: its counts, its events. */
+  readonly pool?: PgPool
 }
 
 async function loadOptional<T>(name: string, why: string): Promise<T> {
@@ -86,22 +88,101 @@ export function redactUrl(url: string): string {
   }
 }
 
-interface PoolEvents {
+/** The `pg` Pool `openDatabase` made or was given: for its counts and events (`pool.on('connect', ...)`). */
+export interface PgPool extends PgPoolLike {
   on(event: 'error', listener: (error: Error & { code?: string }) => void): unknown
+  listenerCount(event: 'error'): number
+  /** Connections open, idle, and queries waiting for one. */
+  readonly totalCount: number
+  readonly idleCount: number
+  readonly waitingCount: number
+  readonly options?: { connectionString?: string }
 }
+
+/**
+ * The sizes of the pool `openDatabase` makes (`pg`'s Pool options of the same names). Every
+ * process has its own pool: processes × `max` stays under PostgreSQL's `max_connections`, less
+ * what other clients need (docs/deployment.md).
+ */
+export interface PoolOptions {
+  /** Connections this process holds at most. Default 10 (pg's). */
+  max?: number
+  /** An unused connection closes after this many ms. Default 10000 (pg's). */
+  idleTimeoutMillis?: number
+  /**
+   * How long a query waits for a connection, in ms, before it fails (and the request answers 503
+   * `StoreUnavailable`). Default 5000; pg's own default, 0, waits for ever while a database is unreachable.
+   */
+  connectionTimeoutMillis?: number
+  /** A connection closes once this many seconds old, so connections spread again after a failover. Default 0 (never, pg's). */
+  maxLifetimeSeconds?: number
+}
+
+const poolDefaults = { connectionTimeoutMillis: 5000 } satisfies PoolOptions
 
 export interface OpenDatabaseOptions extends PostgresAdapterOptions, FromPgOptions {
   /** The embedded database's folder, used when there is no URL. */
   dir?: string
+  /**
+   * The PostgreSQL pool: its sizes (`{ max, idleTimeoutMillis, connectionTimeoutMillis }`), or a
+   * `pg.Pool` the app made itself (then the URL is not read, and `close()` leaves the pool open:
+   * the app ends it).
+   */
+  pool?: PoolOptions | PgPool
+}
+
+function isPool(value: PoolOptions | PgPool | undefined): value is PgPool {
+  return typeof (value as PgPool | undefined)?.connect === 'function'
+}
+
+function checkPoolOptions(options: PoolOptions): PoolOptions {
+  const known = new Set(['max', 'idleTimeoutMillis', 'connectionTimeoutMillis', 'maxLifetimeSeconds'])
+  for (const [name, value] of Object.entries(options)) {
+    if (!known.has(name)) throw new AdapterError('InvalidInput', `openDatabase: pool.${name} is not an option latchkey passes on; expected ${[...known].join(', ')}, or a pg.Pool of your own`)
+    const least = name === 'max' ? 1 : 0
+    if (value !== undefined && !(Number.isInteger(value) && value >= least)) {
+      throw new AdapterError('InvalidInput', `openDatabase: expected pool.${name} to be a whole number >= ${least}, got ${typeof value === 'number' ? value : describeValue(value)}`)
+    }
+  }
+  return options
+}
+
+/**
+ * An idle connection that breaks (PostgreSQL restarted, a failover, the connection ended by an
+ * administrator) is an 'error' event on the pool; unheard, node ends the process. The pool has
+ * already dropped that connection and opens a new one for the next query: say so and go on. The
+ * warning names the error's code, never the URL (its password). A pool of the app's own that has
+ * a listener already keeps only its own.
+ */
+function keepAlive(pool: PgPool): void {
+  if (pool.listenerCount('error') > 0) return
+  pool.on('error', (error) => console.warn(`latchkey: a PostgreSQL connection was lost while idle (${error.code ?? error.message}); the next query opens a new one`))
+}
+
+export type OpenDatabaseArguments = OpenDatabaseOptions & {
+  /** A postgres:// URL; omitted: DATABASE_URL; empty: the embedded database. */
+  url?: string
 }
 
 /**
  * A PostgreSQL server (through `pg`) for a postgres:// URL, else the embedded PGlite.
  * An omitted URL (undefined) means the DATABASE_URL environment variable; an empty string means
- * the embedded database whatever the environment says.
+ * the embedded database whatever the environment says. The URL may also come in the options
+ * (`openDatabase({ url, pool: { max: 20 } })`), and a `pg.Pool` of the app's own as `pool`.
  */
-export async function openDatabase(url: string | undefined = process.env.DATABASE_URL, options: OpenDatabaseOptions = {}): Promise<OpenedAdapter> {
-  const { dir, prepare, ...adapterOptions } = options
+export async function openDatabase(url?: string, options?: OpenDatabaseOptions): Promise<OpenedAdapter>
+export async function openDatabase(options: OpenDatabaseArguments): Promise<OpenedAdapter>
+export async function openDatabase(first?: string | OpenDatabaseArguments, second: OpenDatabaseOptions = {}): Promise<OpenedAdapter> {
+  const args: OpenDatabaseArguments = typeof first === 'object' && first !== null ? first : { ...second, url: first }
+  const { url = process.env.DATABASE_URL, dir, prepare, pool: poolOption, ...adapterOptions } = args
+  if (isPool(poolOption)) {
+    keepAlive(poolOption)
+    const connectionString = poolOption.options?.connectionString
+    const location = connectionString ? redactUrl(connectionString) : "the app's pg pool"
+    // The app's pool is the app's to end: close() leaves it open.
+    const { end: _end, ...db } = fromPg(poolOption, { prepare })
+    return Object.assign(await ready(db, location, adapterOptions), { pool: poolOption })
+  }
   if (url === undefined || url.trim() === '') return openEmbedded(dir, adapterOptions)
   if (!isPostgresUrl(url)) {
     throw new AdapterError(
@@ -109,12 +190,9 @@ export async function openDatabase(url: string | undefined = process.env.DATABAS
       `openDatabase: expected a postgres:// or postgresql:// URL (or none, for the embedded database), got ${redactUrl(url)}`,
     )
   }
-  const pg = await loadOptional<{ Pool: new (config: { connectionString: string }) => PgPoolLike & PoolEvents }>('pg', 'A PostgreSQL URL')
-  const pool = new pg.Pool({ connectionString: url })
-  // An idle connection that breaks (PostgreSQL restarted, a failover, the connection ended by an
-  // administrator) is an 'error' event on the pool; unheard, node ends the process. The pool has
-  // already dropped that connection and opens a new one for the next query: say so and go on.
-  // The warning names the error's code, never the URL (its password).
-  pool.on('error', (error) => console.warn(`latchkey: a PostgreSQL connection was lost while idle (${error.code ?? error.message}); the next query opens a new one`))
-  return ready(fromPg(pool, { prepare }), redactUrl(url), adapterOptions)
+  const sizes = checkPoolOptions({ ...poolDefaults, ...poolOption })
+  const pg = await loadOptional<{ Pool: new (config: PoolOptions & { connectionString: string }) => PgPool }>('pg', 'A PostgreSQL URL')
+  const pool = new pg.Pool({ ...sizes, connectionString: url })
+  keepAlive(pool)
+  return Object.assign(await ready(fromPg(pool, { prepare }), redactUrl(url), adapterOptions), { pool })
 }

@@ -23,7 +23,7 @@ const messages: ElementMessages = {
   MissingCSRF: 'Das Formular ist abgelaufen, bevor Sie sich angemeldet haben. Bitte versuchen Sie es noch einmal.',
   InvalidCheck: 'Die Anmeldung konnte nicht überprüft werden. Bitte versuchen Sie es noch einmal.',
   RateLimited: 'Zu viele Versuche. Warten Sie einen Moment und versuchen Sie es dann noch einmal.',
-  StoreUnavailable: 'Der Dienst ist gerade ausgelastet. Warten Sie einige Sekunden und versuchen Sie es erneut.',
+  StoreUnavailable: 'Der Dienst ist kurz nicht erreichbar. Versuchen Sie es in ein paar Sekunden erneut.',
   SessionRequired: 'Bitte melden Sie sich an, um diese Seite zu sehen.',
   SessionNotFresh: 'Bestätigen Sie, dass Sie es sind: Melden Sie sich erneut an und versuchen Sie es dann noch einmal.',
   NotSupported: 'Dieser Server bietet diese Funktion nicht an.',

@@ -20,7 +20,7 @@ const messages: PageMessages = {
   MissingCSRF: 'Das Formular ist abgelaufen. Laden Sie die Seite neu und versuchen Sie es erneut.',
   InvalidCheck: 'Die Anmeldung konnte nicht überprüft werden. Beginnen Sie von vorn.',
   RateLimited: 'Zu viele Versuche. Warten Sie einen Moment und versuchen Sie es erneut.',
-  StoreUnavailable: 'Der Dienst ist gerade ausgelastet. Warten Sie einige Sekunden und versuchen Sie es erneut.',
+  StoreUnavailable: 'Der Dienst ist kurz nicht erreichbar. Versuchen Sie es in ein paar Sekunden erneut.',
   SessionNotFresh: 'Bestätigen Sie zuerst, dass Sie es sind: Melden Sie sich erneut so an wie beim letzten Mal und fügen Sie dann die neue Anmeldemethode hinzu.',
   WebAuthnVerificationError: 'Der Passkey konnte nicht überprüft werden.',
   SecondFactorRequired: 'Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.',

@@ -26,7 +26,7 @@ export default {
   MissingCSRF: 'The form expired before you signed in. Please try again.',
   InvalidCheck: 'The sign-in could not be verified. Please try again.',
   RateLimited: 'Too many attempts. Wait a moment and try again.',
-  StoreUnavailable: 'The service is busy for a moment. Wait a few seconds and try again.',
+  StoreUnavailable: 'The service is unavailable for a moment. Try again in a few seconds.',
   SessionRequired: 'Please sign in to see this page.',
   SessionNotFresh: "Confirm it's you: sign in again, then try once more.",
   NotSupported: 'This server does not offer this.',

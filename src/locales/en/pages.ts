@@ -23,7 +23,7 @@ export default {
   MissingCSRF: 'The form expired. Reload the page and try again.',
   InvalidCheck: 'The sign-in could not be verified. Start again.',
   RateLimited: 'Too many attempts. Wait a moment and try again.',
-  StoreUnavailable: 'The service is busy for a moment. Wait a few seconds and try again.',
+  StoreUnavailable: 'The service is unavailable for a moment. Try again in a few seconds.',
   SessionNotFresh: "Confirm it's you first: sign in again the way you did before, then add the new way to sign in.",
   WebAuthnVerificationError: 'The passkey could not be verified.',
   SecondFactorRequired: 'Enter the code from your authenticator app to finish signing in.',

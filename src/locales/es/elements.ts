@@ -23,7 +23,7 @@ const messages: ElementMessages = {
   MissingCSRF: 'El formulario ha caducado antes de que iniciaras sesión. Vuelve a intentarlo.',
   InvalidCheck: 'No se ha podido verificar el inicio de sesión. Vuelve a intentarlo.',
   RateLimited: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
-  StoreUnavailable: 'El servicio está ocupado en este momento. Espera unos segundos y vuelve a intentarlo.',
+  StoreUnavailable: 'El servicio no está disponible por un momento. Vuelve a intentarlo en unos segundos.',
   SessionRequired: 'Inicia sesión para ver esta página.',
   SessionNotFresh: 'Confirma que eres tú: vuelve a iniciar sesión y después inténtalo otra vez.',
   NotSupported: 'Este servidor no ofrece esta opción.',

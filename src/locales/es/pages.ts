@@ -20,7 +20,7 @@ const messages: PageMessages = {
   MissingCSRF: 'El formulario ha caducado. Vuelve a cargar la página e inténtalo de nuevo.',
   InvalidCheck: 'No se ha podido verificar el inicio de sesión. Empieza de nuevo.',
   RateLimited: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
-  StoreUnavailable: 'El servicio está ocupado en este momento. Espera unos segundos y vuelve a intentarlo.',
+  StoreUnavailable: 'El servicio no está disponible por un momento. Vuelve a intentarlo en unos segundos.',
   SessionNotFresh: 'Primero confirma que eres tú: vuelve a iniciar sesión como lo hiciste antes y después añade el nuevo método de inicio de sesión.',
   WebAuthnVerificationError: 'No se ha podido verificar la llave de acceso.',
   SecondFactorRequired: 'Introduce el código de tu aplicación de autenticación para terminar de iniciar sesión.',

@@ -23,7 +23,7 @@ const messages: ElementMessages = {
   MissingCSRF: 'Le formulaire a expiré avant votre connexion. Veuillez réessayer.',
   InvalidCheck: "La connexion n'a pas pu être vérifiée. Veuillez réessayer.",
   RateLimited: 'Trop de tentatives. Patientez un instant et réessayez.',
-  StoreUnavailable: 'Le service est momentanément occupé. Patientez quelques secondes et réessayez.',
+  StoreUnavailable: 'Le service est momentanément indisponible. Réessayez dans quelques secondes.',
   SessionRequired: 'Veuillez vous connecter pour voir cette page.',
   SessionNotFresh: "Confirmez qu'il s'agit bien de vous : reconnectez-vous, puis réessayez.",
   NotSupported: 'Ce serveur ne propose pas cette fonctionnalité.',

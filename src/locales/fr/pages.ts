@@ -20,7 +20,7 @@ const messages: PageMessages = {
   MissingCSRF: 'Le formulaire a expiré. Rechargez la page et réessayez.',
   InvalidCheck: "La connexion n'a pas pu être vérifiée. Recommencez.",
   RateLimited: 'Trop de tentatives. Patientez un instant et réessayez.',
-  StoreUnavailable: 'Le service est momentanément occupé. Patientez quelques secondes et réessayez.',
+  StoreUnavailable: 'Le service est momentanément indisponible. Réessayez dans quelques secondes.',
   SessionNotFresh: "Confirmez d'abord votre identité : reconnectez-vous comme la dernière fois, puis ajoutez le nouveau mode de connexion.",
   WebAuthnVerificationError: "La clé d'accès n'a pas pu être vérifiée.",
   SecondFactorRequired: "Saisissez le code de votre application d'authentification pour terminer la connexion.",

@@ -23,7 +23,7 @@ const messages: ElementMessages = {
   MissingCSRF: 'サインインする前にフォームの有効期限が切れました。もう一度お試しください。',
   InvalidCheck: 'サインインを確認できませんでした。もう一度お試しください。',
   RateLimited: '試行回数が多すぎます。しばらくしてから、もう一度お試しください。',
-  StoreUnavailable: 'サービスが一時的に混み合っています。数秒待ってから、もう一度お試しください。',
+  StoreUnavailable: 'サービスが一時的に利用できません。数秒後にもう一度お試しください。',
   SessionRequired: 'このページを表示するには、サインインしてください。',
   SessionNotFresh: '本人確認のため、もう一度サインインしてから、再度お試しください。',
   NotSupported: 'このサーバーはこの機能に対応していません。',

@@ -20,7 +20,7 @@ const messages: PageMessages = {
   MissingCSRF: 'フォームの有効期限が切れました。ページを再読み込みして、もう一度お試しください。',
   InvalidCheck: 'サインインを確認できませんでした。最初からやり直してください。',
   RateLimited: '試行回数が多すぎます。しばらく待ってから、もう一度お試しください。',
-  StoreUnavailable: 'サービスが一時的に混み合っています。数秒待ってから、もう一度お試しください。',
+  StoreUnavailable: 'サービスが一時的に利用できません。数秒後にもう一度お試しください。',
   SessionNotFresh: 'まず本人確認を行ってください。前回と同じ方法でもう一度サインインしてから、新しいサインイン方法を追加してください。',
   WebAuthnVerificationError: 'パスキーを確認できませんでした。',
   SecondFactorRequired: 'サインインを完了するには、認証アプリに表示されたコードを入力してください。',

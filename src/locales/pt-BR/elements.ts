@@ -23,7 +23,7 @@ const messages: ElementMessages = {
   MissingCSRF: 'O formulário expirou antes de você fazer login. Tente novamente.',
   InvalidCheck: 'Não foi possível verificar o login. Tente novamente.',
   RateLimited: 'Muitas tentativas. Aguarde um momento e tente novamente.',
-  StoreUnavailable: 'O serviço está ocupado no momento. Aguarde alguns segundos e tente de novo.',
+  StoreUnavailable: 'O serviço está indisponível por um momento. Tente de novo em alguns segundos.',
   SessionRequired: 'Faça login para ver esta página.',
   SessionNotFresh: 'Confirme que é você: faça login novamente e tente outra vez.',
   NotSupported: 'Este servidor não oferece esse recurso.',

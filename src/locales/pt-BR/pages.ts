@@ -20,7 +20,7 @@ const messages: PageMessages = {
   MissingCSRF: 'O formulário expirou. Recarregue a página e tente de novo.',
   InvalidCheck: 'Não foi possível verificar o login. Comece de novo.',
   RateLimited: 'Muitas tentativas. Aguarde um pouco e tente de novo.',
-  StoreUnavailable: 'O serviço está ocupado no momento. Aguarde alguns segundos e tente de novo.',
+  StoreUnavailable: 'O serviço está indisponível por um momento. Tente de novo em alguns segundos.',
   SessionNotFresh: 'Primeiro confirme que é você: entre de novo do mesmo jeito que da última vez e depois adicione a nova forma de entrar.',
   WebAuthnVerificationError: 'Não foi possível verificar a chave de acesso.',
   SecondFactorRequired: 'Digite o código do seu app autenticador para concluir o login.',

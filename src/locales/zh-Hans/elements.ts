@@ -23,7 +23,7 @@ const messages: ElementMessages = {
   MissingCSRF: '表单在你登录前已过期。请重试。',
   InvalidCheck: '无法验证此次登录。请重试。',
   RateLimited: '尝试次数过多。请稍后重试。',
-  StoreUnavailable: '服务暂时繁忙，请等几秒钟后重试。',
+  StoreUnavailable: '服务暂时不可用，请几秒后重试。',
   SessionRequired: '请登录后查看此页面。',
   SessionNotFresh: '请确认是你本人：重新登录，然后再试一次。',
   NotSupported: '此服务器不提供此功能。',

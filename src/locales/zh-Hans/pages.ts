@@ -20,7 +20,7 @@ const messages: PageMessages = {
   MissingCSRF: '表单已过期，请刷新页面后重试。',
   InvalidCheck: '无法验证此次登录，请重新开始。',
   RateLimited: '尝试次数过多，请稍后重试。',
-  StoreUnavailable: '服务暂时繁忙，请等几秒钟后重试。',
+  StoreUnavailable: '服务暂时不可用，请几秒后重试。',
   SessionNotFresh: '请先确认是你本人：使用上次的方式重新登录，然后再添加新的登录方式。',
   WebAuthnVerificationError: '无法验证通行密钥。',
   SecondFactorRequired: '请输入身份验证器应用中的验证码以完成登录。',

@@ -6,10 +6,9 @@ import type { RateLimitStore } from './store.js'
 
 /** `AuthError('RateLimited')`, 429, with the seconds to wait for a `Retry-After` header. */
 export class RateLimitError extends AuthError {
-  readonly retryAfter: number
+  declare readonly retryAfter: number
   constructor(message: string, retryAfter: number) {
-    super('RateLimited', message, { status: 429 })
-    this.retryAfter = retryAfter
+    super('RateLimited', message, { status: 429, retryAfter })
   }
 }
 
@@ -32,9 +31,9 @@ export const storeRetryAfter = 5
  * closed, which the store could not count. Nothing in its message comes from the store.
  */
 export class RateLimitStoreUnavailable extends AuthError {
-  readonly retryAfter = storeRetryAfter
+  declare readonly retryAfter: number
   constructor(words: RateLimitWords) {
-    super('StoreUnavailable', `The server cannot count ${words.label} right now, so it takes none; try again in ${describeWait(storeRetryAfter)}`, { status: 503 })
+    super('StoreUnavailable', `The server cannot count ${words.label} right now, so it takes none; try again in ${describeWait(storeRetryAfter)}`, { status: 503, retryAfter: storeRetryAfter })
   }
 }
 
@@ -78,12 +77,12 @@ export async function checkRateLimit(store: RateLimitStore, rules: RateLimitRule
   const accounts = await Promise.all([...new Set(named)].map((account) => sha256Hex(account)))
   const client = subject.client?.trim() ? subject.client.trim().toLowerCase().slice(0, 100) : null
   const keyed = list.flatMap((rule) => countedBy(rule.per, accounts, client).map((value) => ({ rule, key: `${subject.action}:${rule.per}:${rule.windowSeconds}:${value}` })))
-  const counted = await Promise.all(keyed.map(async ({ rule, key }) => ({ rule, key, ...(await storeCall(key, 'count', () => store.hit(key, rule.windowSeconds, now))) })))
+  const counted = await Promise.all(keyed.map(async ({ rule, key }) => ({ rule, key, ...(await storeCall(() => store.hit(key, rule.windowSeconds, now))) })))
   let failures = counted.filter((c) => c.rule.counts === 'failures')
   const refund = async () => {
     const taken = failures
     failures = [] // once only
-    await Promise.all(taken.map((c) => storeCall(c.key, 'refund', () => store.refund!(c.key, now))))
+    await Promise.all(taken.map((c) => storeCall(() => store.refund!(c.key, now))))
   }
   const over = counted.filter((c) => c.count > c.rule.limit)
   if (!over.length) return { succeeded: refund }
@@ -111,11 +110,12 @@ function countedBy(per: RateLimitRule['per'], accounts: string[], client: string
   return client ? [client] : []
 }
 
-async function storeCall<T>(key: string, what: string, call: () => Promise<T>): Promise<T> {
+/** The store's own words travel as the cause; the key (an account's hash) is named nowhere. */
+async function storeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call()
   } catch (cause) {
-    throw new RateLimitStoreError(`The rate-limit store failed to ${what} "${key}": ${(cause as Error)?.message ?? cause}`, cause)
+    throw new RateLimitStoreError(`The rate-limit store failed: ${(cause as Error)?.message ?? cause}`, cause)
   }
 }
 
