@@ -14,6 +14,7 @@ import {
   defaultRateLimitRules,
   memoryRateLimitStore,
   RateLimitError,
+  RateLimitStoreError,
   resolveRateLimitRules,
   type RateLimitStore,
 } from '../../src/server/kernel/rate-limit/index.js'
@@ -127,22 +128,27 @@ describe('checkRateLimit', () => {
     expect(keys.join()).not.toMatch(/example/i)
   })
 
-  test('a failing store is StoreUnavailable: 503, Retry-After, the cause kept for the log and kept out of the message', async () => {
+  test('a failing store throws RateLimitStoreError: the cause kept for the log, the key named nowhere (enforceRateLimit decides what the request meets)', async () => {
     const store: RateLimitStore = { hit: async () => Promise.reject(new Error('connection refused')) }
-    const error = await refusal(() => checkRateLimit(store, rules, { action: 'passkeyOptions', client: '::1' }, t0), 'StoreUnavailable')
-    expect(error.type).toBe('StoreUnavailable')
-    expect(error.status).toBe(503)
-    expect(error.retryAfter).toBe(3)
-    expect(error.message).toBe('The rate-limit store did not answer; try again in a few seconds')
-    expect((error.cause as Error).message).toBe('connection refused')
+    const error = await checkRateLimit(store, rules, { action: 'email', account: 'ada@example.com', client: '::1' }, t0).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(RateLimitStoreError)
+    expect((error as RateLimitStoreError).status).toBe(503)
+    expect((error as Error).message).toBe('The rate-limit store failed: connection refused')
+    expect(((error as Error).cause as Error).message).toBe('connection refused')
   })
 
-  test('a failing refund is StoreUnavailable too', async () => {
+  test('a failing refund throws RateLimitStoreError too', async () => {
     const store: RateLimitStore = { hit: async () => ({ count: 1, resetAt: t0 + 1 }), refund: async () => Promise.reject(new Error('reset by peer')) }
     const attempt = await checkRateLimit(store, rules, { action: 'credentials', account: 'ada', client: '::1' }, t0)
-    const error = await refusal(() => attempt.succeeded(), 'StoreUnavailable')
-    expect(error.status).toBe(503)
-    expect((error.cause as Error).message).toBe('reset by peer')
+    const error = await attempt.succeeded().then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(RateLimitStoreError)
+    expect(((error as Error).cause as Error).message).toBe('reset by peer')
   })
 })
 

@@ -89,10 +89,10 @@ describe('when the store cannot count (rateLimit.whenStoreFails)', () => {
     for (const action of ['credentials', 'emailCode', 'passkeyOptions']) {
       const error = await enforceRateLimit(limits, request, action, 'ada@example.com', t0).catch((e) => e)
       expect(error).toBeInstanceOf(RateLimitStoreUnavailable)
-      expect(error).toMatchObject({ code: 'StoreUnavailable', status: 503, retryAfter: 5 })
+      expect(error).toMatchObject({ code: 'StoreUnavailable', status: 503, retryAfter: 3 })
     }
     const words = await enforceRateLimit(limits, request, 'credentials', 'ada@example.com', t0).catch((e) => e.message)
-    expect(words).toBe('The server cannot count sign-in attempts right now, so it takes none; try again in 5 seconds')
+    expect(words).toBe('The server cannot count sign-in attempts right now, so it takes none; try again in 3 seconds')
     const sent = await enforceRateLimit(limits, request, 'email', 'ada@example.com', t0)
     await sent.succeeded()
     expect(logs).toEqual([
@@ -135,7 +135,7 @@ describe('when the store cannot count (rateLimit.whenStoreFails)', () => {
     expect(limits.whenStoreFails).toEqual({ email: 'closed', emailCode: 'closed', credentials: 'open', passkeyOptions: 'closed', waitlist: 'closed', ping: 'closed' })
     await enforceRateLimit(limits, request, 'credentials', 'ada@example.com', t0)
     const refused = await enforceRateLimit(limits, request, 'waitlist', null, t0).catch((e) => e)
-    expect(refused.message).toBe('The server cannot count waitlist requests right now, so it takes none; try again in 5 seconds')
+    expect(refused.message).toBe('The server cannot count waitlist requests right now, so it takes none; try again in 3 seconds')
     expect(resolveRateLimit({ store }, undefined, registered, logger)!.whenStoreFails).toMatchObject({ waitlist: 'closed', ping: 'open' })
   })
 

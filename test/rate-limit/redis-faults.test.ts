@@ -121,7 +121,7 @@ describe('the Redis store while Redis is down', () => {
     for (const { response, ms } of during) {
       expect(ms).toBeLessThan(1000)
       expect(response.status).toBe(503)
-      expect(response.headers.get('retry-after')).toBe('5')
+      expect(response.headers.get('retry-after')).toBe('3')
       expect(await response.json()).toEqual({ error: 'StoreUnavailable', url: 'http://localhost:3000/auth/error?error=StoreUnavailable' })
     }
     // Session reads never touch the store; an email link is sent uncounted (email fails open).
@@ -136,7 +136,7 @@ describe('the Redis store while Redis is down', () => {
     expect(outbox.map((m) => m.identifier)).toEqual(['mail@example.com'])
     // One line for the whole outage, naming the policy, never an address.
     expect(told()).toHaveLength(1)
-    expect(told()[0]).toMatch(/^error StoreUnavailable: The rate-limit store failed: redisRateLimitStore: Redis did not answer the hit within 200 ms .*Until it answers again: 503 StoreUnavailable for emailCode, credentials, passkeyOptions; uncounted for email \(rateLimit\.whenStoreFails\)$/)
+    expect(told()[0]).toMatch(/^error StoreUnavailable: The rate-limit store failed: redisRateLimitStore: Redis did not answer the hit within 200 ms .*Until it answers again: 503 StoreUnavailable for emailCode, credentials, passkeyOptions, emailChange; uncounted for email \(rateLimit\.whenStoreFails\)$/)
     expect(logs.join('\n')).not.toMatch(/example\.com|grace|lin@/)
 
     redis = await startRedis()

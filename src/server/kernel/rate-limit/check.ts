@@ -1,5 +1,5 @@
 /** `checkRateLimit`: counts a request against its action's rules and refuses it past a limit. */
-import { AuthError } from '../../../core/errors.js'
+import { AuthError, storeRetryAfterSeconds } from '../../../core/errors.js'
 import { sha256Hex } from '../crypto.js'
 import { builtInWords, type RateLimitAction, type RateLimitRule, type RateLimitRules, type RateLimitWords } from './rules.js'
 import type { RateLimitStore } from './store.js'
@@ -24,7 +24,7 @@ export class RateLimitStoreError extends AuthError {
 }
 
 /** Seconds a client waits before trying again when the store did not count (`Retry-After`). */
-export const storeRetryAfter = 5
+export const storeRetryAfter = storeRetryAfterSeconds
 
 /**
  * `AuthError('StoreUnavailable')`, 503 with `Retry-After`: a request of an action that fails

@@ -2,6 +2,6 @@
 export type { RateLimitHit, RateLimitStore } from './store.js'
 export { memoryRateLimitStore, type MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './memory.js'
 export { defaultRateLimitRules, resolveRateLimitRules, type RateLimitAction, type RateLimitRule, type RateLimitRules } from './rules.js'
-export { accountKey, checkRateLimit, RateLimitError, RateLimitStoreUnavailable, type CountedAttempt, type RateLimitSubject } from './check.js'
+export { accountKey, checkRateLimit, RateLimitError, RateLimitStoreError, RateLimitStoreUnavailable, type CountedAttempt, type RateLimitSubject } from './check.js'
 export { defaultClientAddress, rememberClientAddress, type GetClientAddress } from './client-address.js'
 export { enforceRateLimit, resolveRateLimit, type RateLimitOptions, type ResolvedRateLimit } from './config.js'
