@@ -3,7 +3,7 @@
  * go through the service worker at /latchkey-sw.js) with every plugin; <latchkey-signin> signed
  * out, <latchkey-profile> signed in, and a panel that shows what the session engine knows.
  */
-import { accounts, createAuthClient, emailCodes, mfa, password, sessions } from 'latchkey'
+import { accounts, createAuthClient, emailCodes, identity, mfa, password, sessions } from 'latchkey'
 import { defineElements } from 'latchkey/components'
 import { passkey } from 'latchkey/passkey'
 import { watchEngine } from './engine-peek.js'
@@ -13,7 +13,7 @@ import { mountNotes } from './notes.js'
 import { createSessionPanel } from './session-panel.js'
 import { renderWhere } from './where.js'
 
-const client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [passkey(), mfa(), password(), emailCodes(), sessions(), accounts()] })
+const client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [passkey(), mfa(), password(), emailCodes(), sessions(), accounts(), identity()] })
 defineElements(client)
 // A failed sign-in lands here with `?error=` (the server's `pages.error`): <latchkey-signin> has read
 // it and says it in words, signed in or out; out of the address bar, a reload does not repeat it.
