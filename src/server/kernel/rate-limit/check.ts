@@ -23,8 +23,6 @@ export class RateLimitStoreError extends AuthError {
   }
 }
 
-/** Seconds a client waits before trying again when the store did not count (`Retry-After`). */
-export const storeRetryAfter = storeRetryAfterSeconds
 
 /**
  * `AuthError('StoreUnavailable')`, 503 with `Retry-After`: a request of an action that fails
@@ -33,7 +31,7 @@ export const storeRetryAfter = storeRetryAfterSeconds
 export class RateLimitStoreUnavailable extends AuthError {
   declare readonly retryAfter: number
   constructor(words: RateLimitWords) {
-    super('StoreUnavailable', `The server cannot count ${words.label} right now, so it takes none; try again in ${describeWait(storeRetryAfter)}`, { status: 503, retryAfter: storeRetryAfter })
+    super('StoreUnavailable', `The server cannot count ${words.label} right now, so it takes none; try again in ${describeWait(storeRetryAfterSeconds)}`, { status: 503, retryAfter: storeRetryAfterSeconds })
   }
 }
 

@@ -33,7 +33,7 @@ export function defaultClientAddress(trustProxy: boolean | number = false, warn:
   if (typeof trustProxy === 'number' && (!Number.isInteger(trustProxy) || trustProxy < 1)) {
     throw configurationError(`rateLimit.trustProxy: expected true, false or a number of proxies >= 1, got ${trustProxy}`)
   }
-  const once = onceEach(warn)
+  const told = new Set<'none' | 'proxy'>()
   return (request) => {
     const forwarded = request.headers.get('x-forwarded-for')
     if (trustProxy !== false) {
@@ -45,11 +45,13 @@ export function defaultClientAddress(trustProxy: boolean | number = false, warn:
       if (hop) return hop
     }
     const address = socketAddresses.get(request) ?? null
-    // Words for the log only: neither the header nor the host decides anything here. On a
-    // loopback host (development, a dev proxy, tests) one client is the normal case.
-    if (!isLoopback(new URL(request.url).host)) {
-      if (address === null) once('none', noAddress)
-      else if (trustProxy === false && forwarded && proxyLike.test(address)) once('proxy', behindProxy(address))
+    // Words for the log only: neither the header nor the host decides anything here. The host
+    // is parsed only when a warning not yet given applies: on a loopback host (development, a
+    // dev proxy, tests) one client is the normal case.
+    const kind = address === null ? 'none' : trustProxy === false && forwarded && proxyLike.test(address) ? 'proxy' : null
+    if (kind && !told.has(kind) && !isLoopback(new URL(request.url).host)) {
+      told.add(kind)
+      warn(kind === 'none' ? noAddress : behindProxy(address!))
     }
     return address
   }
@@ -66,15 +68,6 @@ const behindProxy = (address: string) =>
   `RateLimitBehindProxy: the requests come from ${address} with X-Forwarded-For set, so a proxy is in front, but rateLimit.trustProxy is off: every client counts as that one address and one busy client can lock out all the others. ` +
   'Set rateLimit.trustProxy to the number of proxies in front (docs/deployment.md#proxies-and-client-addresses).'
 
-/** `warn`, at most once for each kind. */
-function onceEach(warn: (message: string) => void): (kind: string, message: string) => void {
-  const told = new Set<string>()
-  return (kind, message) => {
-    if (told.has(kind)) return
-    told.add(kind)
-    warn(message)
-  }
-}
 
 /**
  * Where a request's client address comes from under these options, as `resolveRateLimit` and
