@@ -136,10 +136,10 @@ for (const r of [...ours, ...peers]) {
 const bindings = ours.filter((r) => r.name.startsWith('latchkey/'))
 const dropIn = ours.find((r) => r.name.startsWith('latchkey drop-in script, up front'))!
 console.log('\n  targets: SDK core < 4 KB: ' + (core.gzip < 4096 ? 'met' : 'MISSED') + '; worker < 8 KB: ' + (ours.find((r) => r.name.includes('worker'))!.gzip < 8192 ? 'met' : 'MISSED') + '; each binding < 0.6 KB: ' + (bindings.every((r) => r.gzip < 0.6 * 1024) ? 'met' : 'MISSED') + '; drop-in up front < 20 KB: ' + (dropIn.gzip < 20 * 1024 ? 'met' : 'MISSED'))
-// The components before they spoke languages (commit a3fbfc8, this same measure): 10,614 B.
 const components = ours.filter((r) => r.name.startsWith('latchkey components'))
 const [upFront, englishParts] = [components[0].gzip, components.filter((r) => !r.name.includes('language')).reduce((a, r) => a + r.gzip, 0)]
-console.log(`  components, English, up front: ${upFront} B, ${upFront - 10614} B over the 10,614 B before languages (target: at most 512): ${upFront - 10614 <= 512 ? 'met' : 'MISSED'}; with every English part loaded (password forms, plugin form, second step, <latchkey-mfa>, the account settings elements): ${englishParts} B`)
+// The budget since the identifier-first sign-in with its logos (issue 44): 12,319 B then.
+console.log(`  components, English, up front: ${upFront} B (target: under 13 KB): ${upFront < 13 * 1024 ? 'met' : 'MISSED'}; with every English part loaded (password forms, plugin form, second step, <latchkey-mfa>, the account settings elements): ${englishParts} B`)
 console.log('\n  ratios, each peer over latchkey SDK core + in-page fallback (what a page can load):')
 const pageTotal = core.gzip + (ours[1]?.name.includes('fallback') ? ours[1].gzip : 0)
 for (const r of peers) console.log('    ' + r.name.padEnd(22) + (r.gzip / pageTotal).toFixed(1).padStart(6) + 'x')
