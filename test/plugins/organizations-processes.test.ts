@@ -3,58 +3,24 @@
  * sent by one is accepted on the other, once; a member removed on one has lost the organization
  * from their session at the next read on the other (the role is read live, in the session's query).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import { organizations } from 'latchkey/plugins/organizations'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
 import { needsService } from '../support/needs-service.js'
+import { startPluginProcess, stopPluginProcess, type PluginProcess } from '../support/plugin-process.js'
 
 const url = needsService('DATABASE_URL', 'organizations across two processes', 'postgres://postgres@127.0.0.1:5432/test', 'test/plugins/organizations-processes.test.ts')
 const script = new URL('./organizations-server.ts', import.meta.url).pathname
 
-interface ServerProcess {
-  origin: string
-  child: ChildProcess
-  mail: Array<{ to: string; text: string }>
-}
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  const mail: ServerProcess['mail'] = []
-  const stderr: string[] = []
-  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`organizations-server did not start within 30 s:\n${stderr.join('\n')}`)), 30_000)
-    child.once('exit', (code) => reject(new Error(`organizations-server exited with ${code}:\n${stderr.join('\n')}`)))
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { listening?: number; to?: string; text?: string }
-      if (message.to) mail.push({ to: message.to, text: message.text! })
-      if (message.listening) {
-        clearTimeout(timer)
-        resolve(message.listening)
-      }
-    })
-  })
-  return { origin: `http://127.0.0.1:${port}`, child, mail }
-}
-
-async function stop(server: ServerProcess | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null) return
-  const exited = new Promise((resolve) => server.child.once('exit', resolve))
-  server.child.kill('SIGTERM')
-  await exited
-}
-
 if (url) {
   describe('organizations, two server processes, one PostgreSQL database', () => {
     let schema: IsolatedSchema
-    let a: ServerProcess
-    let b: ServerProcess
-    const fetcher = (request: Request) => fetch(request, { redirect: 'manual' })
     const orgs = organizations()
+    const fetcher = (request: Request) => fetch(request, { redirect: 'manual' })
+    let a: PluginProcess
+    let b: PluginProcess
 
     beforeAll(async () => {
       schema = await createIsolatedSchema(url)
@@ -64,29 +30,29 @@ if (url) {
       const store = PostgresAdapter(pool, { plugins: [orgs] })
       for (const id of ['ada', 'bob']) await store.createUser({ id, email: `${id}@example.com`, emailVerified: new Date(), name: id })
       const env = { DATABASE_URL: url, LATCHKEY_TEST_SCHEMA: schema.name, AUTH_SECRET: 'organizations-processes-secret-0123456789' }
-      a = await start(env)
-      b = await start(env)
+      a = await startPluginProcess(script, env)
+      b = await startPluginProcess(script, env)
     }, 60_000)
     afterAll(async () => {
-      await Promise.all([stop(a), stop(b)])
+      await Promise.all([a, b].map(stopPluginProcess))
       await schema?.drop()
     })
 
-    const signIn = async (server: ServerProcess, id: string) => {
+    const signIn = async (server: PluginProcess, id: string) => {
       const jar = new Jar(fetcher, server.origin)
       const res = await jar.postForm(`${server.origin}/auth/callback/credentials`, { csrfToken: await jar.csrf(), username: id }, { 'x-auth-return-redirect': '1' })
       expect(res.status).toBe(200)
       return jar
     }
-    const post = async (jar: Jar, server: ServerProcess, path: string, body: object) => jar.postJson(`${server.origin}/auth${path}`, { csrfToken: await jar.csrf(), ...body })
-    const organizationOn = async (jar: Jar, server: ServerProcess) => ((await (await jar.get(`${server.origin}/auth/session`)).json()) as { organization?: unknown }).organization
+    const post = async (jar: Jar, server: PluginProcess, path: string, body: object) => jar.postJson(`${server.origin}/auth${path}`, { csrfToken: await jar.csrf(), ...body })
+    const organizationOn = async (jar: Jar, server: PluginProcess) => ((await (await jar.get(`${server.origin}/auth/session`)).json()) as { organization?: unknown }).organization
 
     test('invited on A, accepted on B once; removed on A, gone from the session on B at the next read', async () => {
       const ada = await signIn(a, 'ada')
       const org = (await (await post(ada, a, '/organizations', { action: 'create', name: 'Acme', slug: 'acme' })).json()) as { id: string }
       expect((await post(ada, a, `/organizations/${org.id}`, { action: 'invite', email: 'bob@example.com', role: 'admin' })).status).toBe(200)
-      await expect.poll(() => a.mail.length).toBe(1)
-      const token = new URL(a.mail[0]!.text.match(/http:\/\/app\.test\/auth\/organizations\/invitation\?\S+/)![0]).searchParams.get('token')!
+      await expect.poll(() => a.sent.length).toBe(1)
+      const token = new URL(a.sent[0]!.text.match(/http:\/\/app\.test\/auth\/organizations\/invitation\?\S+/)![0]).searchParams.get('token')!
 
       // bob signs in on B and accepts there, twice at once on both servers: one wins.
       const bob = await signIn(b, 'bob')

@@ -11,7 +11,10 @@ import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, AdapterUser } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
-import { Latchkey } from 'latchkey/server'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Latchkey, withPermission } from 'latchkey/server'
+import { requirePermission } from 'latchkey/node'
 import { organizations, type OrganizationStore } from 'latchkey/plugins/organizations'
 import { createIsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
@@ -269,6 +272,21 @@ for (const [storeName, makeStore] of Object.entries(stores)) {
     })
   }
 }
+
+describe.runIf(stores.PostgreSQL)('organizations: the session read stays one round trip on the SQL adapter', () => {
+  it('GET /session with an active organization sends one query, the organization read in it', async () => {
+    const shared = (await stores.PostgreSQL!()) as Store & { db: Parameters<typeof PostgresAdapter>[0] }
+    const queries: string[] = []
+    const counted = PostgresAdapter(shared.db, { plugins: [orgs], onQuery: (sql) => void queries.push(sql) }) as unknown as Store
+    const made = app(counted, 'database')
+    const ada = await made.person('ada')
+    const org = await create(ada.jar, 'Counted')
+    queries.length = 0
+    expect((await ada.jar.session()).organization).toEqual({ id: org.id, slug: org.slug, role: 'owner' })
+    expect(queries).toHaveLength(1)
+    expect(queries[0]).toContain('organization_active_sessions')
+  })
+})
 
 describe('organizations: attacks and refusals (memory store)', () => {
   const setup = async (strategy: Strategy = 'database') => {
@@ -551,6 +569,35 @@ describe('organizations: attacks and refusals (memory store)', () => {
     expect(last!.status).toBe(429)
     expect((await last!.json()).error).toBe('RateLimited')
     expect(made.mail.length).toBeLessThanOrEqual(50)
+  })
+
+  it('middleware: requirePermission (node, Express) and withPermission (fetch, Hono) answer 401 signed out, 403 without the permission', async () => {
+    const { made, ada, org } = await setup()
+    const bob = await made.person('bob')
+    await join(made, ada, org.id, bob, 'editor')
+    const cookieOf = (jar: Jar) => [...jar.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
+    const guard = requirePermission(made.handler, 'project:update')
+    const server = createServer((req, res) => void guard(req, res, () => res.end(JSON.stringify({ ok: guard.session(req).organization }))))
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    closers.push(() => new Promise((done) => server.close(done)))
+    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`
+    const nodeAnswer = async (cookie?: string) => read(await fetch(at, { headers: { ...(cookie && { cookie }), host: 'localhost:3000' } }))
+    expect(await nodeAnswer()).toEqual({ status: 401, body: { error: 'Unauthorized' } })
+    expect(await nodeAnswer(cookieOf(bob.jar))).toEqual({ status: 200, body: { ok: { id: org.id, slug: org.slug, role: 'editor' } } })
+    const strict = requirePermission(made.handler, 'project:delete')
+    const denied = await new Promise<number>((done) => {
+      const other = createServer((req, res) => void strict(req, res, () => res.end('no'))).listen(0, '127.0.0.1', async () => {
+        const res = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`, { headers: { cookie: cookieOf(bob.jar), host: 'localhost:3000' } })
+        expect(await res.json()).toEqual({ error: 'Forbidden', permission: 'project:delete' })
+        other.close(() => done(res.status))
+      })
+    })
+    expect(denied).toBe(403)
+    const route = withPermission(made.handler, 'project:delete', async () => new Response('deleted'))
+    const request = (jar?: Jar) => new Request('http://localhost:3000/api/projects/1', { headers: jar ? { cookie: cookieOf(jar) } : {} })
+    expect((await route(request())).status).toBe(401)
+    expect(await read(await route(request(bob.jar)))).toEqual({ status: 403, body: { error: 'Forbidden', permission: 'project:delete' } })
+    expect(await (await route(request(ada.jar))).text()).toBe('deleted')
   })
 
   it('auth.can without the plugin is a configuration error that names the fix; signed out it is false', async () => {
