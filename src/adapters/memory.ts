@@ -8,6 +8,7 @@ import type { AdapterAccount, AdapterAuthenticator, AdapterFactor, AdapterSessio
 import { judgeAttempt, requireAttempt, requireCode, type CountedCode } from './verification-codes.js'
 import { checkAccountUpdate } from './account-changes.js'
 import { AdapterError } from './errors.js'
+import { configurationError } from '../core/errors.js'
 import { requireFactor, requireRecoveryCodes, requireStep } from './factors.js'
 import { requirePasswordHash } from './passwords.js'
 import { accountKey, authenticatorRecord, copy, given, tokenKey, userRecord } from './memory-records.js'
@@ -42,10 +43,25 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
   const withSchema = schemaPlugins(options.plugins, 'MemoryAdapter')
   /** The plugins' method names, so `clear` can give them new, empty stores. */
   let pluginMethods: string[] = []
+  /** The plugins' session reads (`PluginSchema.sessionRead`): each plugin's method, called beside the session's read. */
+  let sessionReads: Array<{ id: string; read: (sessionToken: string, userId: string) => Promise<unknown> }> = []
   const joinPlugins = () => {
     for (const name of pluginMethods) delete (adapter as unknown as Record<string, unknown>)[name]
     const before = new Set(Object.keys(adapter))
-    joinPluginMethods(adapter, withSchema, (schema) => schema.memory(), 'MemoryAdapter')
+    sessionReads = []
+    joinPluginMethods(
+      adapter,
+      withSchema,
+      (schema) => {
+        const methods = schema.memory()
+        const read = schema.sessionRead && methods[schema.sessionRead.method]
+        if (schema.sessionRead && typeof read !== 'function') throw configurationError(`MemoryAdapter: a plugin's sessionRead names the method ${schema.sessionRead.method}, which its memory() lacks`)
+        const id = withSchema.find((p) => p.schema === schema)!.id
+        if (read) sessionReads.push({ id, read })
+        return methods
+      },
+      'MemoryAdapter',
+    )
     pluginMethods = Object.keys(adapter).filter((name) => !before.has(name))
   }
   const users = new Map<string, AdapterUser>()
@@ -226,7 +242,12 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
           break
         }
       }
-      return { session: marked ? { ...copy(session), refreshError: true } : copy(session), user: copy(user) }
+      const found = { session: marked ? { ...copy(session), refreshError: true } : copy(session), user: copy(user) }
+      if (sessionReads.length) {
+        found.session.pluginData = {}
+        for (const { id, read } of sessionReads) found.session.pluginData[id] = (await read(sessionToken, user.id)) ?? null
+      }
+      return found
     },
 
     async updateSession(changes) {

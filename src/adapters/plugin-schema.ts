@@ -35,6 +35,10 @@ function checkSchema(id: string, schema: PluginSchema, where: string): void {
   const fail = (what: string) => configurationError(`${where}: plugin "${id}" schema ${what}`)
   if (typeof schema.sql !== 'function' || typeof schema.memory !== 'function') throw fail('needs sql(db) and memory(), each returning its methods')
   if (!Array.isArray(schema.migrations)) throw fail('needs migrations: a list, empty when it has no tables')
+  const read = schema.sessionRead
+  if (read !== undefined && (typeof read?.sql !== 'string' || !read.sql.trim() || typeof read.method !== 'string' || !read.method)) {
+    throw fail('sessionRead needs sql (a SQL expression over s and u giving JSON) and method (the name of its method that answers the same)')
+  }
   schema.migrations.forEach((m, i) => {
     // Numbered without gaps: a version is applied once and recorded; a reordered list is a bug.
     if (m?.version !== i + 1) throw fail(`migrations[${i}] must have version ${i + 1}, got ${JSON.stringify(m?.version)}`)

@@ -505,6 +505,12 @@ export interface AdapterSession {
    * carries `refresh_error`, so the session can say so without a second read.
    */
   refreshError?: boolean
+  /**
+   * latchkey's addition, read by `getSessionAndUser` only: what plugins' schemas add to the
+   * session read (`PluginSchema.sessionRead`), by plugin id, read in the same round trip. Absent
+   * where the adapter does not join them (an Auth.js adapter): the plugin then reads them itself.
+   */
+  pluginData?: Record<string, unknown>
 }
 
 /** A device-bound session's registration: its DBSC session id and the device's public key. */

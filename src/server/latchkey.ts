@@ -81,6 +81,16 @@ export type LatchkeyHandler<S extends Session = Session> = Handler & {
    * `session.freshAge`), on the configured clock. A session without `signedInAt` is not fresh.
    */
   isFresh(session: Session, maxAgeSeconds?: number): boolean
+  /**
+   * True when the request's session may do `permission` (`resource:action`, such as
+   * `project:delete`), as the installed plugins that decide permissions say (the organizations
+   * plugin: by the member's role in the session's active organization); false when signed out.
+   * Given a `response`, a due session is extended there, as `getSession` does. Throws a
+   * configuration error where no installed plugin decides permissions.
+   */
+  can(request: Request, permission: string, response?: Headers): Promise<boolean>
+  /** As `can`, for a session already read (`getSession`): false for null. */
+  permits(session: Session | null, permission: string): boolean
   /** A linked account's provider access token, refreshed when due (see src/server/features/oauth/access-token.ts). */
   getAccessToken: GetAccessToken
   /**
@@ -116,11 +126,17 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
     }
     return answer(incoming, resolved, actions, toResponse)
   }
+  const permits = permissionCheck(resolved.plugins)
   const instance = Object.assign(handler, {
     [handleIncoming]: handle,
     [mountTarget]: { basePath: resolved.basePath, report: (message: string) => resolved.logger.error(configurationError(message)) } satisfies MountTarget,
     getSession: readSession,
     [readIncomingSession]: readSession,
+    permits,
+    can: async (request: Request, permission: string, response?: Headers) => {
+      permits(null, permission)
+      return permits(await readSession(request, response), permission)
+    },
     getAccessToken: createGetAccessToken(resolved, config as AuthConfig),
     isFresh: (session: Session, maxAgeSeconds = resolved.session.freshAge) => isFresh(signedInAtOf(session), resolved.now(), maxAgeSeconds),
     settled: () => settled(resolved),
@@ -128,6 +144,18 @@ export function Latchkey<S extends Session = Session>(config: AuthConfig<S>): La
   })
   if (watched) watched.handler = instance
   return instance
+}
+
+/** `auth.permits`: asks the plugins that decide permissions (`LatchkeyPlugin.permits`); refuses to guess where none is installed. */
+function permissionCheck(plugins: readonly LatchkeyPlugin[]): (session: Session | null, permission: string) => boolean {
+  const deciders = plugins.filter((p) => typeof p.permits === 'function')
+  return (session, permission) => {
+    if (!deciders.length) {
+      throw configurationError('latchkey: auth.can and auth.permits need a plugin that decides permissions (one with permits), such as organizations() from latchkey/plugins/organizations: add it to plugins in Latchkey({ ... })')
+    }
+    if (typeof permission !== 'string' || !permission) throw new TypeError('latchkey: auth.can expects a permission such as "project:delete"')
+    return session !== null && deciders.some((p) => p.permits!(session, permission) === true)
+  }
 }
 
 const asIs = (r: Reply): Reply => r

@@ -3,49 +3,19 @@
  * counted in the store, so guesses spread over both servers, in turn or all at once, get five in
  * all, not five each; and a code sent by one server signs in on the other.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createIsolatedSchema, type IsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
 import { needsService } from '../support/needs-service.js'
+import { startPluginProcess, stopPluginProcess, type PluginProcess } from '../support/plugin-process.js'
 
 const url = needsService('DATABASE_URL', 'phone sign-in across two processes', 'postgres://postgres@127.0.0.1:5432/test', 'test/plugins/phone-processes.test.ts')
 const script = new URL('./phone-server.ts', import.meta.url).pathname
 const asJson = { 'x-auth-return-redirect': '1' }
 
-interface ServerProcess {
-  origin: string
-  child: ChildProcess
-  texts: Array<{ to: string; text: string }>
-}
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  const texts: ServerProcess['texts'] = []
-  const stderr: string[] = []
-  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`phone-server did not start within 30 s:\n${stderr.join('\n')}`)), 30_000)
-    child.once('exit', (code) => reject(new Error(`phone-server exited with ${code}:\n${stderr.join('\n')}`)))
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { listening?: number; to?: string; text?: string }
-      if (message.to) texts.push({ to: message.to, text: message.text! })
-      if (message.listening) {
-        clearTimeout(timer)
-        resolve(message.listening)
-      }
-    })
-  })
-  return { origin: `http://127.0.0.1:${port}`, child, texts }
-}
-
-async function stop(server: ServerProcess | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null) return
-  const exited = new Promise((resolve) => server.child.once('exit', resolve))
-  server.child.kill('SIGTERM')
-  await exited
-}
+type ServerProcess = PluginProcess
+const start = (env: Record<string, string>) => startPluginProcess(script, env)
+const stop = stopPluginProcess
 
 if (url) {
   describe('phone sign-in, two server processes, one PostgreSQL database', () => {
@@ -68,12 +38,12 @@ if (url) {
 
     /** Asks `server` for a code for `phone`; answers the code, once that server has texted it. */
     async function codeFrom(server: ServerProcess, jar: Jar, phone: string): Promise<string> {
-      const before = server.texts.length
+      const before = server.sent.length
       const res = await jar.postForm(`${server.origin}/auth/signin/phone`, { csrfToken: await jar.csrf(), phone }, asJson)
       expect(res.status).toBe(200)
-      await expect.poll(() => server.texts.length).toBe(before + 1)
-      expect(server.texts.at(-1)!.to).toBe(phone)
-      return server.texts.at(-1)!.text.slice(0, 6)
+      await expect.poll(() => server.sent.length).toBe(before + 1)
+      expect(server.sent.at(-1)!.to).toBe(phone)
+      return server.sent.at(-1)!.text.slice(0, 6)
     }
 
     async function guess(server: ServerProcess, jar: Jar, phone: string, code: string): Promise<string | null> {
@@ -88,7 +58,7 @@ if (url) {
       const jar = new Jar(fetcher, a.origin)
       const phone = '+14155550101'
       const code = await codeFrom(a, jar, phone)
-      expect(b.texts).toEqual([])
+      expect(b.sent).toEqual([])
       expect(await guess(b, jar, phone, code)).toBeNull()
       const onA = await (await jar.get(`${a.origin}/auth/session`)).json()
       const onB = await (await jar.get(`${b.origin}/auth/session`)).json()

@@ -59,7 +59,7 @@ export function PostgresAdapter(driverOrQueryable: unknown, options: PostgresAda
     },
     ...userMethods(rows),
     ...accountMethods(rows),
-    ...sessionMethods(rows),
+    ...sessionMethods(rows, plugins.flatMap(({ id, schema }) => (schema.sessionRead ? [{ id, sql: schema.sessionRead.sql }] : []))),
     ...verificationTokenMethods(rows),
     ...verificationCodeMethods(rows),
     ...authenticatorMethods(rows),

@@ -7,7 +7,23 @@ import type { Rows } from './queryable.js'
 import { SESSION_COLUMNS, toSession, toUser, type SessionRow, type UserRow } from './rows.js'
 import { unknownUser, write } from './sql-errors.js'
 
-export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession' | 'getSessionAndUser' | 'updateSession' | 'deleteSession' | 'replaceSessionToken' | 'deleteSessionsByUserId' | 'listSessionsByUserId'> {
+/** A plugin whose schema reads with the session (`PluginSchema.sessionRead`): its id and SQL expression. */
+export interface SessionReadPart {
+  id: string
+  sql: string
+}
+
+export function sessionMethods(rows: Rows, reads: readonly SessionReadPart[] = []): Pick<CompleteAdapter, 'createSession' | 'getSessionAndUser' | 'updateSession' | 'deleteSession' | 'replaceSessionToken' | 'deleteSessionsByUserId' | 'listSessionsByUserId'> {
+  // Each plugin's expression as text (so every driver hands back the same string), parsed here.
+  const pluginColumns = reads.map((read, i) => `,\n           (${read.sql})::text AS plugin_read_${i}`).join('')
+  const pluginData = (row: Record<string, unknown>) => {
+    const data: Record<string, unknown> = {}
+    reads.forEach((read, i) => {
+      const value = row[`plugin_read_${i}`]
+      data[read.id] = typeof value === 'string' ? JSON.parse(value) : null
+    })
+    return data
+  }
   return {
     async createSession(session) {
       const method = 'createSession'
@@ -35,15 +51,18 @@ export function sessionMethods(rows: Rows): Pick<CompleteAdapter, 'createSession
     },
 
     async getSessionAndUser(sessionToken) {
-      // One round trip: the session and its user in a join.
-      const [row] = await rows<SessionRow & UserRow>(
+      // One round trip: the session and its user in a join, and what the plugins read with them.
+      const [row] = await rows<SessionRow & UserRow & Record<string, unknown>>(
         `SELECT s.session_token, s.user_id, s.expires, s.device_binding, s.created_at, s.user_agent, s.sign_in_provider, s.amr, u.id, u.email, u.email_verified, u.name, u.image,
-           EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = s.user_id AND a.refresh_error IS NOT NULL) AS refresh_error
+           EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = s.user_id AND a.refresh_error IS NOT NULL) AS refresh_error${pluginColumns}
          FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.session_token = $1::text`,
         [sessionToken],
       )
-      return row ? { session: toSession(row), user: toUser(row) } : null
+      if (!row) return null
+      const session = toSession(row)
+      if (reads.length) session.pluginData = pluginData(row)
+      return { session, user: toUser(row) }
     },
 
     async updateSession(session) {

@@ -84,6 +84,7 @@ export function resolveConfig(config: AuthConfig, builtIn: readonly LatchkeyPlug
     plugins: features,
     errorCodes: new Set(features.flatMap((f) => f.errorCodes ?? [])),
     methods: new Map(features.flatMap((f) => (f.method ? f.method.types.map((t) => [t, f.method!] as const) : []))),
+    sessionPlugins: features.filter((f) => typeof f.sessionFields === 'function'),
     sessionTokens: new TokenCache(),
     // Features' per-instance state, by key (state.ts).
     state: new Map(),

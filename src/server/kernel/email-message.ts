@@ -6,8 +6,9 @@
  * from the configuration or the request is escaped.
  */
 import { readableOn } from '../../core/readable-on.js'
-import { escapeHtml, type PageKey, type PageWords } from './page-language.js'
-import type { RequestTheme } from './theme.js'
+import { escapeHtml, pageWords, pluginWords, type PageKey, type PageWords } from './page-language.js'
+import { requestTheme, type RequestTheme } from './theme.js'
+import type { Context, PluginMessages } from './types.js'
 
 export interface EmailMessage {
   subject: string
@@ -87,4 +88,37 @@ ${rows}</table>
 function expirySentence(words: PageWords, expiry: { link: number; code?: number }): string {
   const duration = span(expiry.link, words.lang)
   return expiry.code === undefined ? words.text('linkWorksFor', { duration }) : words.text('linkAndCodeWorkFor', { duration, codeMinutes: Math.max(1, Math.round(expiry.code / 60)) })
+}
+
+/** What a plugin's email says, as keys of its own messages (`LatchkeyPlugin.messages`); `values` fill their `{names}`. */
+export interface PluginEmailContent<K extends string> {
+  subject: K
+  /** One sentence: what the email is for. */
+  lead: K
+  /** The one button: its words and the link. */
+  action?: { label: K; url: string }
+  /** Seconds the link works: said in latchkey's own words. */
+  expiry?: { link: number }
+  /** The closing line: what to do when the reader did not ask for this. */
+  footer: K
+  /** Filled into the messages' `{names}` (escaped in the HTML), beside `{name}` (the app's) and `{host}`. */
+  values?: Record<string, string | number>
+}
+
+/**
+ * A plugin's email in latchkey's one template (the app's name and logo, one sentence, one
+ * button, the expiry, a closing line; HTML and text), in the request's page language.
+ */
+export function pluginEmail<K extends string>(ctx: Context, messages: PluginMessages<K>, content: PluginEmailContent<K>): EmailMessage {
+  const own = pluginWords(ctx, messages)
+  const pages = pageWords(ctx)
+  const values = content.values ?? {}
+  const mine = (key: string): key is K => Object.hasOwn(messages.en, key)
+  const words: PageWords = {
+    lang: pages.lang,
+    dir: pages.dir,
+    text: (key, v) => (mine(key) ? own.text(key, { ...values, ...v }) : pages.text(key, v)),
+    html: (key, v, markup) => (mine(key) ? own.html(key, { ...values, ...v }, markup) : pages.html(key, v, markup)),
+  }
+  return renderEmail(words, requestTheme(ctx), new URL(ctx.origin).host, content as unknown as EmailContent)
 }

@@ -16,7 +16,7 @@ export { escapeHtml }
  * mirrors), in the configuration's theme (page-style.ts): the app's name, and its logo, above
  * the page's own content.
  */
-export function page(ctx: Pick<Context, 'config' | 'origin'>, words: PageWords, title: string, body: string): string {
+export function page(ctx: Pick<Context, 'config' | 'origin'>, words: Pick<PageWords, 'lang' | 'dir'>, title: string, body: string): string {
   const theme = requestTheme(ctx)
   // The logo is decorative: the name beside it says what it shows.
   const logo = theme.logo ? `<img src="${escapeHtml(theme.logo)}" alt="" height="32">` : ''

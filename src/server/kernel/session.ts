@@ -89,6 +89,7 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
     return { session: null }
   }
   let { session: record, user } = found
+  const pluginData = record.pluginData
   const access = classifyAccess(ctx.now, record.expires.getTime(), maxAge, updateAge)
   if (access === 'expired') {
     await adapter.deleteSession(sessionToken)
@@ -119,6 +120,8 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
       return { session: null }
     }
     record = extended ?? { ...record, expires }
+    // What the read joined stays with the record, for a later look at it (POST /session).
+    if (pluginData && !record.pluginData) record = { ...record, pluginData }
     setSessionCookie(ctx, cookie, record.expires.getTime())
   } else if (stored !== undefined && extend) setSessionCookie(ctx, cookie, record.expires.getTime())
   // Taken over (now or before): signed in elsewhere, so no sign-in instant nor factors of its own here.
@@ -131,6 +134,7 @@ async function readDatabaseSession(ctx: Context, cookie: string, extend: boolean
   if (record.amr && !takenOver) base.amr = record.amr
   // An account whose refresh the provider refused (access-token.ts): the app asks the user to sign in with it again.
   if (record.refreshError) base.error = 'RefreshAccessTokenError'
+  if (ctx.config.sessionPlugins.length) await addPluginFields(ctx, base, { user, record, pluginData })
   const session = ctx.config.callbacks.session ? await ctx.config.callbacks.session({ session: base, user }) : base
   return { session, user, record, signedInAt, signInProvider, expiresAt }
 }
@@ -177,9 +181,23 @@ async function readJwtSession(ctx: Context, cookie: string, extend: boolean, ado
     await writeJwt(ctx, token, expires)
   } else if (adopted && extend) await writeJwt(ctx, token, expires)
   const base = jwtBase(token, expires)
+  if (ctx.config.sessionPlugins.length) await addPluginFields(ctx, base, { token })
   const session = sessionCallback ? await sessionCallback({ session: base, token }) : base
   const signInProvider = typeof token.sign_in_provider === 'string' ? token.sign_in_provider : undefined
   return { session, token, signedInAt: authTimeOf(token), signInProvider, expiresAt: expires }
+}
+
+/**
+ * The fields the plugins add to the session (`LatchkeyPlugin.sessionFields`), onto `base`: each
+ * given what its schema read with the session, where the adapter read it.
+ */
+async function addPluginFields(ctx: Context, base: Session, read: { user?: AdapterUser; record?: AdapterSession; token?: JWT; pluginData?: Record<string, unknown> }): Promise<void> {
+  for (const plugin of ctx.config.sessionPlugins) {
+    const stored = read.pluginData && Object.hasOwn(read.pluginData, plugin.id) ? read.pluginData[plugin.id] : undefined
+    const fields = await plugin.sessionFields!(ctx, { session: base, user: read.user, record: read.record, token: read.token, stored })
+    if (!fields) continue
+    for (const [name, value] of Object.entries(fields)) if (value !== undefined && name !== '__proto__') base[name] = value
+  }
 }
 
 /** The `auth_time` claim (seconds) in milliseconds, when the token has one. */
@@ -302,6 +320,7 @@ export async function updateSession(ctx: Context, data: unknown): Promise<Sessio
   if (!current.session) return null
   if (ctx.config.session.strategy === 'database') {
     const base: Session = { user: publicUser(current.user!), expires: current.session.expires }
+    if (ctx.config.callbacks.session && ctx.config.sessionPlugins.length) await addPluginFields(ctx, base, { user: current.user, record: current.record, pluginData: current.record?.pluginData })
     return ctx.config.callbacks.session
       ? ctx.config.callbacks.session({ session: base, user: current.user, trigger: 'update', newSession: data })
       : current.session
@@ -316,6 +335,7 @@ export async function updateSession(ctx: Context, data: unknown): Promise<Sessio
   token = carryUnproven(current.token!, token)
   await writeJwt(ctx, token, expires)
   const base = jwtBase(token, expires)
+  if (ctx.config.sessionPlugins.length) await addPluginFields(ctx, base, { token })
   return ctx.config.callbacks.session ? ctx.config.callbacks.session({ session: base, token, trigger: 'update', newSession: data }) : base
 }
 
@@ -333,6 +353,25 @@ export async function rewriteSessionUser(ctx: Context, read: SessionRead, user: 
   if (read.token.sub !== user.id) return
   const token: JWT = { ...read.token, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
   await writeJwt(ctx, proven ? withoutUnproven(token) : token, read.expiresAt)
+}
+
+/**
+ * Something the session carries changed for this browser's session (a plugin's state, such as
+ * the active organization): the answer announces the session (`Latchkey-Session`), so every tab
+ * reads it anew. A JWT is written anew with `claims` set (a claim given as undefined is removed),
+ * keeping its expiry; a database session keeps its state in the store, so only the announcement
+ * goes out. Nothing where `read` holds no session.
+ */
+export async function rewriteSessionClaims(ctx: Context, read: SessionRead, claims: Record<string, unknown>): Promise<void> {
+  if (read.expiresAt === undefined) return
+  if (!read.token) return announceSession(ctx, read.expiresAt)
+  const token: JWT = { ...read.token }
+  for (const [name, value] of Object.entries(claims)) {
+    if (name === '__proto__' || name === 'sub' || name === 'exp' || name === 'iat') continue
+    if (value === undefined) delete token[name]
+    else token[name] = value
+  }
+  await writeJwt(ctx, token, read.expiresAt)
 }
 
 function publicUser(user: AdapterUser): User {

@@ -4,7 +4,7 @@
  * contract features implement. Declared here, and re-exported where each belongs, so no two kernel
  * modules need each other's types.
  */
-import type { Adapter, AdapterAccount, AdapterUser, AppProvider, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, Theme, WebAuthnConfig } from '../../core/types.js'
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, AppProvider, Session, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, Theme, WebAuthnConfig } from '../../core/types.js'
 import type { RateLimitActionSpec, ResolvedRateLimit } from '../../core/rate-limit.js'
 import type { ErrorType } from '../../core/errors.js'
 import type { CookieKey, CookieNames } from './cookies.js'
@@ -156,6 +156,8 @@ export interface ResolvedConfig {
   keyProofs?: KeyProofs
   /** Sessions another library made, read until a date (features/authjs-migration); none when off. */
   adoptedSessions?: AdoptedSessions
+  /** The plugins with `sessionFields`, in order: what each session read asks (none: the read asks nothing more). */
+  sessionPlugins: readonly LatchkeyPlugin[]
   /** Decrypted JWT sessions, keyed by cookie value. */
   sessionTokens: TokenCache<JWT & { exp: number; iat: number }>
 }
@@ -357,6 +359,34 @@ export interface LatchkeyPlugin {
   adapterMethods?(resolved: ResolvedConfig): string[]
   /** What it adds to the store: tables and their methods, which the adapters given the plugin join to themselves. */
   schema?: PluginSchema<any>
+  /**
+   * At each session read (GET /session, `auth.getSession`), before the `session` callback: fields
+   * to add to the session (a field it returns as undefined is left out). `stored` is what its
+   * schema's `sessionRead` gave in the same round trip as the session (database strategy, an
+   * adapter made with the plugin), and undefined otherwise (JWT, or an adapter that does not join
+   * it): then the plugin reads what it needs itself. Runs for every read: keep it to one query at most.
+   */
+  sessionFields?(ctx: Context, read: SessionFieldsInput): Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined
+  /**
+   * Whether `session` (as read, after the `session` callback) may do `permission` (`resource:action`):
+   * `auth.can(request, permission)` and `auth.permits(session, permission)` ask each plugin that
+   * answers; true when one says true. Undefined: the plugin does not decide this permission.
+   */
+  permits?(session: Session, permission: string): boolean | undefined
+}
+
+/** What a session read hands `LatchkeyPlugin.sessionFields`. */
+export interface SessionFieldsInput {
+  /** The session as built so far (before the `session` callback). */
+  session: Session
+  /** The stored user (database strategy). */
+  user?: AdapterUser
+  /** The stored record (database strategy): its `sessionToken` is the store's key. */
+  record?: AdapterSession
+  /** The token's claims (JWT strategy). */
+  token?: JWT
+  /** The plugin's `PluginSchema.sessionRead` value, read with the session; undefined where none was read. */
+  stored: unknown
 }
 
 /** What a plugin's SQL methods send statements through: the shape of latchkey/adapters/postgres's `Queryable`. */
@@ -394,6 +424,16 @@ export interface PluginSchema<M extends object = SchemaMethods> {
   /** The same methods kept in memory, with the same rules: a new, empty store at each call. */
   memory(): M
   tests?: PluginAdapterTests<M>
+  /**
+   * What the plugin adds to the session read, in its one round trip: `sql`, a scalar SQL
+   * expression giving JSON (or NULL) over `s`, the session's row, and `u`, its user's, which the
+   * SQL adapter's `getSessionAndUser` selects beside them (say, a subquery joining the plugin's
+   * tables on `s.session_token`); `method`, the name of one of the plugin's methods,
+   * `(sessionToken, userId) => Promise<unknown>`, which answers the same, and which the memory
+   * adapter calls in its place. Each lands in `session.pluginData[<plugin id>]`, and reaches
+   * `LatchkeyPlugin.sessionFields` as `stored`.
+   */
+  sessionRead?: { sql: string; method: keyof M & string }
 }
 
 /**

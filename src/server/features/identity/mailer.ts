@@ -4,21 +4,12 @@
  * `Email({ sendMail })`). Without one, the address cannot be changed here: GET /identity says so
  * (`emailChange: false`) and the request is 501 `NotSupported` with the fix.
  */
-import type { EmailConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
-import type { EmailMessage } from '../../kernel/email-message.js'
+import { findMailer, type SendMail } from '../../kernel/mailer.js'
 
-export type Send = (message: EmailMessage & { to: string }) => Promise<void>
-
-/** The configured sender, or undefined. */
-export function findMailer(ctx: Context): Send | undefined {
-  for (const provider of ctx.config.providers.values()) {
-    const { sendMail } = provider as EmailConfig
-    if (provider.type === 'email' && typeof sendMail === 'function') return (message) => sendMail.call(provider, message)
-  }
-  return undefined
-}
+export { findMailer }
+export type Send = SendMail
 
 /** The configured sender, or 501 `NotSupported` naming what to configure. */
 export function mailer(ctx: Context): Send {

@@ -1,0 +1,54 @@
+/**
+ * The plugin's events, through the configuration's `events` (`Latchkey({ events: { ... } })`):
+ * declared onto latchkey's `EventCallbacks`, so an app that imports the plugin has them typed.
+ * Each says who did it (`by`: the signed-in user who acted).
+ */
+import type { Context } from 'latchkey/server'
+
+export interface OrganizationEventInfo {
+  id: string
+  name: string
+  slug: string
+}
+
+export interface MemberEventInfo {
+  userId: string
+  role: string
+}
+
+export interface InvitationEventInfo {
+  id: string
+  email: string
+  role: string
+  expires: Date
+}
+
+/** Who acted: the signed-in user. */
+export interface Actor {
+  id: string
+  email: string | null
+}
+
+export interface OrganizationEvents {
+  /** A member joined: the creator of a new organization (`via: 'create'`), or an invitee who accepted. */
+  organizationMemberAdded?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; via: 'create' | 'invitation'; by: Actor }) => void | Promise<void>
+  /** A member left (`by` is the member) or was removed. */
+  organizationMemberRemoved?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; left: boolean; by: Actor }) => void | Promise<void>
+  organizationRoleChanged?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; from: string; by: Actor }) => void | Promise<void>
+  organizationInvitationSent?: (message: { organization: OrganizationEventInfo; invitation: InvitationEventInfo; by: Actor }) => void | Promise<void>
+  /** `by` is the invitee, now a member with `member.role`. */
+  organizationInvitationAccepted?: (message: { organization: OrganizationEventInfo; invitation: InvitationEventInfo; member: MemberEventInfo; by: Actor }) => void | Promise<void>
+  organizationInvitationRevoked?: (message: { organization: OrganizationEventInfo; invitation: InvitationEventInfo; by: Actor }) => void | Promise<void>
+  organizationDeleted?: (message: { organization: OrganizationEventInfo; by: Actor }) => void | Promise<void>
+}
+
+declare module 'latchkey/server' {
+  // Merged into latchkey's own: the configuration's `events` takes these too.
+  interface EventCallbacks extends OrganizationEvents {}
+}
+
+/** Fires `name` where the configuration listens for it. */
+export async function fire<N extends keyof OrganizationEvents>(ctx: Context, name: N, message: Parameters<NonNullable<OrganizationEvents[N]>>[0]): Promise<void> {
+  const listener = (ctx.config.events as OrganizationEvents)[name] as ((m: typeof message) => void | Promise<void>) | undefined
+  if (listener) await listener(message)
+}
