@@ -1,6 +1,6 @@
 import type { AuthClient, OrganizationDetails, OrganizationMember } from '../client/index.js'
 import { when } from './dates.js'
-import { h, isolate } from './dom.js'
+import { h, isolate, keep } from './dom.js'
 import { rankOf, roleWords, tellOrganizationsChanged, watchOrganizations } from './organization-roles.js'
 import { need } from './plugins.js'
 import type { ProfileKey } from './profile-words.js'
@@ -22,6 +22,10 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
     static override observedAttributes = ['lang', 'organization-id']
     /** Each member's role field, by user id: kept, so the one changed keeps the focus. */
     private roleFields = new Map<string, HTMLSelectElement>()
+    /** The members' list and each member's row, kept: a field moved to another parent would lose the focus. */
+    private members = h('ul', { part: 'list', class: 'members', role: 'list' })
+    private memberRows = new Map<string, HTMLLIElement>()
+    private actions = h('div', { class: 'row', part: 'actions' })
     private emailInput = h('input', { type: 'email', name: 'email', autocomplete: 'off', required: true, part: 'input email-input', dir: 'ltr', id: 'invite-email' })
     private roleInput = h('select', { name: 'role', part: 'input role-input', id: 'invite-role' })
     private inviteButton = h('button', { type: 'submit', part: 'button primary invite' })
@@ -156,7 +160,9 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
         h('span', { part: 'name' }, me ? this.p('you', { name: isolate(name) }) : h('bdi', {}, name)),
         m.email && m.email !== name ? h('bdi', { part: 'detail email' }, m.email) : null,
       )
-      const row = h('li', { part: 'member', 'data-user': m.userId }, who)
+      let row = this.memberRows.get(m.userId)
+      if (!row) this.memberRows.set(m.userId, (row = h('li', { part: 'member', 'data-user': m.userId })))
+      const parts: Node[] = [who]
       if (!me && this.may('member:set-role') && rankOf(m.role) <= mine) {
         let select = this.roleFields.get(m.userId)
         if (!select) {
@@ -165,8 +171,8 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
         }
         select.setAttribute('aria-label', this.p('roleOf', { name }))
         this.options(select, this.grantable(), m.role)
-        row.append(select)
-      } else row.append(h('span', { part: 'detail role' }, roleWords(this.p, m.role)))
+        parts.push(select)
+      } else parts.push(h('span', { part: 'detail role' }, roleWords(this.p, m.role)))
       if (!me && this.may('member:remove') && rankOf(m.role) <= mine) {
         const remove: HTMLButtonElement = h('button', {
           type: 'button', part: 'button remove-member', 'aria-label': this.t('removeName', { name }),
@@ -176,8 +182,9 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
             return this.again()
           }),
         }, this.t('remove'))
-        row.append(remove)
+        parts.push(remove)
       }
+      keep(row, parts)
       return row
     }
     private confirmPanel(what: 'leave' | 'delete'): HTMLElement {
@@ -205,10 +212,12 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       if (!d) return [h('p', { part: 'message none', class: 'muted' }, this.p('noOrganization')), this.said]
       const live = new Set(d.members.map((m) => m.userId))
       for (const id of this.roleFields.keys()) if (!live.has(id)) this.roleFields.delete(id)
+      for (const id of this.memberRows.keys()) if (!live.has(id)) this.memberRows.delete(id)
+      keep(this.members, d.members.map((m) => this.member(m)))
       const nodes: Node[] = [
         h('p', { part: 'summary' }, h('bdi', { part: 'name' }, d.name), ' ', h('span', { part: 'detail' }, this.p('yourRole', { role: roleWords(this.p, d.role) }))),
         this.heading('membersHeading'),
-        h('ul', { part: 'list', class: 'members', role: 'list' }, ...d.members.map((m) => this.member(m))),
+        this.members,
       ]
       if (this.may('member:invite')) {
         const [email, role] = this.inviteForm.querySelectorAll('label > span')
@@ -245,8 +254,9 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       this.leaveButton.textContent = this.p('leaveOrganization')
       this.deleteButton.textContent = this.p('deleteOrganization')
       this.leaveButton.hidden = this.asking === 'leave'
-      this.deleteButton.hidden = this.asking === 'delete' || !this.may('organization:delete')
-      nodes.push(h('div', { class: 'row', part: 'actions' }, this.leaveButton, this.deleteButton))
+      this.deleteButton.hidden = this.asking === 'delete'
+      keep(this.actions, [this.leaveButton, ...(this.may('organization:delete') ? [this.deleteButton] : [])])
+      nodes.push(this.actions)
       if (this.asking) nodes.push((this.panel ??= this.confirmPanel(this.asking)))
       nodes.push(this.said)
       return nodes

@@ -1,5 +1,5 @@
 import type { AuthClient, OrganizationInfo } from '../client/index.js'
-import { h, isolate } from './dom.js'
+import { h, isolate, keep } from './dom.js'
 import { roleWords, tellOrganizationsChanged, watchOrganizations } from './organization-roles.js'
 import { need } from './plugins.js'
 import { SettingsList } from './settings-list.js'
@@ -21,6 +21,8 @@ export function organizationSwitcherElement(client: AuthClient): CustomElementCo
     /** Each option's button, by organization id ('' the personal account): kept, so the one pressed keeps the focus. */
     private options = new Map<string, HTMLButtonElement>()
     private label = h('p', { part: 'label', id: 'switcher-label' })
+    /** The list and its rows are kept too: a button moved to another parent would lose the focus. */
+    private rows = h('ul', { part: 'list', class: 'organizations', role: 'list', 'aria-labelledby': this.label.id })
     private opener: HTMLButtonElement = h('button', { type: 'button', part: 'button new', onclick: () => this.open(true) })
     private nameInput = h('input', { name: 'name', autocomplete: 'organization', maxlength: 100, required: true, part: 'input name-input' })
     private createButton = h('button', { type: 'submit', part: 'button primary create' })
@@ -98,6 +100,7 @@ export function organizationSwitcherElement(client: AuthClient): CustomElementCo
       if (!button) {
         const made: HTMLButtonElement = h('button', { type: 'button', 'data-organization': key, onclick: () => this.switchTo(organization, made) })
         this.options.set(key, (button = made))
+        h('li', {}, made)
       }
       button.setAttribute('part', `button option${active ? ' current' : ''}`)
       if (active) button.setAttribute('aria-current', 'true')
@@ -119,7 +122,7 @@ export function organizationSwitcherElement(client: AuthClient): CustomElementCo
       const live = new Set(['', ...listed.map((o) => o.id)])
       for (const key of this.options.keys()) if (!live.has(key)) this.options.delete(key)
       this.label.textContent = this.p('switcherLabel')
-      const rows = [null, ...listed].map((o) => h('li', {}, this.option(o, (o?.id ?? null) === (active?.id ?? null))))
+      keep(this.rows, [null, ...listed].map((o) => this.option(o, (o?.id ?? null) === (active?.id ?? null)).parentElement!))
       this.opener.textContent = this.p('newOrganization')
       this.opener.hidden = this.formOpen
       this.createForm.setAttribute('aria-label', this.p('newOrganization'))
@@ -129,7 +132,7 @@ export function organizationSwitcherElement(client: AuthClient): CustomElementCo
       this.said.textContent = !this.done ? '' : this.done.name === null ? this.p('switchedPersonal') : this.p('switched', { name: isolate(this.done.name) })
       return [
         this.label,
-        h('ul', { part: 'list', class: 'organizations', role: 'list', 'aria-labelledby': this.label.id }, ...rows),
+        this.rows,
         this.opener,
         ...(this.formOpen ? [this.createForm] : []),
         this.said,
