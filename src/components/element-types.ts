@@ -106,9 +106,25 @@ export interface LatchkeyElementTypes {
       'latchkey-confirm-needed': ConfirmNeededEvent
     }
   }
+  'latchkey-organization-switcher': {
+    attributes: {}
+    events: {}
+  }
+  'latchkey-organization': {
+    attributes: {
+      /** The organization shown (default: the session's active one). */
+      'organization-id': string
+      /** Its sub-headings' level, 1 to 6 (default 3). */
+      'heading-level': string
+    }
+    events: {
+      /** Deleting the organization, or making or unmaking an owner, needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+    }
+  }
   'latchkey-profile': {
     attributes: {
-      /** The sections shown, and their order, comma-separated (default `identity,password,passkeys,mfa,sessions,accounts`). */
+      /** The sections shown, and their order, comma-separated (default `identity,password,passkeys,mfa,sessions,accounts,organization`). */
       sections: string
       /** The sections' heading level, 1 to 6 (default 2), read when a section is first shown. */
       'heading-level': string

@@ -50,6 +50,10 @@ export abstract class ListElement<T> extends LatchkeyElement {
     this.error.textContent = this.say(e)
     this.error.hidden = false
   }
+  /** Reads the list anew (what it shows changed elsewhere: the session's organization, say). */
+  protected readAgain(): void {
+    this.reading = this.load()
+  }
   private async load() {
     try {
       this.list = await this.read()
@@ -103,7 +107,7 @@ export abstract class ListElement<T> extends LatchkeyElement {
     const key = `${user.id ?? user.email} ${this.client.session?.signedInAt ?? ''}`
     if (this.shownFor !== key) {
       this.shownFor = key
-      this.reading = this.load()
+      this.readAgain()
     }
     keep(this.container, [this.error, ...(this.fresh.panel ? [this.fresh.panel] : []), ...this.show()])
     this.paint(this.container)

@@ -5,6 +5,8 @@ import { define } from './define.js'
 import { h, keep } from './dom.js'
 import { identityElement } from './identity-element.js'
 import { mfaElement } from './mfa-element.js'
+import { organizationElement } from './organization-element.js'
+import { organizationSwitcherElement } from './organization-switcher-element.js'
 import { passkeysElement } from './passkeys-element.js'
 import { passwordElement } from './password-element.js'
 import { maybe } from './plugins.js'
@@ -12,7 +14,7 @@ import { profileWordsFor, sayProfile, type ProfileKey } from './profile-words.js
 import { profileStyles } from './profile-styles.js'
 import { sessionsElement } from './sessions-element.js'
 
-const order = ['identity', 'password', 'passkeys', 'mfa', 'sessions', 'accounts'] as const
+const order = ['identity', 'password', 'passkeys', 'mfa', 'sessions', 'accounts', 'organization'] as const
 type Section = (typeof order)[number]
 
 /** Each section's element, shown in the profile's shadow root: defined here, since the lazy definition looks only in the document. */
@@ -23,6 +25,7 @@ const elements: Record<Section, (client: AuthClient) => CustomElementConstructor
   mfa: mfaElement,
   sessions: sessionsElement,
   accounts: accountsElement,
+  organization: organizationElement,
 }
 
 const headings: Record<Exclude<Section, 'mfa'>, ProfileKey> = {
@@ -31,8 +34,9 @@ const headings: Record<Exclude<Section, 'mfa'>, ProfileKey> = {
   passkeys: 'passkeysHeading',
   sessions: 'sessionsHeading',
   accounts: 'accountsHeading',
+  organization: 'organizationsHeading',
 }
-const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout', mfa: 'mfaAbout', sessions: 'sessionsAbout', accounts: 'accountsAbout' }
+const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout', mfa: 'mfaAbout', sessions: 'sessionsAbout', accounts: 'accountsAbout', organization: 'organizationsAbout' }
 
 /**
  * `<latchkey-profile>`: the signed-in user's account, one section each, every one of them an
@@ -40,13 +44,15 @@ const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout'
  * (`<latchkey-password>`, with the password plugin and a `Password()` provider), passkeys
  * (`<latchkey-passkeys>`, with the passkey plugin and a WebAuthn provider), two-step verification
  * (`<latchkey-mfa>`), where they are signed in (`<latchkey-sessions>`) and their connected
- * accounts (`<latchkey-accounts>`). A section whose client plugin is missing, or whose feature
+ * accounts (`<latchkey-accounts>`), and, with the organizations plugin, the organization the user
+ * works in (`<latchkey-organization-switcher>` and `<latchkey-organization>`). A section whose client plugin is missing, or whose feature
  * the server does not offer, is left out. Each section has a heading (`heading-level`, default
  * 2) and a line on what it is for. `sections` picks them and their order (`"passkeys,mfa"`);
  * `callback-url` goes to the connected accounts. Empty when signed out (its `signed-out` slot).
  */
 export function profileElement(client: AuthClient): CustomElementConstructor {
   for (const section of order) define(`latchkey-${section}`, elements[section](client))
+  define('latchkey-organization-switcher', organizationSwitcherElement(client))
   return class LatchkeyProfile extends LatchkeyElement {
     static override observedAttributes = ['lang', 'sections', 'callback-url']
     protected override ownStyles = profileStyles
@@ -55,7 +61,7 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
     /** Sections whose element said the server does not offer it. */
     private unavailable = new Set<string>()
     /** Each section as made, kept (its element keeps its state: an open form, what is typed). */
-    private made = new Map<Section, { section: HTMLElement; heading: HTMLElement; about: HTMLElement; element: HTMLElement }>()
+    private made = new Map<Section, { section: HTMLElement; heading: HTMLElement; about: HTMLElement; element: HTMLElement; more: HTMLElement[] }>()
     private container = h('div', { class: 'profile', part: 'container' })
     constructor() {
       super(client)
@@ -77,6 +83,7 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
       if (section === 'identity') return true
       if (section === 'password') return !!maybe(this.client, 'password') && providers.some((p) => p.password)
       if (section === 'passkeys') return !!maybe(this.client, 'passkey') && providers.some((p) => p.type === 'webauthn')
+      if (section === 'organization') return !!maybe(this.client, 'organizations')
       return !!maybe(this.client, section)
     }
     private section(id: Section): HTMLElement {
@@ -86,7 +93,9 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
         const heading = h(`h${level}` as 'h2', { part: 'heading', id: `${id}-heading` })
         const about = h('p', { part: 'description', class: 'muted' })
         const element = document.createElement(`latchkey-${id}`)
-        made = { section: h('section', { part: `section ${id}`, 'aria-labelledby': heading.id }, heading, about, element), heading, about, element }
+        // The organization section: where the user works (the switcher), then that organization.
+        const more = id === 'organization' ? [document.createElement('latchkey-organization-switcher')] : []
+        made = { section: h('section', { part: `section ${id}`, 'aria-labelledby': heading.id }, heading, about, ...more, element), heading, about, element, more }
         this.made.set(id, made)
       }
       const about = abouts[id]
@@ -94,7 +103,7 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
       made.about.textContent = about ? sayProfile(this.words, about) : ''
       made.about.hidden = !about
       // The sections speak the profile's language, whatever the page's.
-      made.element.setAttribute('lang', this.words.lang)
+      for (const element of [made.element, ...made.more]) element.setAttribute('lang', this.words.lang)
       const back = this.getAttribute('callback-url')
       if (id === 'accounts' && back) made.element.setAttribute('callback-url', back)
       return made.section

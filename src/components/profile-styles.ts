@@ -22,7 +22,7 @@ const quiet = 'font:inherit;min-height:2.5rem;padding:.45em 1em;border:1px solid
 const filled = 'background:var(--lk-primary);border-color:var(--lk-primary);color:var(--lk-primary-text);font-weight:600'
 const field = 'font:inherit;min-height:2.5rem;padding:.45em .75em;border:1px solid var(--lk-border);border-radius:var(--lk-radius);background:transparent;color:inherit'
 
-/** `<latchkey-identity>`, `<latchkey-password>`, `<latchkey-passkeys>` and `<latchkey-profile>`. */
+/** `<latchkey-identity>`, `<latchkey-password>`, `<latchkey-passkeys>`, the organization elements and `<latchkey-profile>`. */
 export const settingsStyles = `${properties}
 .stack{max-width:var(--latchkey-width,40rem);gap:calc(var(--lk-space)*.75)}
 button,a[part~=button]{${quiet};display:inline-flex;align-items:center;justify-content:center;gap:.5em;text-align:center;cursor:pointer}
@@ -31,6 +31,7 @@ button[part~=primary]{${filled}}
 button[part~=danger]{color:var(--lk-error);border-color:var(--lk-error)}
 :is(button,input,a,[tabindex]):focus-visible{outline:2px solid var(--lk-focus);outline-offset:2px}
 input{${field};box-sizing:border-box;width:100%;min-width:0}
+select{${field};box-sizing:border-box;max-width:100%;min-width:0}
 label{display:grid;gap:.3rem}
 form{display:grid;gap:calc(var(--lk-space)*.75)}
 p{margin:0}
@@ -39,14 +40,20 @@ p{margin:0}
 .muted,[part~=detail]{color:var(--lk-muted)}
 .row{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
 .row>.error{flex:1 1 100%}
-.passkeys{list-style:none;margin:0;padding:0;display:grid}
-.passkeys>li{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;padding-block:.75rem;border-block-start:1px solid var(--lk-line)}
-.passkeys>li:last-child{border-block-end:1px solid var(--lk-line)}
-.passkeys .what{flex:1 1 12rem;min-width:0;display:grid;gap:.15rem}
+:is(.passkeys,.members,.invitations){list-style:none;margin:0;padding:0;display:grid}
+:is(.passkeys,.members,.invitations)>li{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;padding-block:.75rem;border-block-start:1px solid var(--lk-line)}
+:is(.passkeys,.members,.invitations)>li:last-child{border-block-end:1px solid var(--lk-line)}
+:is(.passkeys,.members,.invitations,.organizations) .what{flex:1 1 12rem;min-width:0;display:grid;gap:.15rem}
 .passkeys form,.passkeys .ask{flex:1 1 100%}
 [part~=icon]{flex:none;width:1.75rem;height:1.75rem;color:var(--lk-muted)}
 [part~=name],[part~=value]{font-weight:600;overflow-wrap:anywhere}
 [part~=detail]{font-size:.9em;overflow-wrap:anywhere}
+.organizations{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
+.organizations button{width:100%;justify-content:flex-start;text-align:start;flex-wrap:wrap}
+button[part~=current]{border:2px solid var(--lk-primary)}
+[part~=logo]{flex:none;width:1.5rem;height:1.5rem;border-radius:.25rem;object-fit:cover}
+.current{flex:none;font-size:.9em}
+[part~=subheading]{margin:0;font-size:1em}
 .identity{display:flex;flex-wrap:wrap;align-items:center;gap:var(--lk-space)}
 .identity dl{flex:1 1 12rem;min-width:0;margin:0;display:grid;grid-template-columns:auto minmax(0,1fr);gap:.35rem 1rem}
 .identity dt{color:var(--lk-muted)}
@@ -64,7 +71,7 @@ export const profileStyles = `${settingsStyles}
 .profile>section{display:grid;gap:calc(var(--lk-space)*.75);padding-block-start:calc(var(--lk-space)*1.25);border-block-start:1px solid var(--lk-line);min-width:0}
 .profile>section:first-child{padding:0;border:0}
 [part~=heading]{margin:0;font-size:1.15em;line-height:1.3}
-:is(latchkey-identity,latchkey-password,latchkey-passkeys){--latchkey-width:none}
+:is(latchkey-identity,latchkey-password,latchkey-passkeys,latchkey-organization,latchkey-organization-switcher){--latchkey-width:none}
 ${reused}{display:block;min-width:0;background:transparent;color:inherit;color-scheme:inherit;--latchkey-width:none;--latchkey-border:var(--lk-border);--latchkey-error:var(--lk-error);--latchkey-focus:var(--lk-focus)}
 ${reused}::part(button){${quiet};justify-self:start}
 latchkey-mfa::part(enroll){${filled}}

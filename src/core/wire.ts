@@ -49,6 +49,11 @@ export interface Session {
    * (an authenticator app) or `recovery`, and `mfa`. Absent where the store does not keep it.
    */
   amr?: string[]
+  /**
+   * The organizations plugin's: the session's active organization and the user's role in it,
+   * read live at each read; absent where none (or the plugin is not installed).
+   */
+  organization?: { id: string; slug: string; role: string }
   [key: string]: unknown
 }
 

@@ -31,6 +31,8 @@ declare module 'react' {
       'latchkey-passkeys': LatchkeyReactProps<'latchkey-passkeys'>
       'latchkey-password': LatchkeyReactProps<'latchkey-password'>
       'latchkey-identity': LatchkeyReactProps<'latchkey-identity'>
+      'latchkey-organization-switcher': LatchkeyReactProps<'latchkey-organization-switcher'>
+      'latchkey-organization': LatchkeyReactProps<'latchkey-organization'>
     }
   }
 }

@@ -31,5 +31,7 @@ declare module 'svelte/elements' {
     'latchkey-passkeys': LatchkeySvelteAttributes<'latchkey-passkeys'>
     'latchkey-password': LatchkeySvelteAttributes<'latchkey-password'>
     'latchkey-identity': LatchkeySvelteAttributes<'latchkey-identity'>
+    'latchkey-organization-switcher': LatchkeySvelteAttributes<'latchkey-organization-switcher'>
+    'latchkey-organization': LatchkeySvelteAttributes<'latchkey-organization'>
   }
 }

@@ -44,5 +44,7 @@ declare module 'vue' {
     'latchkey-passkeys': LatchkeyVueElement<'latchkey-passkeys'>
     'latchkey-password': LatchkeyVueElement<'latchkey-password'>
     'latchkey-identity': LatchkeyVueElement<'latchkey-identity'>
+    'latchkey-organization-switcher': LatchkeyVueElement<'latchkey-organization-switcher'>
+    'latchkey-organization': LatchkeyVueElement<'latchkey-organization'>
   }
 }

@@ -17,6 +17,7 @@ import Email from '../../src/providers/email.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
 import { Latchkey } from '../../src/server/latchkey.js'
+import { organizations as organizationsPlugin } from '../../src/plugins/organizations/index.js'
 import { requireFreshSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 
 export interface SessionRequest {
@@ -87,6 +88,8 @@ export interface AppServerOptions {
   strategy?: 'database' | 'jwt'
   /** The server's own sign-in and error pages, where the app's page (`/`) stands in by default. */
   builtInPages?: boolean
+  /** The organizations plugin (src/plugins/organizations), its store in the memory adapter; its invitations land in `mailOutbox`. */
+  organizations?: boolean
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -174,7 +177,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let inFlight = 0
   const idlers: (() => void)[] = []
   let reachable = true
-  const adapter = MemoryAdapter()
+  const plugins = options.organizations ? [organizationsPlugin()] : []
+  const adapter = MemoryAdapter({ plugins })
   let auth: ReturnType<typeof toNodeHandler>
   let signedIn: ReturnType<typeof requireSession>
   let recent: ReturnType<typeof requireFreshSession>
@@ -239,6 +243,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       deviceBound: options.deviceBound ? { cookieMaxAge: options.deviceBound } : false,
     },
     now,
+    ...(plugins.length && { plugins }),
     ...(options.mfa && { mfa: true }),
     ...(options.migrateFrom && { migrateFrom: options.migrateFrom }),
     pages: options.builtInPages ? {} : { signIn: '/', error: '/' },
