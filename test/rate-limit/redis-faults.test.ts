@@ -5,10 +5,9 @@
  * go on; the outage is logged once; the client reconnects by itself and the limits count again,
  * from zero (nothing was kept, and nothing tried during the outage is counted after it).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { randomUUID } from 'node:crypto'
-import { createInterface } from 'node:readline'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
@@ -18,40 +17,11 @@ import Email from '../../src/providers/email.js'
 import { Latchkey } from '../../src/server/index.js'
 import type { SendVerificationRequestParams } from '../../src/core/types.js'
 import { Jar } from '../support/jar.js'
+import { startRedis, stopRedis } from '../support/redis-server.js'
 import { testSecret } from '../support/server.js'
 
 const port = 6390
 const asJson = { 'x-auth-return-redirect': '1' }
-
-/** Starts redis-server on `port` without persistence; resolves once it accepts connections. */
-async function startRedis(): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const said: string[] = []
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s:\n${said.join('\n')}`)), 10_000)
-      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before it was ready (is port ${port} taken?):\n${said.join('\n')}`)))
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        said.push(line)
-        if (/Ready to accept connections/.test(line)) {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
-    })
-  } catch (error) {
-    await stopRedis(child)
-    throw error
-  }
-  return child
-}
-
-async function stopRedis(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
-  await exited
-}
 
 /** The answer and how long this one request took. */
 async function timed(request: () => Promise<Response>): Promise<{ response: Response; ms: number }> {
@@ -70,7 +40,7 @@ describe('the Redis store while Redis is down', () => {
   let handler: ReturnType<typeof Latchkey>
 
   beforeAll(async () => {
-    redis = await startRedis()
+    redis = await startRedis(port)
     // As the configuration guide makes it: ioredis's defaults, which queue commands while reconnecting.
     client = new Redis(`redis://127.0.0.1:${port}`)
     // As an app does, or ioredis prints each failed reconnection as an unhandled error event.
@@ -139,7 +109,7 @@ describe('the Redis store while Redis is down', () => {
     expect(told()[0]).toMatch(/^error StoreUnavailable: The rate-limit store failed: redisRateLimitStore: Redis did not answer the hit within 200 ms .*Until it answers again: 503 StoreUnavailable for emailCode, credentials, passkeyOptions, emailChange; uncounted for email \(rateLimit\.whenStoreFails\)$/)
     expect(logs.join('\n')).not.toMatch(/example\.com|grace|lin@/)
 
-    redis = await startRedis()
+    redis = await startRedis(port)
     // ioredis reconnects by itself: wait until the store answers again.
     const deadline = Date.now() + 20_000
     for (;;) {

@@ -9,8 +9,13 @@
  *   LATCHKEY_CLOCK_FILE   a file holding a clock offset in milliseconds, read on every request, so
  *                         a test moves every process's clock at once by writing one file
  *   LATCHKEY_DRAIN_MS     how long SIGTERM's drain keeps answering with readiness failing (default 0)
- * stdout carries one JSON object a line: {"listening":port} once, then {"email":url,"code":code} per email.
- * For the soak (bench/soak.ts), all off unless set:
+ *   LATCHKEY_REDIS_URL    rate limits in this Redis (redisRateLimitStore, ioredis), not in the database
+ *   LATCHKEY_TRUST_PROXY  rateLimit.trustProxy: the number of proxies in front (haproxy: 1)
+ *   LATCHKEY_PASSWORD     "1": the Password provider too (breached check off), its emails on stdout
+ *   LATCHKEY_PASSKEY      "1": the Passkey provider too (RP ID from LATCHKEY_ORIGIN)
+ * stdout carries one JSON object a line: {"listening":port} once, then {"email":url,"code":code,"to":address}
+ * per email link, and {"mail":kind,"to":address,"url":url,"code":code} per Password email.
+ * For the soak (bench/soak.ts) and the cluster (test/support/cluster.ts), all off unless set:
  *   LATCHKEY_PORT         the port to listen on (default: any free one), so a restart comes back at the same address
  *   LATCHKEY_SOAK_USERS   "1": credentials also accept username soak-<n> with password soak-<n>-pw (user id soak-user-<n>)
  *   LATCHKEY_RATE_LIMIT   "per-account": only per-account limits (every simulated user comes from 127.0.0.1);
@@ -22,8 +27,11 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { openDatabase } from '../../src/adapters/postgres/index.js'
+import { redisRateLimitStore } from '../../src/adapters/redis-rate-limit.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
+import Passkey from '../../src/providers/passkey.js'
+import Password from '../../src/providers/password.js'
 import { gracefulShutdown, toNodeHandler } from '../../src/node/index.js'
 import { Latchkey } from '../../src/server/index.js'
 import { defaultRateLimitRules } from '../../src/server/kernel/rate-limit/index.js'
@@ -55,6 +63,15 @@ function clockOffset(): number {
   return offset
 }
 
+/** The SQLSTATE under an error (its cause chain), for the log: 57P01 for a restart, 25006 for a write on a replica. */
+function sqlState(error: unknown): string | undefined {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    const code = (at as { code?: unknown }).code
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
+  }
+  return undefined
+}
+
 const say = (message: object) => process.stdout.write(JSON.stringify(message) + '\n')
 
 const soakUser = (username: unknown, password: unknown) => {
@@ -65,6 +82,11 @@ const perAccount = process.env.LATCHKEY_RATE_LIMIT === 'per-account'
 const accountRules = (rules: typeof defaultRateLimitRules.email) => rules.filter((rule) => rule.per !== 'client')
 
 const adapter = await openDatabase(withSchema(url, schema))
+const redis = process.env.LATCHKEY_REDIS_URL ? new (await import('ioredis')).Redis(process.env.LATCHKEY_REDIS_URL) : undefined
+// As an app does: a reconnecting client reports each failed attempt as an 'error' event; the store logs the outage.
+redis?.on('error', () => {})
+const trustProxy = process.env.LATCHKEY_TRUST_PROXY ? Number(process.env.LATCHKEY_TRUST_PROXY) : undefined
+const rules = perAccount ? { email: accountRules(defaultRateLimitRules.email), credentials: accountRules(defaultRateLimitRules.credentials), passkeyOptions: [] } : undefined
 const handler = Latchkey({
   adapter,
   origin: process.env.LATCHKEY_ORIGIN || undefined,
@@ -72,13 +94,9 @@ const handler = Latchkey({
   now: () => Date.now() + clockOffset(),
   // Second factors: only users who enrol one are asked (mia, in the multi-server test).
   mfa: true,
-  rateLimit: perAccount
-    ? { rules: { email: accountRules(defaultRateLimitRules.email), credentials: accountRules(defaultRateLimitRules.credentials), passkeyOptions: [] } }
-    : process.env.LATCHKEY_RATE_LIMIT === 'off'
-      ? false
-      : undefined,
+  rateLimit: process.env.LATCHKEY_RATE_LIMIT === 'off' ? false : { rules, trustProxy, store: redis && redisRateLimitStore(redis) },
   logger: {
-    error: (e) => process.stderr.write(`error ${e.name}: ${e.message}\n`),
+    error: (e) => process.stderr.write(`error ${e.name}: ${e.message}${sqlState(e) ? ` [${sqlState(e)}]` : ''}\n`),
     warn: (code) => process.stderr.write(`warn ${code}\n`),
     debug: () => {},
   },
@@ -92,7 +110,9 @@ const handler = Latchkey({
             ? { id: 'user-mia', name: 'Mia', email: 'mia@example.com' }
             : soakUser(c.username, c.password),
     }),
-    Email({ sendVerificationRequest: ({ url: link, code }) => void say({ email: link, code }) }),
+    Email({ sendVerificationRequest: ({ url: link, code, identifier }) => void say({ email: link, code, to: identifier }) }),
+    ...(process.env.LATCHKEY_PASSWORD === '1' ? [Password({ breached: false, sendEmail: (m) => void say({ mail: m.kind, to: m.to, url: m.url, code: m.code }) })] : []),
+    ...(process.env.LATCHKEY_PASSKEY === '1' ? [Passkey()] : []),
   ],
 })
 
@@ -110,4 +130,11 @@ if (process.env.LATCHKEY_HEAP_REPORT === '1') {
 
 // SIGTERM drains as a deployed app's does (latchkey/node's gracefulShutdown): readiness fails for
 // LATCHKEY_DRAIN_MS (default 0, a stop at once), the requests under way finish, the process exits 0.
-gracefulShutdown(server, handler, { drainMs: Number(process.env.LATCHKEY_DRAIN_MS || 0), signals: ['SIGTERM', 'SIGINT'], afterClose: () => adapter.close() })
+gracefulShutdown(server, handler, {
+  drainMs: Number(process.env.LATCHKEY_DRAIN_MS || 0),
+  signals: ['SIGTERM', 'SIGINT'],
+  afterClose: async () => {
+    redis?.disconnect()
+    await adapter.close()
+  },
+})

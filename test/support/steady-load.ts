@@ -24,14 +24,18 @@ export interface Send {
   body?: string
 }
 
-/** A client on `sockets` keep-alive connections to 127.0.0.1:`port`; a request without an answer in `timeoutMs` is a TIMEOUT. */
-export function keepAliveClient(port: number, sockets = 4, timeoutMs = 10_000) {
+/**
+ * A client on `sockets` keep-alive connections to 127.0.0.1:`port`; a request without an answer in
+ * `timeoutMs` is a TIMEOUT. `localAddress` (any of 127.0.0.0/8) makes it a client of its own to
+ * the server: a load balancer in front passes it on in X-Forwarded-For.
+ */
+export function keepAliveClient(port: number, sockets = 4, timeoutMs = 10_000, localAddress?: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets })
   const send = (path: string, { method = 'GET', headers = {}, body }: Send = {}): Promise<Answer> =>
     new Promise((resolve) => {
       const at = Date.now()
       const failed = (error: string) => resolve({ path, at, end: Date.now(), error, setCookies: [], body: '' })
-      const req = request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path, method, headers, agent, localAddress }, (res) => {
         let text = ''
         res.setEncoding('utf8')
         res.on('data', (chunk: string) => (text += chunk))
