@@ -3,9 +3,10 @@ import { runAdapterTests } from '../../src/adapter-test/index.js'
 import { AdapterError } from '../../src/adapters/errors.js'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
 import { waitlist } from '../../examples/plugins/waitlist.js'
+import { oauthServerSchema } from 'latchkey/plugins/oauth-server'
 
 // With a plugin's schema: its methods are joined, and its own cases run too.
-const plugins = [waitlist({ capacity: 10 })]
+const plugins = [waitlist({ capacity: 10 }), { id: 'oauth-server', schema: oauthServerSchema }]
 runAdapterTests({ name: 'memory', adapter: () => MemoryAdapter({ plugins }), plugins })
 
 describe('memory adapter specifics', () => {

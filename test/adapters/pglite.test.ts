@@ -5,9 +5,10 @@ import { runAdapterTests } from '../../src/adapter-test/index.js'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
 import { runSqlChecks } from './sql-checks.js'
 import { waitlist } from '../../examples/plugins/waitlist.js'
+import { oauthServerSchema } from 'latchkey/plugins/oauth-server'
 
 /** A plugin's tables and cases ride along: PGlite runs its migrations and methods as a server does. */
-const plugins = [waitlist({ capacity: 10 })]
+const plugins = [waitlist({ capacity: 10 }), { id: 'oauth-server', schema: oauthServerSchema }]
 
 let shared: Promise<Queryable> | undefined
 

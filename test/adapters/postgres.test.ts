@@ -10,6 +10,7 @@ import { createIsolatedSchema, type IsolatedSchema } from './isolated-schema.js'
 import { runSqlChecks } from './sql-checks.js'
 import { needsService } from '../support/needs-service.js'
 import { waitlist } from '../../examples/plugins/waitlist.js'
+import { oauthServerSchema } from 'latchkey/plugins/oauth-server'
 
 const url = needsService('DATABASE_URL', 'PostgreSQL server suite', 'postgres://postgres@127.0.0.1:5432/test', 'test/adapters')
 
@@ -25,7 +26,7 @@ if (url) {
   })
 
   /** One schema, migrated through pg with a plugin's tables, shared by the pg-driver suites. */
-  const plugins = [waitlist({ capacity: 10 })]
+  const plugins = [waitlist({ capacity: 10 }), { id: 'oauth-server', schema: oauthServerSchema }]
   let pgDatabase: ReturnType<typeof fromPg> | undefined
   const pgShared = async () => {
     if (!pgDatabase) {

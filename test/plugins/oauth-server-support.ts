@@ -9,7 +9,7 @@ import { MemoryAdapter } from '../../src/adapters/memory.js'
 import type { Adapter, AuthConfig } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import { Latchkey } from 'latchkey/server'
-import { oauthServer, type OAuthServerOptions } from 'latchkey/plugins/oauth-server'
+import { oauthServer, type OAuthServer, type OAuthServerOptions } from 'latchkey/plugins/oauth-server'
 import { Jar } from '../support/jar.js'
 import { testSecret } from '../support/server.js'
 
@@ -25,8 +25,11 @@ export const clients: OAuthServerOptions['clients'] = [
   { clientId: 'rs', name: 'Resource server', clientSecret: `${secret}-rs`, grantTypes: ['client_credentials'], redirectUris: [], introspectAny: true },
 ]
 
-export function authServer(overrides: Partial<OAuthServerOptions> = {}, config: Partial<AuthConfig> = {}) {
-  const clock = { now: Date.parse('2026-06-01T00:00:00Z') }
+export function authServer(
+  overrides: Partial<OAuthServerOptions> = {},
+  config: Partial<AuthConfig> = {},
+  { store = (plugin) => MemoryAdapter({ plugins: [plugin] }), clock = { now: Date.parse('2026-06-01T00:00:00Z') } }: { store?: (plugin: OAuthServer) => Adapter; clock?: { now: number } } = {},
+) {
   const logs: string[] = []
   const plugin = oauthServer({
     clients,
@@ -34,7 +37,7 @@ export function authServer(overrides: Partial<OAuthServerOptions> = {}, config: 
     resources: [mcp, otherApi],
     ...overrides,
   })
-  const adapter: Adapter = MemoryAdapter({ plugins: [plugin] })
+  const adapter = store(plugin)
   const handler = Latchkey({
     secret: testSecret,
     origin,

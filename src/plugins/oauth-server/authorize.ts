@@ -11,18 +11,7 @@ import { authenticateClient, matchRedirectUri, param, requestedScopes } from './
 import { consentPage, refusalPage } from './consent-page.js'
 import { asOAuth, OAuthError } from './errors.js'
 import { issuerOf, oauthStore, serverOptions } from './instance.js'
-import type { ResolvedClient, ResolvedOAuthServer } from './options.js'
-
-/** A checked authorization request: what the code will carry. */
-export interface AuthorizationRequest {
-  client_id: string
-  redirect_uri: string
-  /** Space-separated, sorted. */
-  scope: string
-  code_challenge: string
-  resource: string
-  state?: string
-}
+import type { AuthorizationRequest, ResolvedClient, ResolvedOAuthServer } from './options.js'
 
 export const requestUriPrefix = 'urn:ietf:params:oauth:request_uri:'
 const parSeconds = 60

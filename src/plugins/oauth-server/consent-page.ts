@@ -5,9 +5,8 @@
  * the answer makes, to the client's redirect URI.
  */
 import { escapeHtml, html, page, pageWords, pluginWords, type Context, type Reply } from 'latchkey/server'
-import type { AuthorizationRequest } from './authorize.js'
 import { messages, type MessageKey } from './messages.js'
-import type { ResolvedClient, ScopeWords } from './options.js'
+import type { AuthorizationRequest, ResolvedClient, ScopeWords } from './options.js'
 import { serverOptions } from './instance.js'
 
 function scopeText(words: ScopeWords, lang: string): string {

@@ -58,6 +58,17 @@ export interface OAuthServerOptions {
   keyRotationDays?: number
 }
 
+/** A checked authorization request: what the code will carry. */
+export interface AuthorizationRequest {
+  client_id: string
+  redirect_uri: string
+  /** Space-separated, sorted. */
+  scope: string
+  code_challenge: string
+  resource: string
+  state?: string
+}
+
 export interface ResolvedClient {
   clientId: string
   /** SHA-256 of the secret, hex; absent for a public client. */
