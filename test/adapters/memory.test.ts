@@ -2,11 +2,10 @@ import { describe, expect, test } from 'vitest'
 import { runAdapterTests } from '../../src/adapter-test/index.js'
 import { AdapterError } from '../../src/adapters/errors.js'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { waitlist } from '../../examples/plugins/waitlist.js'
-import { organizations } from 'latchkey/plugins/organizations'
+import { schemaPlugins } from './schema-plugins.js'
 
 // With a plugin's schema: its methods are joined, and its own cases run too.
-const plugins = [waitlist({ capacity: 10 }), organizations()]
+const plugins = schemaPlugins
 runAdapterTests({ name: 'memory', adapter: () => MemoryAdapter({ plugins }), plugins })
 
 describe('memory adapter specifics', () => {

@@ -4,11 +4,10 @@ import { afterAll } from 'vitest'
 import { runAdapterTests } from '../../src/adapter-test/index.js'
 import { fromPGlite, migrate, PostgresAdapter, type Queryable } from '../../src/adapters/postgres/index.js'
 import { runSqlChecks } from './sql-checks.js'
-import { waitlist } from '../../examples/plugins/waitlist.js'
-import { organizations } from 'latchkey/plugins/organizations'
+import { schemaPlugins } from './schema-plugins.js'
 
 /** A plugin's tables and cases ride along: PGlite runs its migrations and methods as a server does. */
-const plugins = [waitlist({ capacity: 10 }), organizations()]
+const plugins = schemaPlugins
 
 let shared: Promise<Queryable> | undefined
 

@@ -9,8 +9,7 @@ import { migrations } from '../../src/adapters/postgres/schema.js'
 import { createIsolatedSchema, type IsolatedSchema } from './isolated-schema.js'
 import { runSqlChecks } from './sql-checks.js'
 import { needsService } from '../support/needs-service.js'
-import { waitlist } from '../../examples/plugins/waitlist.js'
-import { organizations } from 'latchkey/plugins/organizations'
+import { schemaPlugins } from './schema-plugins.js'
 
 const url = needsService('DATABASE_URL', 'PostgreSQL server suite', 'postgres://postgres@127.0.0.1:5432/test', 'test/adapters')
 
@@ -26,7 +25,7 @@ if (url) {
   })
 
   /** One schema, migrated through pg with a plugin's tables, shared by the pg-driver suites. */
-  const plugins = [waitlist({ capacity: 10 }), organizations()]
+  const plugins = schemaPlugins
   let pgDatabase: ReturnType<typeof fromPg> | undefined
   const pgShared = async () => {
     if (!pgDatabase) {

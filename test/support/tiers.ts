@@ -58,6 +58,8 @@ const files: Record<string, Tier> = {
   'test/oauth/profile.test.ts': 'unit',
   'test/package/check-package.test.ts': 'unit',
   'test/plugins/contract.test.ts': 'unit',
+  'test/plugins/oauth-server.test.ts': 'unit',
+  'test/plugins/oauth-server-attacks.test.ts': 'unit',
   'test/plugins/phone-browser.test.ts': 'browser',
   'test/providers/email.test.ts': 'http',
   'test/rate-limit/check.test.ts': 'http',

@@ -19,7 +19,7 @@ import {
   pluginEmail,
   pluginWords,
   readAction,
-  renderPage,
+  page,
   requireFresh,
   resolveCallbackUrl,
   signedIn,
@@ -126,16 +126,16 @@ export async function invitationPage(ctx: Context): Promise<Reply> {
   }
   if (!invitation || (me && verifiedEmail(me) !== invitation.email)) {
     const title = words.text('InvitationInvalid')
-    return html(ctx, renderPage(ctx, words, title, `<p class="error" role="alert" data-error="InvitationInvalid">${words.html('InvitationInvalid')}</p>${signInLink()}`), 400)
+    return html(ctx, page(ctx, words, title, `<p class="error" role="alert" data-error="InvitationInvalid">${words.html('InvitationInvalid')}</p>${signInLink()}`), 400)
   }
   const values = { organization: invitation.organizationName, role: invitation.role }
   const title = words.text('invitationHeading', values)
   const lead = `<h1>${escapeHtml(title)}</h1><p>${words.html('invitationLead', values, { organization: `<strong>${escapeHtml(invitation.organizationName)}</strong>`, role: `<strong>${escapeHtml(invitation.role)}</strong>` })}</p>`
-  if (!me) return html(ctx, renderPage(ctx, words, title, `${lead}<p>${words.html('invitationSignIn')}</p>${signInLink()}`))
+  if (!me) return html(ctx, page(ctx, words, title, `${lead}<p>${words.html('invitationSignIn')}</p>${signInLink()}`))
   const hidden = [['csrfToken', await ensureCsrfToken(ctx)], ['action', 'accept'], ['token', query.get('token') ?? ''], ['callbackUrl', query.get('callbackUrl') ?? '']]
     .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
     .join('')
-  return html(ctx, renderPage(ctx, words, title, `${lead}<form method="post" action="${escapeHtml(`${ctx.baseUrl}/organizations/invitation`)}">${hidden}<button>${words.html('invitationAccept', values)}</button></form>`))
+  return html(ctx, page(ctx, words, title, `${lead}<form method="post" action="${escapeHtml(`${ctx.baseUrl}/organizations/invitation`)}">${hidden}<button>${words.html('invitationAccept', values)}</button></form>`))
 }
 
 /** Whether the post asked for JSON (a script) rather than a page (the link page's form). */
@@ -170,12 +170,12 @@ export async function acceptInvitation(ctx: Context): Promise<Reply> {
     const title = words.text('invitationAccepted', { organization: organization.name })
     return html(
       ctx,
-      renderPage(ctx, words, title, `<p class="notice" role="status">${escapeHtml(title)}</p><p class="links"><a href="${escapeHtml(back)}">${words.html('continue')}</a></p>`),
+      page(ctx, words, title, `<p class="notice" role="status">${escapeHtml(title)}</p><p class="links"><a href="${escapeHtml(back)}">${words.html('continue')}</a></p>`),
     )
   } catch (error) {
     if (wantsJson(ctx) || !(error instanceof AuthError) || error.status >= 500) throw error
     const words = pluginWords(ctx, messages)
     const title = words.text('InvitationInvalid')
-    return html(ctx, renderPage(ctx, words, title, `<p class="error" role="alert" data-error="${escapeHtml(error.code)}">${words.html('InvitationInvalid')}</p>`), error.status)
+    return html(ctx, page(ctx, words, title, `<p class="error" role="alert" data-error="${escapeHtml(error.code)}">${words.html('InvitationInvalid')}</p>`), error.status)
   }
 }

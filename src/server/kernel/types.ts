@@ -328,7 +328,11 @@ export interface LatchkeyPlugin {
   uses?(config: AuthConfig, providers: ReadonlyMap<string, ResolvedProvider>): boolean
   /** Runs once as an instance is built: checks its options (throw `configurationError` to refuse) and adds its services. */
   configure?(config: AuthConfig, resolved: ResolvedConfig): void
-  /** Routes under basePath, by their first path segment (a route name is one plugin's only). */
+  /**
+   * Routes under basePath, by their first path segment (a route name is one plugin's only). A name
+   * starting `.well-known/` (the rest of the path, slashes and all) answers GET at the origin's
+   * root instead (RFC 8615): the app routes that path to the handler.
+   */
   routes?: Record<string, Action>
   /** The cookies it sets (`cookieKey`): two plugins, or a plugin and the kernel, never claim one name. */
   cookies?: readonly CookieKey[]

@@ -1,0 +1,241 @@
+/**
+ * The authorization code flow's front half. GET /oauth2/authorize checks the request (or takes a
+ * pushed one, POST /oauth2/par, RFC 9126), keeps it server-side for 10 minutes and sends the
+ * browser to GET /oauth2/consent, which asks the user to sign in (any configured way, coming back
+ * here) and then to allow the client; POST /oauth2/consent, CSRF-checked, answers. The code goes to
+ * the redirect URI with `state` and `iss` (RFC 9207). Until the client and its redirect URI are
+ * known good, a refusal is a page here, never a redirect (RFC 6749 §4.1.2.1).
+ */
+import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, signedIn, verifyCsrf, type Body, type Context, type Reply } from 'latchkey/server'
+import { authenticateClient, matchRedirectUri, param, requestedScopes } from './clients.js'
+import { consentPage, refusalPage } from './consent-page.js'
+import { asOAuth, OAuthError } from './errors.js'
+import { issuerOf, oauthStore, serverOptions } from './instance.js'
+import type { AuthorizationRequest, ResolvedClient, ResolvedOAuthServer } from './options.js'
+
+export const requestUriPrefix = 'urn:ietf:params:oauth:request_uri:'
+const parSeconds = 60
+const interactionSeconds = 10 * 60
+const codeSeconds = 60
+const pkceChallenge = /^[A-Za-z0-9\-._~]{43,128}$/
+
+/** A refusal the client may hear at its redirect URI. */
+class Redirectable extends OAuthError {
+  constructor(
+    readonly to: { redirectUri: string; state?: string },
+    error: OAuthError,
+  ) {
+    super(error.error, error.description, error.status)
+  }
+}
+
+/** The client and redirect URI of a request, or the refusal (a page: nobody to redirect to). */
+function clientAndRedirect(options: ResolvedOAuthServer, params: Body): { client: ResolvedClient; redirectUri: string } {
+  const clientId = param(params, 'client_id')
+  const client = clientId === undefined ? undefined : options.clients.get(clientId)
+  if (!client) throw new OAuthError('invalid_request', clientId === undefined ? 'client_id is missing' : 'client_id names no registered client')
+  if (!client.grantTypes.includes('authorization_code')) throw new OAuthError('unauthorized_client', 'This client may not use the authorization code flow')
+  const redirectUri = param(params, 'redirect_uri')
+  if (redirectUri === undefined) throw new OAuthError('invalid_request', 'redirect_uri is missing')
+  if (!matchRedirectUri(client, redirectUri)) throw new OAuthError('invalid_request', 'redirect_uri is not one registered for this client (it must match whole)')
+  return { client, redirectUri }
+}
+
+/** The rest of the request, checked once the client and redirect URI are good: refusals go to the client. */
+function checkRequest(options: ResolvedOAuthServer, client: ResolvedClient, redirectUri: string, params: Body): AuthorizationRequest {
+  const state = param(params, 'state')
+  try {
+    if (param(params, 'response_type') !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code')
+    if (params.request !== undefined) throw new OAuthError('invalid_request', 'Request objects (request) are not supported; use PAR')
+    const method = param(params, 'code_challenge_method')
+    const challenge = param(params, 'code_challenge')
+    if (challenge === undefined) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256')
+    if (method !== 'S256') throw new OAuthError('invalid_request', `code_challenge_method must be S256${method === 'plain' ? '; plain is not accepted' : ''}`)
+    if (!pkceChallenge.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier')
+    const scope = requestedScopes(client, param(params, 'scope')).join(' ')
+    const resource = param(params, 'resource')
+    if (resource === undefined) throw new OAuthError('invalid_target', `resource is missing: name the API the token is for, one of ${options.resources.join(', ')}`)
+    if (!options.resources.includes(resource)) throw new OAuthError('invalid_target', 'resource is not one this server issues tokens for')
+    return { client_id: client.clientId, redirect_uri: redirectUri, scope, code_challenge: challenge, resource, ...(state !== undefined ? { state } : {}) }
+  } catch (error) {
+    throw error instanceof OAuthError ? new Redirectable({ redirectUri, state }, error) : error
+  }
+}
+
+/** The query as a body, refusing a parameter given twice (RFC 6749 §3.1). */
+function queryParams(ctx: Context): Body {
+  const query = ctx.url.searchParams
+  const params: Body = {}
+  for (const name of new Set(query.keys())) {
+    const all = query.getAll(name)
+    params[name] = all.length === 1 ? all[0] : all
+  }
+  return params
+}
+
+/** `redirect_uri` with the answer's parameters added to its query, and `iss` (RFC 9207). */
+function answerUrl(ctx: Context, redirectUri: string, fields: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri)
+  for (const [name, value] of Object.entries({ ...fields, iss: issuerOf(ctx.config) })) if (value !== undefined) url.searchParams.append(name, value)
+  return url.href
+}
+
+function refuse(ctx: Context, error: unknown): Reply | Promise<Reply> {
+  if (error instanceof Redirectable) {
+    ctx.config.logger.warn(`OAuth ${error.error}: ${error.description}`)
+    return redirect(ctx, answerUrl(ctx, error.to.redirectUri, { error: error.error, error_description: error.description, state: error.to.state }))
+  }
+  if (error instanceof OAuthError) {
+    ctx.config.logger.warn(`OAuth ${error.error}: ${error.description}`)
+    return refusalPage(ctx, 'requestInvalid', error.description, error.status)
+  }
+  throw error
+}
+
+/** GET /oauth2/authorize */
+export async function authorize(ctx: Context): Promise<Reply> {
+  const options = serverOptions.get(ctx.config)
+  try {
+    let params = queryParams(ctx)
+    const requestUri = param(params, 'request_uri')
+    if (requestUri !== undefined) params = await pushedRequest(ctx, params, requestUri)
+    const { client, redirectUri } = clientAndRedirect(options, params)
+    if (options.requirePar && requestUri === undefined) {
+      throw new Redirectable({ redirectUri, state: param(params, 'state') }, new OAuthError('invalid_request', 'This server takes authorization requests through PAR only (pushed_authorization_request_endpoint)'))
+    }
+    const request = checkRequest(options, client, redirectUri, params)
+    const id = randomToken(24)
+    await oauthStore(ctx.config).createOAuthRequest({ id, clientId: client.clientId, params: { ...request }, expires: new Date(ctx.now + interactionSeconds * 1000) })
+    return redirect(ctx, consentUrl(ctx, id))
+  } catch (error) {
+    return refuse(ctx, error)
+  }
+}
+
+/** The pushed request named by `request_uri`, spent: its parameters alone count (RFC 9126 §4). */
+async function pushedRequest(ctx: Context, params: Body, requestUri: string): Promise<Body> {
+  const clientId = param(params, 'client_id')
+  if (clientId === undefined) throw new OAuthError('invalid_request', 'client_id is missing')
+  const id = requestUri.startsWith(requestUriPrefix) ? requestUri.slice(requestUriPrefix.length) : ''
+  const stored = id ? await oauthStore(ctx.config).useOAuthRequest(`par:${id}`) : null
+  if (!stored || stored.expires.getTime() <= ctx.now || stored.clientId !== clientId) {
+    throw new OAuthError('invalid_request_uri', 'request_uri is unknown, expired, already used, or pushed by another client')
+  }
+  return stored.params
+}
+
+const consentUrl = (ctx: Context, id: string) => `${ctx.baseUrl}/oauth2/consent?${new URLSearchParams({ request: id })}`
+
+/** POST /oauth2/par: the client pushes its request; answered with a one-time `request_uri` good for 60 seconds. */
+export function pushAuthorizationRequest(ctx: Context): Promise<Reply> {
+  return asOAuth(ctx, async () => {
+    const options = serverOptions.get(ctx.config)
+    const body = await readBody(ctx.request, ctx.config.maxBodySize)
+    const client = authenticateClient(ctx, body, options)
+    if (body.request_uri !== undefined) throw new OAuthError('invalid_request', 'request_uri cannot be pushed')
+    const { redirectUri } = clientAndRedirect(options, { ...body, client_id: client.clientId })
+    let request: AuthorizationRequest
+    try {
+      request = checkRequest(options, client, redirectUri, body)
+    } catch (error) {
+      // At PAR the client hears the refusal in the answer itself.
+      throw error instanceof Redirectable ? new OAuthError(error.error, error.description, error.status) : error
+    }
+    const id = randomToken(24)
+    // The pushed form of the request, as the authorization endpoint will check it again.
+    const pushed: Record<string, string> = { ...request, response_type: 'code', code_challenge_method: 'S256' }
+    await oauthStore(ctx.config).createOAuthRequest({ id: `par:${id}`, clientId: client.clientId, params: pushed, expires: new Date(ctx.now + parSeconds * 1000) })
+    return json(ctx, { request_uri: `${requestUriPrefix}${id}`, expires_in: parSeconds }, 201)
+  })
+}
+
+/** The request a consent URL names, while it is not expired. */
+async function pendingRequest(ctx: Context, id: string | undefined, spend: boolean) {
+  if (!id || id.length > 64 || id.startsWith('par:')) return null
+  const store = oauthStore(ctx.config)
+  const found = spend ? await store.useOAuthRequest(id) : await store.getOAuthRequest(id)
+  return found && found.expires.getTime() > ctx.now ? (found.params as unknown as AuthorizationRequest) : null
+}
+
+/** True when the user allowed the client a scope set that holds every scope asked for. */
+async function consented(ctx: Context, userId: string, request: AuthorizationRequest): Promise<boolean> {
+  const asked = request.scope.split(' ').filter(Boolean)
+  const sets = await oauthStore(ctx.config).listOAuthConsents(userId, request.client_id)
+  return sets.some((set) => {
+    const allowed = set.split(' ')
+    return asked.every((s) => allowed.includes(s))
+  })
+}
+
+/** GET /oauth2/consent?request=: sign in first, then the consent page, or straight on where consent is remembered. */
+export async function showConsent(ctx: Context): Promise<Reply> {
+  const id = ctx.url.searchParams.get('request') ?? undefined
+  const request = await pendingRequest(ctx, id, false)
+  if (!request) return refusalPage(ctx, 'requestExpired', undefined, 400)
+  const me = await signedIn(ctx)
+  if (!me) {
+    const signIn = new URL(ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`, ctx.origin)
+    signIn.searchParams.set('callbackUrl', consentUrl(ctx, id!))
+    return redirect(ctx, signIn.href)
+  }
+  const client = serverOptions.get(ctx.config).clients.get(request.client_id)
+  if (!client) return refusalPage(ctx, 'requestExpired', undefined, 400)
+  if (await consented(ctx, me.user.id, request)) {
+    if (!(await pendingRequest(ctx, id, true))) return refusalPage(ctx, 'requestExpired', undefined, 400)
+    return issueCode(ctx, request, me.user.id, me.signedInAt)
+  }
+  return consentPage(ctx, { id: id!, client, request, account: me.user.email ?? me.user.name ?? me.user.id, csrfToken: await ensureCsrfToken(ctx) })
+}
+
+/** POST /oauth2/consent: `decision` allow or deny, with the page's CSRF token. */
+export async function answerConsent(ctx: Context): Promise<Reply> {
+  let body: Body
+  try {
+    body = await readBody(ctx.request, ctx.config.maxBodySize)
+    await verifyCsrf(ctx, body.csrfToken)
+  } catch (error) {
+    const status = (error as { status?: number }).status ?? 400
+    ctx.config.logger.warn(`OAuth consent refused: ${(error as Error).message}`)
+    return refusalPage(ctx, 'consentForgery', undefined, status >= 400 && status < 500 ? status : 400)
+  }
+  const decision = typeof body.decision === 'string' ? body.decision : undefined
+  if (decision !== 'allow' && decision !== 'deny') return refusalPage(ctx, 'requestInvalid', 'decision must be allow or deny', 400)
+  const me = await signedIn(ctx)
+  if (!me) return refusalPage(ctx, 'requestExpired', undefined, 401)
+  const request = await pendingRequest(ctx, typeof body.request === 'string' ? body.request : undefined, true)
+  if (!request || !serverOptions.get(ctx.config).clients.has(request.client_id)) return refusalPage(ctx, 'requestExpired', undefined, 400)
+  if (decision === 'deny') {
+    return redirect(ctx, answerUrl(ctx, request.redirect_uri, { error: 'access_denied', error_description: 'The user did not allow the request', state: request.state }))
+  }
+  await oauthStore(ctx.config).saveOAuthConsent({ userId: me.user.id, clientId: request.client_id, scope: request.scope, at: new Date(ctx.now) })
+  return issueCode(ctx, request, me.user.id, me.signedInAt)
+}
+
+/**
+ * A new grant and its code, `<grant id>.<random>`: the code is a one-time verification token
+ * (stored as its SHA-256, 60 seconds), the grant keeps the hash too, so a second use of the code
+ * is told from a guess and revokes what the first use issued.
+ */
+async function issueCode(ctx: Context, request: AuthorizationRequest, userId: string, signedInAt: number | undefined): Promise<Reply> {
+  const grantId = randomToken(16)
+  const code = `${grantId}.${randomToken(32)}`
+  const codeHash = await sha256Hex(code)
+  const store = oauthStore(ctx.config)
+  await store.createOAuthGrant({
+    id: grantId,
+    clientId: request.client_id,
+    userId,
+    scope: request.scope,
+    resource: request.resource,
+    codeHash,
+    codeChallenge: request.code_challenge,
+    redirectUri: request.redirect_uri,
+    authTime: signedInAt === undefined ? null : new Date(signedInAt),
+    createdAt: new Date(ctx.now),
+    revokedAt: null,
+  })
+  await store.createVerificationToken({ identifier: codeIdentifier(grantId), token: codeHash, expires: new Date(ctx.now + codeSeconds * 1000) })
+  return redirect(ctx, answerUrl(ctx, request.redirect_uri, { code, state: request.state }))
+}
+
+export const codeIdentifier = (grantId: string) => `oauth-code:${grantId}`

@@ -1,0 +1,6 @@
+/** The plugins whose schemas ride along in every adapter suite: their tables, methods and own cases. */
+import { waitlist } from '../../examples/plugins/waitlist.js'
+import { organizations } from 'latchkey/plugins/organizations'
+import { oauthServerSchema } from 'latchkey/plugins/oauth-server'
+
+export const schemaPlugins = [waitlist({ capacity: 10 }), organizations(), { id: 'oauth-server', schema: oauthServerSchema }]
