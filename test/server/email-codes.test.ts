@@ -92,6 +92,25 @@ describe('the code in the email', () => {
       if (old !== fresh) expect(errorOf(await enter(jar, old))).toBe('InvalidCode')
       expect(await enter(jar, fresh)).toMatchObject({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
     })
+
+    it(`the link and the code are one secret: once one signs in, the other is refused (codes kept in ${keptIn})`, async () => {
+      const { handler, outbox } = server()
+      // The link first: its code then signs nobody in.
+      const asking = new Jar(handler)
+      await ask(asking)
+      const first = outbox.at(-1)!
+      const link = new URL(first.url)
+      expect((await asking.get(link.pathname + link.search)).headers.get('location')).toBe('http://localhost:3000/dashboard')
+      expect(errorOf(await enter(new Jar(handler), first.code!))).toBe('InvalidCode')
+      // The code first, typed in another browser: the link then signs in nobody, not even the browser that asked.
+      const other = new Jar(handler)
+      await ask(other)
+      const second = outbox.at(-1)!
+      expect(await enter(new Jar(handler), second.code!)).toMatchObject({ status: 200, body: { url: 'http://localhost:3000/dashboard' } })
+      const again = new URL(second.url)
+      expect(new URL((await other.get(again.pathname + again.search)).headers.get('location')!, 'http://localhost:3000').searchParams.get('error')).toBe('Verification')
+      expect(await other.session()).toBeNull()
+    })
   }
 
   it('an expired code is CodeExpired, while the link (24 hours) still works', async () => {

@@ -188,6 +188,32 @@ describe('passwords: what an attacker meets', () => {
     expect(await Promise.all(forgot.map((r) => r.json()))).toEqual([{ ok: true }, { ok: true }])
   }, 120_000) // 28 scrypts in a row: seconds alone, more while the other http files share both cores
 
+  it("an email's link and code are one secret: once either confirms or resets, the other is refused", async () => {
+    const made = server()
+    const email = 'ada@example.com'
+    const tokenOf = (kind: PasswordEmail['kind']) => new URL(lastMail(made, kind)!.url!).searchParams.get('token')!
+    // Sign-up: the link confirms, then its code is refused.
+    const jar = new Jar(made.handler)
+    await post(jar, 'sign-up', { email, password: 'a long passphrase' })
+    const verifyCode = lastMail(made, 'verify-email')!.code!
+    expect((await post(jar, 'verify', { email, token: tokenOf('verify-email') })).status).toBe(200)
+    expect(await (await post(jar, 'verify', { email, code: verifyCode })).json()).toMatchObject({ error: 'InvalidCode' })
+    // Reset by the link, then its code: refused, the password stays the link's.
+    await post(jar, 'forgot', { email })
+    await made.handler.settled()
+    const first = lastMail(made, 'reset-password')!
+    expect((await post(jar, 'reset', { email, token: tokenOf('reset-password'), password: 'the first new one' })).status).toBe(200)
+    expect(await (await post(jar, 'reset', { email, code: first.code!, password: 'an attacker passphrase' })).json()).toMatchObject({ error: 'InvalidCode' })
+    // Reset by the code, then its link: refused.
+    await post(jar, 'forgot', { email })
+    await made.handler.settled()
+    const second = lastMail(made, 'reset-password')!
+    expect((await post(jar, 'reset', { email, code: second.code!, password: 'the second new one' })).status).toBe(200)
+    expect(await (await post(jar, 'reset', { email, token: tokenOf('reset-password'), password: 'an attacker passphrase' })).json()).toMatchObject({ error: 'InvalidCode' })
+    expect((await signIn(new Jar(made.handler), email, 'an attacker passphrase')).status).toBe(401)
+    expect((await signIn(new Jar(made.handler), email, 'the second new one')).status).toBe(200)
+  })
+
   it('a breached password is refused at sign-up, and only five hex digits of its SHA-1 leave the server', async () => {
     const made = server()
     const seen = range.requests.length

@@ -10,7 +10,7 @@
  */
 import type { Adapter, VerificationToken } from '../../core/types.js'
 import { AuthError } from '../../core/errors.js'
-import { useAdapter, useCodeMethods } from './adapter-methods.js'
+import { codeKeeping, useAdapter, useCodeMethods } from './adapter-methods.js'
 import { newCode, normalizeCode, type CodeKind } from './code-kinds.js'
 import type { Context } from './context.js'
 import { hmacHex } from './crypto.js'
@@ -50,6 +50,14 @@ export async function storeOneTimeRecord(ctx: Context, record: VerificationToken
   await Promise.all([purgeExpired(ctx), store()])
 }
 
+/**
+ * An email's link and code are one secret in two forms: once either is used, the links of
+ * `identifier` stop working too (where the adapter can drop them: latchkey's adapters can).
+ */
+export async function retireLinks(ctx: Context, identifier: string): Promise<void> {
+  await ctx.config.adapter?.deleteVerificationTokens?.({ identifier })
+}
+
 // ---------------------------------------------------------------- codes
 
 /** The record's key: `<purpose>:<subject>`, or the subject alone for a bare kind (which never holds a `:`). */
@@ -74,6 +82,12 @@ export async function issueCode(ctx: Context, kind: CodeKind, subject: string, e
   const store = async () => adapter.createVerificationCode({ identifier, code: await hashCode(ctx.config.secrets[0], identifier, code), expires })
   await Promise.all([purgeExpired(ctx), store()])
   return { code, expires }
+}
+
+/** The code half of a used link: replaced by one nobody is told, expired already. */
+export async function retireCode(ctx: Context, kind: CodeKind, subject: string): Promise<void> {
+  // An adapter that keeps no codes sent none.
+  if (codeKeeping(ctx.config.adapter)) await issueCode(ctx, kind, subject, new Date(ctx.now))
 }
 
 /** One attempt at `subject`'s code; returns when it is right, else throws InvalidCode, CodeExpired or TooManyAttempts. */

@@ -8,7 +8,7 @@
 import type { EmailConfig } from '../../../core/types.js'
 import { AuthError } from '../../../core/errors.js'
 import type { Context } from '../../kernel/context.js'
-import { issueCode, spendCode, type CodeKind } from '../../kernel/one-time-secrets.js'
+import { issueCode, retireCode, retireLinks, spendCode, type CodeKind } from '../../kernel/one-time-secrets.js'
 import { codeOptions } from './code-options.js'
 
 /** The provider's codes as a kind: keyed by the address alone (which never holds a `:`), as its links are. */
@@ -32,4 +32,11 @@ export async function useCode(ctx: Context, provider: EmailConfig, identifier: s
   const kind = codeKind(provider)
   if (!kind) throw new AuthError('InvalidRequest', `Provider "${provider.id}" sends no codes (its code option is false)`)
   await spendCode(ctx, kind, identifier, input)
+  await retireLinks(ctx, identifier)
+}
+
+/** After the link signed in: its code stops working too. */
+export async function retireEmailCode(ctx: Context, provider: EmailConfig, identifier: string): Promise<void> {
+  const kind = codeKind(provider)
+  if (kind) await retireCode(ctx, kind, identifier)
 }

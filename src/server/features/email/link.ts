@@ -13,7 +13,7 @@ import { storeOneTimeRecord } from '../../kernel/one-time-secrets.js'
 import { requestTheme } from '../../kernel/theme.js'
 import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
 import { signInMessage } from '../../../providers/lib/email.js'
-import { storeCode } from './code.js'
+import { retireEmailCode, storeCode } from './code.js'
 import { noteRequester } from './requester.js'
 
 const defaultMaxAge = 24 * 60 * 60
@@ -97,6 +97,7 @@ export async function useEmailLink(ctx: Context, provider: EmailConfig, { identi
   }
   if (!record) throw new AuthError('Verification', 'The sign-in link is invalid or has already been used')
   if (record.expires.getTime() <= ctx.now) throw new AuthError('Verification', 'The sign-in link has expired')
+  await retireEmailCode(ctx, provider, identifier)
   return completeEmailSignIn(ctx, provider, identifier)
 }
 

@@ -1,13 +1,14 @@
 /**
  * The one-time link and code of a password email: to confirm an address or to reset a password.
  * The link's token is stored as an HMAC under the secret (as email links are), the code as a kind
- * of the kernel's one-time-secret service (6 digits, 10 minutes, burned after 5 wrong entries); a new email replaces both.
+ * of the kernel's one-time-secret service (6 digits, 10 minutes, burned after 5 wrong entries); a new email replaces both,
+ * and using one retires the other.
  */
 import { AuthError } from '../../../core/errors.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { hmacHex, randomToken } from '../../kernel/crypto.js'
-import { digits, issueCode, spendCode, storeOneTimeRecord, type CodeKind } from '../../kernel/one-time-secrets.js'
+import { digits, issueCode, retireCode, retireLinks, spendCode, storeOneTimeRecord, type CodeKind } from '../../kernel/one-time-secrets.js'
 import { addressField } from '../../kernel/address.js'
 import type { EmailLink } from './emails.js'
 import { passwordStore } from './store.js'
@@ -44,13 +45,16 @@ export async function issueLink(ctx: Context, purpose: Purpose, email: string, m
 /** Spends the link's `token` or the `code` in the body for `email`; throws InvalidCode, CodeExpired or TooManyAttempts. */
 export async function useLinkOrCode(ctx: Context, purpose: Purpose, email: string, body: Body): Promise<void> {
   const token = stringField(body, 'token')
-  if (!token) return spendCode(ctx, codeKinds[purpose], email, body.code)
+  if (!token) {
+    await spendCode(ctx, codeKinds[purpose], email, body.code)
+    return retireLinks(ctx, identifier(purpose, email))
+  }
   const store = passwordStore(ctx)
   for (const secret of ctx.config.secrets) {
     const record = await store.useVerificationToken({ identifier: identifier(purpose, email), token: await hashLinkToken(purpose, token, secret) })
     if (!record) continue
     if (record.expires.getTime() <= ctx.now) throw new AuthError('CodeExpired', 'This link has expired; ask for a new email', { status: 400 })
-    return
+    return retireCode(ctx, codeKinds[purpose], email)
   }
   throw new AuthError('InvalidCode', 'This link or code is not right, or it was used already; ask for a new email', { status: 400 })
 }
