@@ -37,7 +37,7 @@ const keySet = instanceKey<Promise<KeySet>>('oauth-server signing keys')
 
 async function seal(config: ResolvedConfig, jwk: JWK): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12))
-  const key = await deriveKey(config.secrets[0]!, sealSalt)
+  const key = (await deriveKey(config.secrets[0]!, sealSalt)) as CryptoKey
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(JSON.stringify(jwk))))
   return `${base64url.encode(iv)}.${base64url.encode(sealed)}`
 }
@@ -46,7 +46,7 @@ async function unseal(config: ResolvedConfig, sealed: string): Promise<JWK | nul
   const [iv, data] = sealed.split('.').map((part) => base64url.decode(part))
   for (const secret of config.secrets) {
     try {
-      const key = await deriveKey(secret, sealSalt)
+      const key = (await deriveKey(secret, sealSalt)) as CryptoKey
       const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: iv as Uint8Array<ArrayBuffer> }, key, data as Uint8Array<ArrayBuffer>)
       return JSON.parse(new TextDecoder().decode(plain)) as JWK
     } catch {
