@@ -1,10 +1,10 @@
 import type { AuthClient, OrganizationDetails, OrganizationMember } from '../client/index.js'
 import { when } from './dates.js'
 import { h, isolate, keep } from './dom.js'
-import { rankOf, roleWords, tellOrganizationsChanged, watchOrganizations } from './organization-roles.js'
+import { rankOf, roleWords, tellOrganizationsChanged } from './organization-roles.js'
 import { need } from './plugins.js'
 import type { ProfileKey } from './profile-words.js'
-import { SettingsList } from './settings-list.js'
+import { OrganizationsList } from './organizations-list.js'
 
 const invalid = () => Object.assign(new Error('invalid'), { code: 'InvalidRequest' })
 
@@ -18,7 +18,7 @@ const invalid = () => Object.assign(new Error('invalid'), { code: 'InvalidReques
  * plugin. Empty when signed out; a line that says so where no organization is active.
  */
 export function organizationElement(client: AuthClient): CustomElementConstructor {
-  return class LatchkeyOrganization extends SettingsList<OrganizationDetails> {
+  return class LatchkeyOrganization extends OrganizationsList<OrganizationDetails> {
     static override observedAttributes = ['lang', 'organization-id']
     /** Each member's role field, by user id: kept, so the one changed keeps the focus. */
     private roleFields = new Map<string, HTMLSelectElement>()
@@ -44,7 +44,6 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
     private done?: { key: ProfileKey; values?: Record<string, unknown> }
     /** The organization (and role) shown: another one read anew. */
     private seen?: string
-    private watch?: AbortController
     constructor() {
       super(client)
       this.said.tabIndex = -1
@@ -57,14 +56,6 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
     }
     private get details(): OrganizationDetails | undefined {
       return this.list[0]
-    }
-    override connectedCallback() {
-      super.connectedCallback()
-      this.watch = watchOrganizations(this as never, () => this.readAgain())
-    }
-    override disconnectedCallback() {
-      super.disconnectedCallback()
-      this.watch?.abort()
     }
     override attributeChangedCallback(name?: string) {
       super.attributeChangedCallback()

@@ -12,10 +12,3 @@ export const rankOf = (role: string) => ({ owner: 3, admin: 2 })[role] ?? 1
 /** Fired on the document when one element changed the user's organizations (made, left, deleted, renamed): the others read theirs anew. */
 export const organizationsChanged = 'latchkey-organizations-changed'
 export const tellOrganizationsChanged = (from: HTMLElement) => document.dispatchEvent(new CustomEvent(organizationsChanged, { detail: from }))
-
-/** Reads the element's organizations anew whenever another element changed them, while signed in; abort it to stop. */
-export function watchOrganizations(element: HTMLElement & { client: { session?: { user?: unknown } | null } }, readAgain: () => void): AbortController {
-  const watch = new AbortController()
-  document.addEventListener(organizationsChanged, (e) => (e as CustomEvent).detail !== element && element.client.session?.user && readAgain(), { signal: watch.signal })
-  return watch
-}

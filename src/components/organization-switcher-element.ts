@@ -1,8 +1,8 @@
 import type { AuthClient, OrganizationInfo } from '../client/index.js'
 import { h, isolate, keep } from './dom.js'
-import { roleWords, tellOrganizationsChanged, watchOrganizations } from './organization-roles.js'
+import { roleWords, tellOrganizationsChanged } from './organization-roles.js'
 import { need } from './plugins.js'
-import { SettingsList } from './settings-list.js'
+import { OrganizationsList } from './organizations-list.js'
 
 /** A refusal made here, before asking the server: said as the server's would be. */
 const invalid = () => Object.assign(new Error('invalid'), { code: 'InvalidRequest' })
@@ -17,7 +17,7 @@ const takenName = (name: string) => !!name && [...name].length <= 100 && !/[\u00
  * becomes the active one. Needs the organizations plugin. Empty when signed out.
  */
 export function organizationSwitcherElement(client: AuthClient): CustomElementConstructor {
-  return class LatchkeyOrganizationSwitcher extends SettingsList<OrganizationInfo> {
+  return class LatchkeyOrganizationSwitcher extends OrganizationsList<OrganizationInfo> {
     /** Each option's button, by organization id ('' the personal account): kept, so the one pressed keeps the focus. */
     private options = new Map<string, HTMLButtonElement>()
     private label = h('p', { part: 'label', id: 'switcher-label' })
@@ -37,20 +37,11 @@ export function organizationSwitcherElement(client: AuthClient): CustomElementCo
     private done?: { name: string | null }
     /** The session's organization as last shown: a change (here, in another tab, a removal) reads the list anew. */
     private seen?: string
-    private watch?: AbortController
     constructor() {
       super(client)
     }
     private get orgs() {
       return need(this.client, 'organizations', 'latchkey-organization-switcher')
-    }
-    override connectedCallback() {
-      super.connectedCallback()
-      this.watch = watchOrganizations(this as never, () => this.readAgain())
-    }
-    override disconnectedCallback() {
-      super.disconnectedCallback()
-      this.watch?.abort()
     }
     protected async read() {
       return (await this.orgs.list()).organizations
