@@ -293,6 +293,8 @@ test('new recovery codes ask for a code from the app, and a stale session to con
   await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<latchkey-signin confirm id="confirm"></latchkey-signin>'))
   await signInWithForm(page, 'gus', 'secret', '#confirm')
   await expect.poll(() => page.evaluate(() => window.client.session?.amr)).toEqual(['pwd'])
+  // The new sign-in makes the element read its list again, which closes what was open: let it land first.
+  await env.server.idle()
   // A fresh session alone is not enough: a wrong code renews nothing, and says so under the field.
   form = await renew()
   await form.locator('input').fill(codeNow(secret) === '000000' ? '111111' : '000000')
