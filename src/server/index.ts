@@ -2,7 +2,6 @@
  * latchkey/server: the sign-in service, a Web-standard handler for any fetch runtime. It imports
  * no `node:` module and its types need no @types/node; the node:http binding is `latchkey/node`.
  */
-import { deriveKey as deriveCryptoKey, type DerivedKey } from './kernel/crypto.js'
 export { Latchkey, type Handler, type LatchkeyHandler } from './latchkey.js'
 export type { GetSession, SessionOf } from './app/get-session.js'
 export type { GetAccessToken } from './features/oauth/get-access-token.js'
@@ -48,9 +47,7 @@ export { setCookie, clearCookie } from './kernel/context.js'
 export { instanceKey, requestKey, type StateKey } from './kernel/state.js'
 export { escapeHtml, page } from './kernel/page-html.js'
 export { pluginWords, pageWords, type PluginWords } from './kernel/page-language.js'
-export { randomToken, sha256Hex, timingSafeEqual, type DerivedKey } from './kernel/crypto.js'
-/** An AES-256-GCM key from the secret (HKDF-SHA-256; `salt` separates uses), typed without the DOM's CryptoKey. */
-export const deriveKey: (secret: string, salt: string) => Promise<DerivedKey> = deriveCryptoKey
+export { randomToken, sha256Hex, timingSafeEqual, deriveKey, type DerivedKey } from './kernel/plugin-crypto.js'
 export type { PluginMessages, PluginSchema, PluginMigration, PluginAdapterTests, SchemaMethods, SchemaQueryable } from './kernel/types.js'
 export { useAdapter } from './kernel/adapter-methods.js'
 export { afterAnswer } from './kernel/after-answer.js'

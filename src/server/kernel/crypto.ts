@@ -26,12 +26,6 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
 
 const derivedKeys = new Map<string, Promise<CryptoKey>>()
 
-/** A Web Crypto key, named without the DOM's `CryptoKey`: the server's public types need only the ES library. */
-export interface DerivedKey {
-  readonly algorithm: { name: string }
-  readonly usages: readonly string[]
-}
-
 /**
  * An AES-256-GCM key from HKDF-SHA-256 over the secret; `salt` separates uses.
  * Derived and imported once per pair: importing on every request costs more than the decryption.
