@@ -20,6 +20,9 @@ export type OAuthErrorCode =
   | 'invalid_request_uri'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'invalid_client_metadata'
+  | 'invalid_redirect_uri'
+  | 'invalid_software_statement'
 
 export class OAuthError extends Error {
   constructor(
