@@ -35,7 +35,6 @@ export function register(ctx: Context): Promise<Reply> {
       throw new OAuthError('invalid_client_metadata', 'Send the client metadata as application/json (RFC 7591 §3.1)')
     }
     const metadata = await readBody(ctx.request, ctx.config.maxBodySize)
-    if (Array.isArray(metadata)) throw new OAuthError('invalid_client_metadata', 'The client metadata must be a JSON object')
     if ('software_statement' in metadata) throw new OAuthError('invalid_software_statement', 'Software statements are not accepted')
     const checked = checkMetadata(metadata, Object.keys(options.scopes), ['none', 'client_secret_basic', 'client_secret_post'])
     const clientId = `${registeredPrefix}${randomToken(18)}`

@@ -56,7 +56,9 @@ export const clientsTests = {
     const client: ResolvedClient = { clientId, secretHash: 'ab'.repeat(32), redirectUris: ['https://c.example/cb'], name: 'C', scopes: ['a'], grantTypes: ['authorization_code'], introspectAny: false }
     await store.createOAuthClient({ client, metadata: { client_name: 'C', redirect_uris: ['https://c.example/cb'] }, createdAt: new Date(5000) })
     const back = await store.getOAuthClient(clientId)
-    if (JSON.stringify(back?.client) !== JSON.stringify(client) || back?.metadata.client_name !== 'C' || back.createdAt.getTime() !== 5000) throw new Error(`expected the client back, got ${JSON.stringify(back)}`)
+    // jsonb keeps no key order: compared with the keys sorted.
+    const same = (a: unknown, b: unknown) => JSON.stringify(a, Object.keys(a as object).sort()) === JSON.stringify(b, Object.keys(b as object).sort())
+    if (!back || !same(back.client, client) || back.metadata.client_name !== 'C' || back.createdAt.getTime() !== 5000) throw new Error(`expected the client back, got ${JSON.stringify(back)}`)
     if (await store.getOAuthClient(`lkc_${crypto.randomUUID()}`)) throw new Error('expected an unknown client to read as null')
   },
 }
