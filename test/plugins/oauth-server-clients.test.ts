@@ -7,12 +7,23 @@
  * too many. docs/security.md names these tests.
  */
 import * as oauth from 'oauth4webapi'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { oauthServer, type OAuthServerOptions } from 'latchkey/plugins/oauth-server'
 import { isPublicAddress } from '../../src/plugins/oauth-server/safe-fetch.js'
 import { secretHash } from '../../src/plugins/oauth-server/options.js'
 import { authorizationUrl, authorizeInBrowser, authServer, browser, mcp, origin, pkce, type AuthServer } from './oauth-server-support.js'
 import { documentServer, serveJson, type DocumentServer } from './oauth-server-documents.js'
+
+// Names that resolve as the attacks need, without a DNS server: the rest resolve as usual.
+const fakeNames: Record<string, Array<{ address: string; family: number }>> = {
+  'mixed.example': [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }],
+  'mapped.example': [{ address: '::ffff:169.254.169.254', family: 6 }],
+}
+vi.mock('node:dns/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:dns/promises')>()
+  const lookup = (name: string, options: object) => (fakeNames[name] ? Promise.resolve(fakeNames[name]) : real.lookup(name, options as never))
+  return { ...real, lookup, default: { ...real, lookup } }
+})
 
 let docs: DocumentServer
 beforeAll(async () => {
@@ -154,6 +165,16 @@ describe('client ID metadata documents under attack', () => {
       expect((await authorizeAs(server, target)).text, target).toContain('client_id names no registered client')
     }
     expect(docs.hits.get('/private.json')).toBeUndefined()
+    noErrors(server)
+  })
+
+  it('a host with one private address among public ones, or resolving to an IPv4-mapped metadata address, is refused before any connection', async () => {
+    const server = authServer({ clientIdMetadataDocuments: true })
+    for (const target of ['https://mixed.example/client.json', 'https://mapped.example/client.json']) {
+      const answer = await authorizeAs(server, target)
+      expect(answer.status, target).toBe(400)
+      expect(answer.text, target).toContain('resolves to a private or reserved address')
+    }
     noErrors(server)
   })
 
