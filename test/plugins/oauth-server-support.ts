@@ -25,6 +25,13 @@ export const clients: OAuthServerOptions['clients'] = [
   { clientId: 'rs', name: 'Resource server', clientSecret: `${secret}-rs`, grantTypes: ['client_credentials'], redirectUris: [], introspectAny: true },
 ]
 
+/** A logger that keeps each warning and error as a line: `error <name>: <message>`, `warn <text>`. */
+export const recordingLogger = (logs: string[]) => ({ error: (e: Error) => logs.push(`error ${e.name}: ${e.message}`), warn: (w: string) => logs.push(`warn ${w}`), debug: () => {} })
+
+/** The test users: a credentials provider that signs in ada and bo by name alone. */
+export const testUsers = () =>
+  Credentials({ credentials: { username: {} }, authorize: async ({ username }) => (username === 'ada' || username === 'bo' ? { id: `user-${username}`, email: `${username}@example.com` } : null) })
+
 export function authServer(
   overrides: Partial<OAuthServerOptions> = {},
   config: Partial<AuthConfig> = {},
@@ -45,8 +52,8 @@ export function authServer(
     plugins: [plugin],
     rateLimit: false,
     now: () => clock.now,
-    logger: { error: (e) => logs.push(`error ${e.name}: ${e.message}`), warn: (w) => logs.push(`warn ${w}`), debug: () => {} },
-    providers: [Credentials({ credentials: { username: {} }, authorize: async ({ username }) => (username === 'ada' || username === 'bo' ? { id: `user-${username}`, email: `${username}@example.com` } : null) })],
+    logger: recordingLogger(logs),
+    providers: [testUsers()],
     ...config,
   })
   const as = async () => {

@@ -8,6 +8,7 @@
  */
 import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, signedIn, verifyCsrf, type Body, type Context, type Reply } from 'latchkey/server'
 import { authenticateClient, matchRedirectUri, param, requestedScopes } from './clients.js'
+import { findClient } from './client-lookup.js'
 import { consentPage, refusalPage } from './consent-page.js'
 import { asOAuth, OAuthError } from './errors.js'
 import { issuerOf, oauthStore, serverOptions } from './instance.js'
@@ -30,9 +31,9 @@ class Redirectable extends OAuthError {
 }
 
 /** The client and redirect URI of a request, or the refusal (a page: nobody to redirect to). */
-function clientAndRedirect(options: ResolvedOAuthServer, params: Body): { client: ResolvedClient; redirectUri: string } {
+async function clientAndRedirect(ctx: Context, options: ResolvedOAuthServer, params: Body): Promise<{ client: ResolvedClient; redirectUri: string }> {
   const clientId = param(params, 'client_id')
-  const client = clientId === undefined ? undefined : options.clients.get(clientId)
+  const client = clientId === undefined ? undefined : await findClient(ctx, options, clientId)
   if (!client) throw new OAuthError('invalid_request', clientId === undefined ? 'client_id is missing' : 'client_id names no registered client')
   if (!client.grantTypes.includes('authorization_code')) throw new OAuthError('unauthorized_client', 'This client may not use the authorization code flow')
   const redirectUri = param(params, 'redirect_uri')
@@ -99,7 +100,7 @@ export async function authorize(ctx: Context): Promise<Reply> {
     let params = queryParams(ctx)
     const requestUri = param(params, 'request_uri')
     if (requestUri !== undefined) params = await pushedRequest(ctx, params, requestUri)
-    const { client, redirectUri } = clientAndRedirect(options, params)
+    const { client, redirectUri } = await clientAndRedirect(ctx, options, params)
     if (options.requirePar && requestUri === undefined) {
       throw new Redirectable({ redirectUri, state: param(params, 'state') }, new OAuthError('invalid_request', 'This server takes authorization requests through PAR only (pushed_authorization_request_endpoint)'))
     }
@@ -131,9 +132,9 @@ export function pushAuthorizationRequest(ctx: Context): Promise<Reply> {
   return asOAuth(ctx, async () => {
     const options = serverOptions.get(ctx.config)
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
-    const client = authenticateClient(ctx, body, options)
+    const client = await authenticateClient(ctx, body, options)
     if (body.request_uri !== undefined) throw new OAuthError('invalid_request', 'request_uri cannot be pushed')
-    const { redirectUri } = clientAndRedirect(options, { ...body, client_id: client.clientId })
+    const { redirectUri } = await clientAndRedirect(ctx, options, { ...body, client_id: client.clientId })
     let request: AuthorizationRequest
     try {
       request = checkRequest(options, client, redirectUri, body)
@@ -178,7 +179,7 @@ export async function showConsent(ctx: Context): Promise<Reply> {
     signIn.searchParams.set('callbackUrl', consentUrl(ctx, id!))
     return redirect(ctx, signIn.href)
   }
-  const client = serverOptions.get(ctx.config).clients.get(request.client_id)
+  const client = await findClient(ctx, serverOptions.get(ctx.config), request.client_id).catch(() => undefined)
   if (!client) return refusalPage(ctx, 'requestExpired', undefined, 400)
   if (await consented(ctx, me.user.id, request)) {
     if (!(await pendingRequest(ctx, id, true))) return refusalPage(ctx, 'requestExpired', undefined, 400)
@@ -203,7 +204,7 @@ export async function answerConsent(ctx: Context): Promise<Reply> {
   const me = await signedIn(ctx)
   if (!me) return refusalPage(ctx, 'requestExpired', undefined, 401)
   const request = await pendingRequest(ctx, typeof body.request === 'string' ? body.request : undefined, true)
-  if (!request || !serverOptions.get(ctx.config).clients.has(request.client_id)) return refusalPage(ctx, 'requestExpired', undefined, 400)
+  if (!request || !(await findClient(ctx, serverOptions.get(ctx.config), request.client_id).catch(() => undefined))) return refusalPage(ctx, 'requestExpired', undefined, 400)
   if (decision === 'deny') {
     return redirect(ctx, answerUrl(ctx, request.redirect_uri, { error: 'access_denied', error_description: 'The user did not allow the request', state: request.state }))
   }

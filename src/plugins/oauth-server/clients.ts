@@ -4,6 +4,7 @@
  * URI rule (exact match; a loopback IP's port free, RFC 8252 §7.3).
  */
 import { timingSafeEqual, type Body, type Context } from 'latchkey/server'
+import { findClient } from './client-lookup.js'
 import { OAuthError } from './errors.js'
 import { secretHash, type ResolvedClient, type ResolvedOAuthServer } from './options.js'
 
@@ -44,7 +45,7 @@ function basicCredentials(header: string): { id: string; secret: string } {
  * `client_secret` in the body, not both); a public one names itself with `client_id` and has no
  * secret to send. Any failure is 401 invalid_client, which says nothing of which client exists.
  */
-export function authenticateClient(ctx: Context, body: Body, options: ResolvedOAuthServer): ResolvedClient {
+export async function authenticateClient(ctx: Context, body: Body, options: ResolvedOAuthServer): Promise<ResolvedClient> {
   const header = ctx.incoming.header('authorization')
   const bodyId = param(body, 'client_id')
   const bodySecret = param(body, 'client_secret')
@@ -59,7 +60,10 @@ export function authenticateClient(ctx: Context, body: Body, options: ResolvedOA
     secret = bodySecret
   }
   if (id === undefined) throw invalidClient('no client_id, and no Authorization header')
-  const client = options.clients.get(id)
+  const client = await findClient(ctx, options, id).catch((error: unknown) => {
+    if (error instanceof OAuthError) throw invalidClient(error.description)
+    throw error
+  })
   if (!client) throw invalidClient('unknown client or wrong secret')
   if (client.secretHash === undefined) {
     if (secret !== undefined) throw invalidClient('this client is public and has no secret')

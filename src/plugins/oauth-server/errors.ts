@@ -20,6 +20,9 @@ export type OAuthErrorCode =
   | 'invalid_request_uri'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'invalid_client_metadata'
+  | 'invalid_redirect_uri'
+  | 'invalid_software_statement'
 
 export class OAuthError extends Error {
   constructor(
@@ -38,7 +41,7 @@ export function oauthErrorReply(ctx: Context, error: unknown): Reply {
     error = new OAuthError('invalid_request', error.message, error.status === 413 || error.status === 415 ? error.status : 400)
   }
   if (!(error instanceof OAuthError)) throw error
-  if (error.status === 401 && ctx.incoming.header('authorization')) ctx.headers['www-authenticate'] = 'Basic realm="oauth", charset="UTF-8"'
+  if (error.status === 401 && ctx.incoming.header('authorization')) ctx.headers['www-authenticate'] ??= 'Basic realm="oauth", charset="UTF-8"'
   ctx.config.logger.warn(`OAuth ${error.error}: ${error.description}`)
   return json(ctx, { error: error.error, error_description: error.description }, error.status)
 }

@@ -7,6 +7,7 @@
  */
 export { oauthServer, type OAuthServer } from './plugin.js'
 export type { OAuthServerOptions, OAuthClientConfig, GrantType, ScopeWords } from './options.js'
+export type { ClientIdMetadataDocumentOptions, RegistrationOptions } from './client-options.js'
 export { verifyAccessToken, protectedResourceHandler, resourceMetadataUrl, type VerifyAccessTokenOptions, type RemoteVerifyOptions, type VerifiedAccessToken } from './resource.js'
 export type { AccessTokenClaims } from './tokens.js'
 export { oauthServerSchema, type OAuthServerStore } from './store.js'

@@ -4,9 +4,20 @@
  * hashes, compared in constant time.
  */
 import { configurationError } from 'latchkey/server'
-import { sha256 } from '@noble/hashes/sha2.js'
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import type { JWK } from 'jose'
+import {
+  isLoopbackHost,
+  redirectUriProblem,
+  resolveDocuments,
+  resolveRegistration,
+  secretHash,
+  type ClientIdMetadataDocumentOptions,
+  type RegistrationOptions,
+  type ResolvedDocuments,
+  type ResolvedRegistration,
+} from './client-options.js'
+
+export { isLoopbackHost, secretHash }
 
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials'
 
@@ -56,6 +67,10 @@ export interface OAuthServerOptions {
   signingKeys?: JWK[]
   /** Days a generated key signs before a new one takes over; default 30. */
   keyRotationDays?: number
+  /** Accept an https URL as client_id, fetching the client ID metadata document it names (the MCP way); default off. */
+  clientIdMetadataDocuments?: boolean | ClientIdMetadataDocumentOptions
+  /** Dynamic client registration (RFC 7591) at /oauth2/register: `{ open: true }` or `{ initialAccessToken }`; default off. */
+  registration?: RegistrationOptions
 }
 
 /** A checked authorization request: what the code will carry. */
@@ -90,6 +105,8 @@ export interface ResolvedOAuthServer {
   requirePar: boolean
   signingKeys?: JWK[]
   keyRotationSeconds: number
+  documents?: ResolvedDocuments
+  registration?: ResolvedRegistration
 }
 
 const day = 24 * 60 * 60
@@ -98,8 +115,6 @@ const algorithms = ['RS256', 'ES256', 'EdDSA']
 const fail = (what: string) => configurationError(`latchkey: oauthServer ${what}`)
 const shown = (value: unknown) => JSON.stringify(value)
 
-/** True for an http(s) URL on 127.0.0.1, [::1] or localhost. */
-export const isLoopbackHost = (host: string) => host === '127.0.0.1' || host === '[::1]' || host === 'localhost'
 
 function checkUrl(value: unknown, where: string, { https = true } = {}): URL {
   let url: URL
@@ -132,17 +147,8 @@ function checkClient(client: OAuthClientConfig, at: string, scopes: string[]): O
   if (!Array.isArray(redirects)) throw fail(`${named}.redirectUris must be a list of URLs`)
   if (types.includes('authorization_code') && !redirects.length) throw fail(`${named} uses authorization_code and needs redirectUris: the URLs the code may be sent to`)
   redirects.forEach((uri, i) => {
-    const where = `${named}.redirectUris[${i}]`
-    let url: URL
-    try {
-      url = new URL(uri)
-    } catch {
-      throw fail(`${where} must be an absolute URL, got ${shown(uri)}`)
-    }
-    if (url.hash || uri.includes('#')) throw fail(`${where} must have no fragment (#...), got ${shown(uri)}`)
-    // A private-use scheme (com.example.app:/callback) is a native app's; http only where nobody else can listen.
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw fail(`${where} uses http on a host that is not loopback; use https, or http://127.0.0.1 for a native app, got ${shown(uri)}`)
-    if (['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol)) throw fail(`${where} cannot use ${url.protocol}, got ${shown(uri)}`)
+    const problem = redirectUriProblem(uri)
+    if (problem) throw fail(`${named}.redirectUris[${i}] ${problem}, got ${shown(uri)}`)
   })
   if (client.logoUri !== undefined) checkUrl(client.logoUri, `${named}.logoUri`)
   const allowed = client.scopes ?? scopes
@@ -203,8 +209,8 @@ export function resolveOptions(options: OAuthServerOptions): ResolvedOAuthServer
     requirePar: options.requirePar === true,
     signingKeys: options.signingKeys,
     keyRotationSeconds: seconds(options.keyRotationDays === undefined ? undefined : options.keyRotationDays * day, 30 * day, 'keyRotationDays (in seconds)', 365 * day),
+    documents: resolveDocuments(options.clientIdMetadataDocuments),
+    registration: resolveRegistration(options.registration),
   }
 }
 
-/** A client secret as kept and compared: SHA-256, hex (the secrets are long and random, so no slow hash is needed). */
-export const secretHash = (secret: string) => bytesToHex(sha256(utf8ToBytes(secret)))

@@ -12,6 +12,7 @@ import { jwks } from './keys.js'
 import { messages } from './messages.js'
 import { isLoopbackHost, resolveOptions, type OAuthServerOptions, type ResolvedOAuthServer } from './options.js'
 import { resourceMetadata, verifyLocal, type VerifiedAccessToken, type VerifyAccessTokenOptions } from './resource.js'
+import { register } from './registration.js'
 import { oauthServerSchema } from './store.js'
 import { introspect, revoke, token } from './tokens.js'
 
@@ -54,6 +55,8 @@ function metadata(ctx: Context): Reply {
     revocation_endpoint_auth_methods_supported: auth,
     introspection_endpoint_auth_methods_supported: auth.slice(0, 2),
     authorization_response_iss_parameter_supported: true,
+    ...(options.registration ? { registration_endpoint: endpoint(config, 'register') } : {}),
+    ...(options.documents ? { client_id_metadata_document_supported: true } : {}),
   })
 }
 
@@ -70,6 +73,7 @@ const postRoutes: Record<string, Route> = {
   token: (ctx) => token(ctx),
   revoke: (ctx) => revoke(ctx),
   introspect: (ctx) => introspect(ctx),
+  register: (ctx) => register(ctx),
 }
 
 function dispatch(table: Record<string, Route>, method: string): Route {
@@ -115,6 +119,10 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
     messages,
     schema: oauthServerSchema,
     adapterMethods: () => storeMethods,
+    rateLimits: {
+      // Each one adds a row that lasts: counted per network address, open or not.
+      oauthRegistration: { label: 'client registrations', rules: [{ per: 'client', limit: 20, windowSeconds: 3600 }] },
+    },
     routes: {
       '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx) },
       ...resourceRoutes(options),

@@ -121,12 +121,13 @@ async function refreshGrant(ctx: Context, client: ResolvedClient, body: Body): P
   const used = await store.useOAuthRefreshToken(await sha256Hex(token), new Date(ctx.now))
   if (used.result === 'unknown') throw new OAuthError('invalid_grant', 'The refresh token is not one this server issued')
   const grant = await store.getOAuthGrant(used.grantId)
+  // Revoked already (by the user, or a reuse before): say so, not that the token was reused.
+  if (grant?.revokedAt && grant.clientId === client.clientId) throw new OAuthError('invalid_grant', 'The grant was revoked')
   // A token used again, or presented by another client, was stolen or leaked: its whole family goes.
   if (used.result === 'reused' || !grant || grant.clientId !== client.clientId) {
     await store.revokeOAuthGrant(used.grantId, new Date(ctx.now))
     throw new OAuthError('invalid_grant', used.result === 'reused' ? 'The refresh token was used already; every token of its grant is revoked' : 'The refresh token was issued to another client')
   }
-  if (grant.revokedAt) throw new OAuthError('invalid_grant', 'The grant was revoked')
   if (used.expires.getTime() <= ctx.now) throw new OAuthError('invalid_grant', 'The refresh token has expired')
   const resource = param(body, 'resource')
   if (resource !== undefined && resource !== grant.resource) throw new OAuthError('invalid_target', 'resource is not the one the user authorized')
@@ -153,7 +154,7 @@ async function clientCredentialsGrant(ctx: Context, client: ResolvedClient, body
 export function token(ctx: Context): Promise<Reply> {
   return asOAuth(ctx, async () => {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
-    const client = authenticateClient(ctx, body, serverOptions.get(ctx.config))
+    const client = await authenticateClient(ctx, body, serverOptions.get(ctx.config))
     const type = param(body, 'grant_type')
     if (type === 'authorization_code') return codeGrant(ctx, client, body)
     if (type === 'refresh_token') return refreshGrant(ctx, client, body)
@@ -194,7 +195,7 @@ const looksLikeJwt = (token: string) => token.split('.').length === 3
 export function revoke(ctx: Context): Promise<Reply> {
   return asOAuth(ctx, async () => {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
-    const client = authenticateClient(ctx, body, serverOptions.get(ctx.config))
+    const client = await authenticateClient(ctx, body, serverOptions.get(ctx.config))
     const token = param(body, 'token')
     if (token === undefined) throw new OAuthError('invalid_request', 'token is missing')
     const store = oauthStore(ctx.config)
@@ -216,7 +217,7 @@ export function revoke(ctx: Context): Promise<Reply> {
 export function introspect(ctx: Context): Promise<Reply> {
   return asOAuth(ctx, async () => {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
-    const client = authenticateClient(ctx, body, serverOptions.get(ctx.config))
+    const client = await authenticateClient(ctx, body, serverOptions.get(ctx.config))
     if (client.secretHash === undefined) throw new OAuthError('invalid_client', 'Client authentication failed: introspection needs a confidential client', 401)
     const token = param(body, 'token')
     if (token === undefined) throw new OAuthError('invalid_request', 'token is missing')
