@@ -25,7 +25,7 @@ import type { Plugin } from 'vite'
  * page needs them. The session kept in the page is one: a page a worker controls never needs it.
  */
 export const laterParts = {
-  'latchkey-settings': ['profile-element', 'identity-element', 'password-element', 'passkeys-element', 'mfa-element', 'sessions-element', 'accounts-element', 'organization-element', 'organization-switcher-element'].map((m) => `src/components/${m}.ts`),
+  'latchkey-settings': ['drop-in-organizations', 'profile-element', 'identity-element', 'password-element', 'passkeys-element', 'mfa-element', 'sessions-element', 'accounts-element', 'organization-element', 'organization-switcher-element'].map((m) => `src/components/${m}.ts`),
   'latchkey-steps': ['password-forms', 'plugin-form', 'second-step'].map((m) => `src/components/${m}.ts`),
   'latchkey-page-session': ['src/client/session-engine.ts'],
 }
@@ -120,15 +120,18 @@ const scan = async (options: Parameters<typeof esbuild>[0]) => {
  * import() is an error: it would be in both.
  */
 export async function sharedModules(root: string): Promise<Map<string, string[]>> {
-  const dropIn = Object.keys((await scan({ absWorkingDir: root, entryPoints: [dropInEntry], plugins: [laterOut] })).inputs)
-  const held = dropIn.filter((file) => partOf(file))
+  const built = await scan({ absWorkingDir: root, entryPoints: [dropInEntry], plugins: [laterOut] })
+  const held = Object.keys(built.inputs).filter((file) => partOf(file))
   if (held.length) throw new Error(`${held.join(', ')}: a later part of the drop-in (scripts/drop-in-parts.ts), imported by it other than with import(); import it with import() or take it out of laterParts`)
   const later = new Set<string>()
   for (const part of Object.keys(laterParts) as PartName[]) {
     const meta = await scan({ absWorkingDir: root, stdin: { contents: partSource(part), resolveDir: root, loader: 'ts' } })
     for (const file of Object.keys(meta.inputs)) later.add(file)
   }
-  const files = dropIn.filter((file) => later.has(file)).sort()
+  // What the drop-in holds is what its code keeps: a module it reaches only to shake away (a plugin
+  // the index re-exports, the part's own) stays the part's, rather than joining the drop-in.
+  const kept = Object.values(built.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([file]) => file))
+  const files = [...new Set(kept)].filter((file) => later.has(file)).sort()
   // Each shared module's runtime exports (its types are gone by then).
   const meta = await scan({ absWorkingDir: root, entryPoints: files, bundle: false })
   const exports = new Map(Object.values(meta.outputs).map((o) => [o.entryPoint!, o.exports]))

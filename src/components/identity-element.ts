@@ -65,11 +65,14 @@ export function identityElement(client: AuthClient): CustomElementConstructor {
       const label = h('label', { part: 'label' }, h('span'), input)
       return h('form', { part: `form ${part}`, novalidate: true, onsubmit: (e: Event) => (e.preventDefault(), void run()) }, label, h('div', { class: 'row' }, save))
     }
-    protected async read(): Promise<State[]> {
+    /** Another user's typing, open form and sent link never stay; the same user's new sign-in keeps them. */
+    protected override forget() {
       this.dirty.clear()
       this.emailOpen = false
       this.sentTo = undefined
       this.saved = undefined
+    }
+    protected async read(): Promise<State[]> {
       if (!this.identity) return [{ editable: false }]
       try {
         return [{ editable: true, ...(await this.identity.get()) }]

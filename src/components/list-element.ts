@@ -26,8 +26,13 @@ export abstract class ListElement<T> extends LatchkeyElement {
   protected fresh = new FreshSignIn(this, this.t, this.error, () => this.render())
   /** The form whose action failed: its error shows under its fields, which name it. */
   protected failedForm?: HTMLFormElement
-  /** The sign-in the list was read for. */
+  /** The field of `failedForm` the error is about, where one is: the error shows under it, and it alone names it. */
+  protected failedField?: HTMLInputElement
+  /** The sign-in the list was read for, and its user. */
   private shownFor?: string
+  private shownUser?: string
+  /** Out of the document since it last drew: a sign-out may have gone by unseen. */
+  private away = false
   /** The read under way: an action waits for it, so that its answer, the newer, is the one kept. */
   private reading?: Promise<void>
   /** Kept from one render to the next, so a field in it keeps its focus. */
@@ -37,6 +42,14 @@ export abstract class ListElement<T> extends LatchkeyElement {
   }
   /** The list as the server has it now. */
   protected abstract read(): Promise<T[]>
+  /**
+   * What is open (a form, a question, codes on screen) goes: signed out, another user signed in,
+   * or a sign-in after a sign-out the element did not see. The same user signing in again (a
+   * recent sign-in confirmed, a device trusted) keeps it, and what is typed in it.
+   */
+  protected forget(): void {}
+  /** The list was read anew (`list` is the answer): what was open on something no longer in it closes. */
+  protected reread(): void {}
   /** The list's nodes, shown after the error line. */
   protected abstract show(): Node[]
   /** A password provider's length rules, where the element knows them: a refused length names the limit. */
@@ -57,6 +70,7 @@ export abstract class ListElement<T> extends LatchkeyElement {
   private async load() {
     try {
       this.list = await this.read()
+      this.reread()
       this.error.hidden = true
     } catch (e) {
       this.fail(e)
@@ -94,29 +108,40 @@ export abstract class ListElement<T> extends LatchkeyElement {
     if (at >= 0) refocus(standIn)
     return done
   }
+  override disconnectedCallback() {
+    super.disconnectedCallback()
+    this.away = true
+  }
   protected render() {
     const user = this.client.session?.user
     if (!user) {
-      this.shownFor = undefined
+      this.shownFor = this.shownUser = undefined
       this.list = []
       this.fresh.close()
+      this.forget()
       return this.paint(h('slot', { name: 'signed-out' }))
     }
     // A new sign-in (or the first one seen) reads its list anew: one the element saw, or one made
     // while it was out of the document (a profile shows its sections only while signed in).
-    const key = `${user.id ?? user.email} ${this.client.session?.signedInAt ?? ''}`
+    const who = `${user.id ?? user.email}`
+    const key = `${who} ${this.client.session?.signedInAt ?? ''}`
     if (this.shownFor !== key) {
+      if (this.away || this.shownUser !== who) this.forget()
       this.shownFor = key
+      this.shownUser = who
       this.readAgain()
     }
+    this.away = false
     keep(this.container, [this.error, ...(this.fresh.panel ? [this.fresh.panel] : []), ...this.show()])
     this.paint(this.container)
     // An error about a form's field shows under it, and the field names it.
     for (const input of this.root.querySelectorAll('input[aria-describedby]')) input.removeAttribute('aria-describedby')
     const form = this.failedForm
     if (!this.error.hidden && form?.isConnected) {
-      form.querySelector('button[type=submit]')?.before(this.error)
-      for (const input of form.querySelectorAll('input')) input.setAttribute('aria-describedby', this.error.id)
+      const field = this.failedField && form.contains(this.failedField) ? this.failedField : undefined
+      if (field) (field.closest('label') ?? field).after(this.error)
+      else form.querySelector('button[type=submit]')?.before(this.error)
+      for (const input of field ? [field] : form.querySelectorAll('input')) input.setAttribute('aria-describedby', this.error.id)
     }
   }
 }

@@ -26,9 +26,11 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
     private panel?: HTMLElement
     /** Frees what the open panel holds (the download's Blob URL). */
     private release?: () => void
+    /** Whether what the open panel acts on is still there (the factor it removes), after a re-read. */
+    private valid?: () => boolean
     private count = h('p', { part: 'count', class: 'message' })
     private setUp: HTMLButtonElement = h('button', { type: 'button', part: 'button enroll', onclick: () => this.run(this.setUp, async () => this.open(this.enrolment(await this.mfa.enroll())), this.t('whySetUpApp')) })
-    private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.openForm(this.renewal()) })
+    private renew: HTMLButtonElement = h('button', { type: 'button', part: 'button renew', onclick: () => this.openForm(this.renewal(), () => this.list.some((f) => f.confirmed)) })
     constructor() {
       super(client)
     }
@@ -36,10 +38,14 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       return need(this.client, 'mfa', 'latchkey-mfa')
     }
     protected async read() {
-      // What was open for an earlier sign-in (another user's recovery codes, or the same user's
-      // from before a sign-out the element missed out of the document) never stays.
-      this.open(undefined)
       return this.apply(await this.mfa.list())
+    }
+    /** Another user's recovery codes, or the same user's from before a sign-out the element missed, never stay. */
+    protected override forget() {
+      this.open(undefined)
+    }
+    protected override reread() {
+      if (this.valid && !this.valid()) this.open(undefined)
     }
     /** Takes in the server's answer: the codes left, and new codes to show; answers the factors. */
     private apply(state: MfaState): MfaFactor[] {
@@ -48,10 +54,11 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       if (state.newRecoveryCodes) this.showCodes(state.newRecoveryCodes)
       return state.factors
     }
-    private open(panel: HTMLElement | undefined) {
+    private open(panel: HTMLElement | undefined, valid?: () => boolean) {
       this.release?.()
       this.release = undefined
       this.panel = panel
+      this.valid = valid
       this.failedForm = undefined
     }
     /**
@@ -126,9 +133,9 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       )
       return form
     }
-    /** Opens `panel` below the list, its field focused. */
-    private openForm(panel: HTMLElement) {
-      this.open(panel)
+    /** Opens `panel` below the list, its field focused; `valid`: whether what it acts on is still there. */
+    private openForm(panel: HTMLElement, valid?: () => boolean) {
+      this.open(panel, valid)
       this.error.hidden = true
       this.render()
       this.focusOpen()
@@ -153,10 +160,6 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
       ))
       this.release = () => URL.revokeObjectURL(url)
     }
-    protected override render() {
-      if (!this.client.session?.user) this.open(undefined)
-      super.render()
-    }
     /** The trusted devices, each with Forget (it asks for the second step again there); nothing where there are none. */
     private trusted(): HTMLElement[] {
       if (!this.devices.length) return []
@@ -180,7 +183,7 @@ export function mfaElement(client: AuthClient): CustomElementConstructor {
             const rows = factors.map((f) => {
         const remove: HTMLButtonElement = h('button', {
           type: 'button', part: 'button remove', 'aria-label': this.t('removeName', { name: this.name(f) }),
-          onclick: () => this.openForm(this.removal(f)),
+          onclick: () => this.openForm(this.removal(f), () => this.list.some((x) => x.id === f.id && x.confirmed)),
         }, this.t('remove'))
         return h('li', { part: 'factor', 'data-id': f.id },
           h('span', { part: 'name' }, this.name(f)),

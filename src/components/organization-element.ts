@@ -1,17 +1,17 @@
 import type { AuthClient, OrganizationDetails, OrganizationMember } from '../client/index.js'
 import { when } from './dates.js'
 import { h, isolate, keep } from './dom.js'
-import { rankOf, roleWords, tellOrganizationsChanged } from './organization-roles.js'
+import { DetailsForm } from './organization-details.js'
+import { invalid, rankOf, roleWords, tellOrganizationsChanged } from './organization-roles.js'
 import { need } from './plugins.js'
 import type { ProfileKey } from './profile-words.js'
 import { OrganizationsList } from './organizations-list.js'
 
-const invalid = () => Object.assign(new Error('invalid'), { code: 'InvalidRequest' })
-
 /**
  * `<latchkey-organization>`: the session's active organization (or the one `organization-id`
- * names): its members with their roles, a role changed where the user's own role allows it (never
- * above their own) and a member removed; "Invite someone" (an address and a role) and the pending
+ * names): "Edit details" (its name, slug and logo URL) for a role that may update it; its members
+ * with their roles, a role changed where the user's own role allows it (never above their own) and
+ * a member removed (asked again in their row); "Invite someone" (an address and a role) and the pending
  * invitations, each revocable, for a role that may invite; Leave, and Delete for its owner (each
  * asked again in place; deleting, and making or unmaking an owner, need a recent sign-in, asked
  * for in place: fresh.ts). Sub-headings at `heading-level` (default 3). Needs the organizations
@@ -38,6 +38,14 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
     private deleteButton: HTMLButtonElement = h('button', { type: 'button', part: 'button danger delete', onclick: () => this.ask('delete') })
     /** Which of leave and delete is asked again, in place. */
     private asking?: 'leave' | 'delete'
+    /** "Edit details": its button, and its form while open (kept: its fields keep what is typed). */
+    private editButton: HTMLButtonElement = h('button', { type: 'button', part: 'button edit', onclick: () => this.edit(true) })
+    private detailsForm = new DetailsForm(() => void this.saveDetails(), () => this.edit(false))
+    private editing = false
+    /** The member whose removal is asked again in their row, and that question (kept: its buttons keep the focus). */
+    private removing?: { userId: string; ask: HTMLElement }
+    /** The organization what is open acts on: another one shown closes it. */
+    private openOn?: string
     /** Its panel, kept from one render to the next (its buttons keep the focus). */
     private panel?: HTMLElement
     /** What went through, in the status line (said again in a new language). */
@@ -62,17 +70,37 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       if (name === 'organization-id' && this.isConnected && this.client.session?.user) this.readAgain()
     }
     protected async read(): Promise<OrganizationDetails[]> {
-      this.asking = this.panel = undefined
       const id = this.shownId
       return id ? [await this.orgs.get(id)] : []
+    }
+    /** Closes what is open: a question, the details form, a removal asked. */
+    private closeAll() {
+      this.asking = this.panel = this.removing = undefined
+      this.editing = false
+    }
+    protected override forget() {
+      this.closeAll()
+      this.done = undefined
+    }
+    /** Read anew: what is open stays on the same organization, but for a removal asked of someone gone. */
+    protected override reread() {
+      if (this.details?.id !== this.openOn) this.closeAll()
+      else if (this.removing && !this.details?.members.some((m) => m.userId === this.removing!.userId)) this.removing = undefined
+      this.openOn = this.details?.id
     }
     /** The organization as the server has it now, after an action. */
     private async again(): Promise<OrganizationDetails[]> {
       return this.read()
     }
     protected override say(e: unknown): string {
-      if ((e as { code?: string }).code === 'InvalidRequest' && this.failedForm === this.inviteForm) return this.p('emailInvalid')
-      return super.say(e)
+      const { code } = e as { code?: string }
+      if (code === 'InvalidRequest' && this.failedForm === this.inviteForm) return this.p('emailInvalid')
+      const refused = this.failedForm === this.detailsForm.form && this.detailsForm.refusal(this.failedField, code)
+      return refused ? this.p(refused) : super.say(e)
+    }
+    protected override fail(e: unknown) {
+      this.failedField = this.failedForm === this.detailsForm.form ? this.detailsForm.fieldOf(e) : undefined
+      super.fail(e)
     }
     private may(permission: string): boolean {
       const d = this.details
@@ -105,6 +133,67 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       tellOrganizationsChanged(this)
       setTimeout(() => this.said.focus())
       return [] as OrganizationDetails[]
+    }
+    /** Opens "Edit details", its values filled and the name focused; or closes it, the focus back on Edit details. */
+    private edit(on: boolean) {
+      this.editing = on
+      this.failedForm = this.failedField = undefined
+      this.error.hidden = true
+      if (on && this.details) {
+        this.detailsForm.fill(this.details)
+        this.done = undefined
+        this.openOn = this.details.id
+      }
+      this.render()
+      ;(on ? this.detailsForm.name : this.editButton).focus()
+    }
+    private async saveDetails() {
+      const d = this.details!
+      const form = this.detailsForm
+      this.failedForm = form.form
+      this.done = undefined
+      const ok = await this.act(form.save, async () => {
+        const change = form.changes(d)
+        if (!Object.keys(change).length) return
+        const saved = await this.orgs.update(d.id, change)
+        this.done = { key: 'organizationUpdated', values: { name: isolate(saved.name) } }
+        tellOrganizationsChanged(this)
+        return this.again()
+      })
+      if (!ok) return
+      this.editing = false
+      this.failedForm = this.failedField = undefined
+      this.render()
+      this.editButton.focus()
+    }
+    /** Asks again, in the member's row, before removing them; undefined closes it, the focus back on their Remove. */
+    private askRemove(m: OrganizationMember | undefined) {
+      const was = this.removing?.userId
+      this.removing = m && { userId: m.userId, ask: this.removeAsk(m) }
+      this.failedForm = undefined
+      this.error.hidden = true
+      this.render()
+      const row = this.memberRows.get(m?.userId ?? was ?? '')
+      row?.querySelector<HTMLButtonElement>(m ? '[part~=confirm-remove]' : '[part~=remove-member]')?.focus()
+    }
+    private removeAsk(m: OrganizationMember): HTMLElement {
+      const d = this.details!
+      const name = this.nameOf(m)
+      this.openOn = d.id
+      const question = h('p', { part: 'message', id: `remove-ask-${m.userId}` }, this.p('removeMemberAsk', { name: isolate(name), organization: isolate(d.name) }))
+      const yes: HTMLButtonElement = h('button', {
+        type: 'button', part: 'button danger confirm-remove', 'aria-describedby': question.id,
+        onclick: () => this.act(yes, async () => {
+          await this.orgs.removeMember(d.id, m.userId)
+          this.removing = undefined
+          this.done = { key: 'memberRemoved', values: { name: isolate(name) } }
+          return this.again()
+        }, this.p('whyRemoveMember', { name: isolate(name) })),
+      }, this.p('removeMember'))
+      return h('div', { class: 'ask stack', part: 'remove-ask', role: 'group', 'aria-label': this.t('removeName', { name }), onkeydown: (e: KeyboardEvent) => e.key === 'Escape' && this.askRemove(undefined) },
+        question,
+        h('div', { class: 'row' }, yes, h('button', { type: 'button', part: 'button cancel', onclick: () => this.askRemove(undefined) }, this.t('cancel'))),
+      )
     }
     private async setRole(m: OrganizationMember, select: HTMLSelectElement) {
       const d = this.details!
@@ -165,15 +254,8 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
         parts.push(select)
       } else parts.push(h('span', { part: 'detail role' }, roleWords(this.p, m.role)))
       if (!me && this.may('member:remove') && rankOf(m.role) <= mine) {
-        const remove: HTMLButtonElement = h('button', {
-          type: 'button', part: 'button remove-member', 'aria-label': this.t('removeName', { name }),
-          onclick: () => this.act(remove, async () => {
-            await this.orgs.removeMember(d.id, m.userId)
-            this.done = { key: 'memberRemoved', values: { name: isolate(name) } }
-            return this.again()
-          }),
-        }, this.t('remove'))
-        parts.push(remove)
+        if (this.removing?.userId === m.userId) parts.push(this.removing.ask)
+        else parts.push(h('button', { type: 'button', part: 'button remove-member', 'aria-label': this.t('removeName', { name }), onclick: () => this.askRemove(m) }, this.t('remove')))
       }
       keep(row, parts)
       return row
@@ -207,9 +289,17 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       keep(this.members, d.members.map((m) => this.member(m)))
       const nodes: Node[] = [
         h('p', { part: 'summary' }, h('bdi', { part: 'name' }, d.name), ' ', h('span', { part: 'detail' }, this.p('yourRole', { role: roleWords(this.p, d.role) }))),
+      ]
+      if (this.may('organization:update')) {
+        this.editButton.textContent = this.p('editOrganization')
+        this.editButton.hidden = this.editing
+        this.detailsForm.words(this.p, this.t('cancel'))
+        nodes.push(this.editButton, ...(this.editing ? [this.detailsForm.form] : []))
+      }
+      nodes.push(
         this.heading('membersHeading'),
         this.members,
-      ]
+      )
       if (this.may('member:invite')) {
         const [email, role] = this.inviteForm.querySelectorAll('label > span')
         email!.textContent = this.p('inviteEmail')

@@ -1,13 +1,8 @@
 import type { AuthClient, OrganizationInfo } from '../client/index.js'
 import { h, isolate, keep } from './dom.js'
-import { roleWords, tellOrganizationsChanged } from './organization-roles.js'
+import { invalid, roleWords, takenName, tellOrganizationsChanged } from './organization-roles.js'
 import { need } from './plugins.js'
 import { OrganizationsList } from './organizations-list.js'
-
-/** A refusal made here, before asking the server: said as the server's would be. */
-const invalid = () => Object.assign(new Error('invalid'), { code: 'InvalidRequest' })
-/** A name the server takes: 1 to 100 printable characters (its fields.ts). */
-const takenName = (name: string) => !!name && [...name].length <= 100 && !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(name)
 
 /**
  * `<latchkey-organization-switcher>`: where the signed-in user works, one button each: their
@@ -45,6 +40,12 @@ export function organizationSwitcherElement(client: AuthClient): CustomElementCo
     }
     protected async read() {
       return (await this.orgs.list()).organizations
+    }
+    /** Another user's form and status line never stay; the same user's new sign-in keeps them, and what is typed. */
+    protected override forget() {
+      this.formOpen = false
+      this.nameInput.value = ''
+      this.done = undefined
     }
     protected override say(e: unknown): string {
       if ((e as { code?: string }).code === 'InvalidRequest' && this.failedForm === this.createForm) return this.p('organizationNameInvalid')

@@ -23,6 +23,8 @@ export function passkeysElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeyPasskeys extends SettingsList<PasskeyInfo> {
     /** The row whose name is being changed, or whose removal is asked: kept while open, so its field keeps what is typed. */
     private editing?: { id: string; mode: 'rename' | 'remove' }
+    /** The open rename form, kept when its row is drawn anew (a re-read), so what is typed stays. */
+    private renaming?: { id: string; form: HTMLFormElement }
     /** Each row as drawn, kept while what it shows is the same (a field in it keeps its focus). */
     private rows = new Map<string, { shown: string; li: HTMLLIElement }>()
     private listed = h('ul', { part: 'list', class: 'passkeys' })
@@ -37,6 +39,13 @@ export function passkeysElement(client: AuthClient): CustomElementConstructor {
     }
     protected read() {
       return this.passkey.list()
+    }
+    protected override forget() {
+      this.editing = this.renaming = undefined
+    }
+    /** A row open on a passkey that is gone (removed in another tab) closes. */
+    protected override reread() {
+      if (this.editing && !this.list.some((p) => p.id === this.editing!.id)) this.forget()
     }
     protected override say(e: unknown): string {
       const { reason } = e as { reason?: string }
@@ -56,6 +65,7 @@ export function passkeysElement(client: AuthClient): CustomElementConstructor {
     }
     private open(id: string | undefined, mode: 'rename' | 'remove' = 'rename') {
       this.editing = id === undefined ? undefined : { id, mode }
+      this.renaming = undefined
       this.failedForm = undefined
       this.error.hidden = true
       if (id !== undefined) this.said.textContent = ''
@@ -77,7 +87,7 @@ export function passkeysElement(client: AuthClient): CustomElementConstructor {
         h('div', { class: 'what' }, h('span', { part: 'name' }, h('bdi', {}, label)), h('span', { part: 'detail' }, this.detail(p))),
       )
       const mode = this.editing?.id === p.id ? this.editing.mode : undefined
-      if (mode === 'rename') li.append(this.renameForm(p, label))
+      if (mode === 'rename') li.append(this.renaming?.id === p.id ? this.renaming.form : (this.renaming = { id: p.id, form: this.renameForm(p, label) }).form)
       else if (mode === 'remove') li.append(this.removeAsk(p, label))
       else {
         li.append(h('div', { class: 'row' },

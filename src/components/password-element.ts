@@ -16,6 +16,8 @@ export function passwordElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeyPassword extends SettingsList<{ hasPassword: boolean }> {
     /** The open form: kept while open, so its fields keep what is typed. */
     private form?: HTMLFormElement
+    /** Whether the user had a password when it opened: it asks for the current one then. */
+    private formFor?: boolean
     private state = h('p', { part: 'message state' })
     private opener: HTMLButtonElement = h('button', { type: 'button', part: 'button primary open', onclick: () => this.open(true) })
     constructor() {
@@ -28,9 +30,15 @@ export function passwordElement(client: AuthClient): CustomElementConstructor {
       const [state, providers] = await Promise.all([this.password.status(), this.client.getProviders()])
       // The `Password()` provider's length rules.
       this.lengths = Object.values(providers).find((p) => p.password)?.password
-      // Another user's form never stays.
-      this.form = undefined
       return [state]
+    }
+    /** Another user's form never stays. */
+    protected override forget() {
+      this.form = undefined
+    }
+    /** A form to change a password the user no longer has (or to set one they now have) goes. */
+    protected override reread() {
+      if (this.form && this.formFor !== this.has) this.form = undefined
     }
     protected override say(e: unknown): string {
       const { code = 'ServerError' } = e as { code?: string }
@@ -43,6 +51,7 @@ export function passwordElement(client: AuthClient): CustomElementConstructor {
     /** Opens the form, its first field focused; or closes it, the focus back on the button that opens it. */
     private open(on: boolean) {
       this.form = on ? this.makeForm() : undefined
+      this.formFor = this.has
       this.failedForm = undefined
       this.error.hidden = true
       if (on) this.said.textContent = ''

@@ -2,7 +2,8 @@
  * The drop-in script: a plain HTML page with one <script src="/latchkey.iife.js">, no build step,
  * and its passkey part. What only some pages need loads from beside it where one does: the
  * account settings elements (latchkey-settings.js), the sign-in's later steps (latchkey-steps.js),
- * the session kept in the page (latchkey-page-session.js).
+ * the session kept in the page (latchkey-page-session.js). The settings part brings the
+ * organizations plugin with the organization elements.
  */
 import type { BrowserContext, Route } from 'playwright-core'
 import { expect, test } from 'vitest'
@@ -16,9 +17,10 @@ ${body}
 const pages = {
   '/account.html': dropInPage('<latchkey-signin></latchkey-signin>\n<latchkey-profile><a slot="signed-out" href="/">Sign in first</a></latchkey-profile>'),
   '/signin.html': dropInPage('<latchkey-signin></latchkey-signin>'),
+  '/team.html': dropInPage('<latchkey-signin></latchkey-signin>\n<latchkey-organization-switcher></latchkey-organization-switcher>\n<latchkey-organization></latchkey-organization>'),
 }
-// With second factors on, so that every section of the profile is there.
-const env = browserAndServer({ pages, mfa: true })
+// With second factors and organizations on, so that every section of the profile is there.
+const env = browserAndServer({ pages, mfa: true, organizations: true })
 const withPasswords = browserAndServer({ pages, password: true })
 
 /** The drop-in's later parts the browser asked for (`latchkey-settings`, ...). */
@@ -89,6 +91,33 @@ test('a page with <latchkey-profile>: its code loads from beside the script, onc
   await page.evaluate(() => (window as any).Latchkey.client.signOut({ redirect: false }))
   await expect.poll(() => profile.locator('a[slot="signed-out"]').isVisible()).toBe(true)
   expect(asked.sort()).toEqual(['latchkey-page-session', 'latchkey-settings'])
+  expect(errors).toEqual([])
+  await context.close()
+})
+
+test('the organization elements: the settings part adds organizations() to the drop-in client; a sign-in page has none', async () => {
+  const context = await env.browser.newContext()
+  const asked = laterParts(context)
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  await page.goto(env.server.url + '/signin.html')
+  await page.locator('latchkey-signin input[part~="identifier"]').waitFor()
+  expect(await page.evaluate(() => 'organizations' in (window as any).Latchkey.client)).toBe(false)
+  expect(asked).not.toContain('latchkey-settings')
+  await page.goto(env.server.url + '/team.html')
+  await signInWithForm(page, 'olga')
+  const switcher = page.locator('latchkey-organization-switcher')
+  await expect.poll(() => switcher.locator('button[aria-current="true"] [part~="name"]').textContent()).toBe('Personal account')
+  expect(await page.evaluate(() => typeof (window as any).Latchkey.client.organizations?.create)).toBe('function')
+  await switcher.locator('button[part~="new"]').click()
+  await switcher.locator('input[name="name"]').fill('Drop Co')
+  await switcher.locator('button[part~="create"]').click()
+  await expect.poll(() => switcher.locator('button[aria-current="true"] [part~="name"]').textContent()).toBe('Drop Co')
+  await expect.poll(() => page.locator('latchkey-organization [part="summary"] [part~="name"]').textContent()).toBe('Drop Co')
+  expect(await page.evaluate(() => (window as any).Latchkey.client.session?.organization?.slug)).toBe('drop-co')
+  expect(asked.filter((part) => part === 'latchkey-settings')).toEqual(['latchkey-settings'])
   expect(errors).toEqual([])
   await context.close()
 })

@@ -139,9 +139,9 @@ test('invite, accept with the emailed link, change a role, remove, leave, the la
   await bob.page.waitForFunction(() => window.ready === true)
   await expect.poll(() => activeSlug(bob.page)).toBe('team')
   await expect.poll(() => current(bob.page)).toBe('Team')
-  // A member: no invite form, no role to change, no delete.
+  // A member: no invite form, no role to change, no details to edit, no delete.
   await expect.poll(() => organization(bob.page).locator('[part="summary"] [part~="detail"]').textContent()).toBe('Your role: Member')
-  expect(await organization(bob.page).locator('form[part~="invite-form"], select, button[part~="delete"]').count()).toBe(0)
+  expect(await organization(bob.page).locator('form[part~="invite-form"], select, button[part~="edit"], button[part~="delete"]').count()).toBe(0)
 
   // Ann's page reads anew: Bob is a member; the invitation is spent.
   await ann.page.reload()
@@ -157,7 +157,15 @@ test('invite, accept with the emailed link, change a role, remove, leave, the la
   await expect.poll(() => organization(bob.page).locator('[part="summary"] [part~="detail"]').textContent()).toBe('Your role: Admin')
 
   // Removed: Bob's tab loses the organization at its next read, and its elements say so.
+  // Asked again in his row: Escape keeps him, the focus back on Remove; then confirmed.
   await bobRow.locator('button[part~="remove-member"]').click()
+  await expect.poll(() => focusedAt(ann.page, 'latchkey-organization', '[part~="confirm-remove"]')).toBe(true)
+  expect(await bobRow.locator('[part~="remove-ask"] [part="message"]').textContent()).toBe('Remove \u2068bob@example.org\u2069 from \u2068Team\u2069? They will need a new invitation to come back.')
+  await ann.page.keyboard.press('Escape')
+  await expect.poll(() => focusedAt(ann.page, 'latchkey-organization', '[part~="remove-member"]')).toBe(true)
+  expect(await bobRow.count()).toBe(1)
+  await bobRow.locator('button[part~="remove-member"]').click()
+  await bobRow.locator('button[part~="confirm-remove"]').click()
   await expect.poll(() => org.locator('[part="message"]').textContent()).toBe('\u2068bob@example.org\u2069 is no longer a member.')
   await bob.page.evaluate(markDue)
   await bob.page.evaluate(() => window.client.getSession())
@@ -242,7 +250,56 @@ test('the switcher from the keyboard alone: New organization, its name, Enter; E
   await context.close()
 })
 
-/** A user with an organization, a second member and a pending invitation, the create form open. */
+test('Edit details from the keyboard: a refused field says so under itself, a slug in use too; saved, the switcher shows the new name', async () => {
+  const { context, page, problems } = await open()
+  await context.route('https://example.org/logo.png', (route) => route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>' }))
+  await signIn(page, 'edna')
+  await createWith(page, 'Taken Slug')
+  await createWith(page, 'Old Name')
+  const org = organization(page)
+  const described = (name: string) => org.locator(`input[name="${name}"]`).getAttribute('aria-describedby')
+  await page.locator('body').focus()
+  await tabUntil(page, ['latchkey-organization', 'button[part~="edit"]'])
+  await page.keyboard.press('Enter')
+  await expect.poll(() => focusedAt(page, 'latchkey-organization', 'input[name="name"]')).toBe(true)
+  expect(await org.locator('input[name="slug"]').inputValue()).toBe('old-name')
+  // A slug the server would refuse: said under that field, which alone names it; nothing sent.
+  await org.locator('input[name="slug"]').fill('Not A Slug')
+  await page.keyboard.press('Enter')
+  await expect.poll(() => errorOf(page, 'latchkey-organization')).toBe('Use lowercase letters, digits and hyphens, not at either end, at most 48.')
+  expect(await described('slug')).toBe('error')
+  expect(await described('name')).toBe(null)
+  expect(await org.locator('input[name="slug"]').evaluate((i) => i.closest('label')!.nextElementSibling?.id)).toBe('error')
+  // One in use: the server's refusal, under the slug too.
+  await org.locator('input[name="slug"]').fill('taken-slug')
+  await org.locator('input[name="name"]').fill('New Name')
+  await org.locator('input[name="logo"]').fill('javascript:alert(1)')
+  await org.locator('button[part~="save"]').click()
+  await expect.poll(() => errorOf(page, 'latchkey-organization')).toBe('Use an address that starts with https://, of at most 2,048 characters.')
+  expect(await described('logo')).toBe('error')
+  await org.locator('input[name="logo"]').fill('https://example.org/logo.png')
+  await org.locator('button[part~="save"]').click()
+  await expect.poll(() => errorOf(page, 'latchkey-organization')).toBe('Another organization has this name as its address; choose another.')
+  expect(await described('slug')).toBe('error')
+  await org.locator('input[name="slug"]').fill('new-name')
+  await org.locator('input[name="slug"]').press('Enter')
+  await expect.poll(() => org.locator('[part="message"]').textContent()).toBe('The details of \u2068New Name\u2069 are saved.')
+  expect(await org.locator('form[part~="details-form"]').count()).toBe(0)
+  await expect.poll(() => focusedAt(page, 'latchkey-organization', 'button[part~="edit"]')).toBe(true)
+  await expect.poll(() => current(page)).toBe('New Name')
+  await expect.poll(() => activeSlug(page)).toBe('new-name')
+  expect(await option(page, 'New Name').locator('img[part~="logo"]').getAttribute('src')).toBe('https://example.org/logo.png')
+  // Escape closes the form and keeps what the server has.
+  await page.keyboard.press('Enter')
+  await page.keyboard.type(' again')
+  await page.keyboard.press('Escape')
+  await expect.poll(() => focusedAt(page, 'latchkey-organization', 'button[part~="edit"]')).toBe(true)
+  expect(await org.locator('[part="summary"] [part~="name"]').textContent()).toBe('New Name')
+  expect(problems).toEqual(['Failed to load resource: the server responded with a status of 409 (Conflict)'])
+  await context.close()
+})
+
+/** A user with an organization, a second member and a pending invitation, the details and create forms open. */
 async function busyTeam(page: Page, username: string, name: string, invited: string) {
   await signIn(page, username)
   await createWith(page, name)
@@ -253,6 +310,7 @@ async function busyTeam(page: Page, username: string, name: string, invited: str
   await page.reload()
   await page.waitForFunction(() => window.ready === true)
   await organization(page).locator('[part~="invitation"]').waitFor()
+  await organization(page).locator('button[part~="edit"]').click()
   await switcher(page).locator('button[part~="new"]').click()
 }
 
