@@ -156,7 +156,7 @@ type Doc = Record<string, unknown>
 
 /** The values a path names in `doc` (a rendered resource, or one element of a multi-valued attribute). */
 function valuesOf(doc: Doc, path: FilterPath): unknown[] {
-  if ('relative' in path) return [doc[path.relative.name]].flat()
+  if ('relative' in path) return [doc[path.relative.name]].flat().filter((v) => v !== undefined && v !== null)
   const container = (path.extension ? doc[path.extension] : doc) as Doc | undefined
   const value = container?.[path.attribute.name]
   if (value === undefined || value === null) return []
