@@ -201,5 +201,11 @@ describe('SCIM attacks', () => {
     expect(refused.status).toBe(403)
     expect((await refused.json()).error).toBe('OrganizationForbidden')
     expect((await (await a.owner.jar.get(`/auth/scim-tokens/${a.id}`)).json()).tokens).toHaveLength(1)
+    // A day after signing in: listing and revoking still work, making a token needs a new sign-in.
+    app.clock.now += 86_400_000
+    const stale = await app.post(a.owner.jar, `/scim-tokens/${a.id}`, { action: 'create', name: 'late' })
+    expect(stale.status).toBe(403)
+    expect((await stale.json()).error).toBe('SessionNotFresh')
+    expect((await (await a.owner.jar.get(`/auth/scim-tokens/${a.id}`)).json()).tokens).toHaveLength(1)
   })
 })

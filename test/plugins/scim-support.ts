@@ -17,7 +17,9 @@ export const unique = () => `${Date.now().toString(36)}${++seq}`
 
 export function scimApp(adapter: Adapter, options?: ScimOptions) {
   const logs: string[] = []
+  const clock = { now: Date.now() }
   const handler = Latchkey({
+    now: () => clock.now,
     secret: testSecret,
     adapter,
     plugins: [orgs, options ? scim(options) : provisioning],
@@ -58,5 +60,5 @@ export function scimApp(adapter: Adapter, options?: ScimOptions) {
     )
   /** The organization's page as its owner sees it (its members). */
   const owner = (org: { id: string; owner: { jar: Jar } }) => org.owner.jar.get(`/auth/organizations/${org.id}`)
-  return { handler, logs, signIn, person, post, organization, call, owner }
+  return { handler, clock, logs, signIn, person, post, organization, call, owner }
 }
