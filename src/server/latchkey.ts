@@ -212,19 +212,29 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
   const wellKnown = path.startsWith('/.well-known/') && Object.hasOwn(actions, path.slice(1)) ? actions[path.slice(1)]!.GET : undefined
   if (wellKnown && (method === 'GET' || method === 'HEAD')) return { route: wellKnown, providerId: undefined, flow: false, wordless: false }
   if (path !== base && !path.startsWith(base + '/')) return json(ctx, { error: 'UnknownAction', message: `Expected a path under ${base}` }, 404)
-  const { name, providerId, extra } = splitAction(path.slice(base.length + 1))
+  const rest = path.slice(base.length + 1)
+  const { name, providerId, extra } = splitAction(rest)
   const action = Object.hasOwn(actions, name) ? actions[name] : undefined
   // The messages name what was expected, never the path or method sent, which are request text.
   if (!action) {
     return json(ctx, { error: 'UnknownAction', message: `Unknown action: expected ${base}/ followed by one of ${Object.keys(actions).join(', ')}` }, 404)
   }
+  if (action.subpath) return routeOf(ctx, base, name, action, rest.includes('/') ? rest.slice(rest.indexOf('/') + 1) : undefined)
   if (extra || (providerId !== undefined && !action.provider)) {
     const takes = action.provider ? 'one path segment after it, a provider id' : 'no path segment after it'
     return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${base}/${name} takes ${takes}` }, 404)
   }
-  const route = method === 'GET' || method === 'HEAD' ? action.GET : method === 'POST' ? action.POST : undefined
+  return routeOf(ctx, base, name, action, providerId)
+}
+
+const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/** The action's route for the request's method (HEAD is GET), or 405 naming the methods it takes. */
+function routeOf(ctx: Context, base: string, name: string, action: Action, providerId: string | undefined): Reply | { route: Route; providerId: string | undefined; flow: boolean; wordless: boolean } {
+  const method = ctx.incoming.method === 'HEAD' ? 'GET' : ctx.incoming.method
+  const route = (methods as readonly string[]).includes(method) ? action[method as (typeof methods)[number]] : undefined
   if (!route) {
-    const allow = ['GET', 'POST'].filter((m) => action[m as 'GET' | 'POST']).join(', ')
+    const allow = methods.filter((m) => action[m]).join(', ')
     ctx.headers.allow = allow
     return json(ctx, { error: 'UnknownAction', message: `${base}/${name} takes ${allow}` }, 405)
   }

@@ -2,5 +2,6 @@
 import { waitlist } from '../../examples/plugins/waitlist.js'
 import { organizations } from 'latchkey/plugins/organizations'
 import { oauthServerSchema } from 'latchkey/plugins/oauth-server'
+import { scim } from 'latchkey/plugins/scim'
 
-export const schemaPlugins = [waitlist({ capacity: 10 }), organizations(), { id: 'oauth-server', schema: oauthServerSchema }]
+export const schemaPlugins = [waitlist({ capacity: 10 }), organizations(), scim(), { id: 'oauth-server', schema: oauthServerSchema }]

@@ -67,6 +67,13 @@ export interface OrganizationStore {
   setMemberRole(organizationId: string, userId: string, role: string): Promise<MemberChange>
   /** As setMemberRole: the last owner stays. The member's active sessions lose the organization. */
   removeMember(organizationId: string, userId: string): Promise<MemberChange>
+  /**
+   * Makes the user a member (for a plugin that provisions members, such as SCIM): one already a
+   * member keeps their membership and role, which is answered. Null where there is no such organization.
+   */
+  addMember(member: MemberRecord): Promise<MemberRecord | null>
+  /** The stored session tokens whose active organization is this user's membership of it: the sessions "in" the organization. */
+  activeSessionsOf(organizationId: string, userId: string): Promise<string[]>
   /** Stores the invitation under its token's hash, replacing the organization's earlier one to the address. */
   createInvitation(invitation: InvitationRecord & { tokenHash: string }): Promise<InvitationRecord>
   listInvitations(organizationId: string): Promise<InvitationRecord[]>

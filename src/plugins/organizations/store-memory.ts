@@ -72,6 +72,17 @@ export function memoryStore(): OrganizationStore {
       members.delete(found.id)
       return 'done'
     },
+    async addMember(member) {
+      if (!organizations.has(member.organizationId)) return null
+      const held = memberOf(member.organizationId, member.userId)
+      if (held) return copy(held)
+      members.set(member.id, copy(member))
+      return copy(member)
+    },
+    async activeSessionsOf(organizationId, userId) {
+      const member = memberOf(organizationId, userId)
+      return member ? [...active].filter(([, memberId]) => memberId === member.id).map(([token]) => token) : []
+    },
     async createInvitation(inv) {
       for (const [key, i] of invitations) if (i.organizationId === inv.organizationId && i.email === inv.email) invitations.delete(key)
       invitations.set(inv.id, copy(inv))

@@ -23,6 +23,8 @@ export const storeMethods: Array<keyof OrganizationStore> = [
   'listMembers',
   'setMemberRole',
   'removeMember',
+  'addMember',
+  'activeSessionsOf',
   'createInvitation',
   'listInvitations',
   'getInvitationByToken',
@@ -100,6 +102,20 @@ export const organizationSchema: PluginSchema<OrganizationStore> = {
       check((await store.removeMember(org.id, other.id)) === 'last-owner', 'the now last owner kept')
       check((await store.removeMember(org.id, owner.id)) === 'done', 'a member removed')
       check((await store.listMembers(org.id)).map((m) => m.userId).join() === other.id, 'one member left')
+    },
+    'a provisioned member is added once, keeps their role when added again, and their sessions in the organization are listed': async (store) => {
+      const { user: owner } = await userWithSession(store)
+      const { user, sessionToken } = await userWithSession(store)
+      const org = await organizationOf(store, owner.id)
+      const member = { id: crypto.randomUUID(), organizationId: org.id, userId: user.id, role: 'member', joinedAt: new Date() }
+      check((await store.addMember(member))?.id === member.id, 'the member added')
+      const again = await store.addMember({ ...member, id: crypto.randomUUID(), role: 'admin' })
+      check(again?.id === member.id && again.role === 'member', 'a member added again to keep their membership and role')
+      check((await store.addMember({ ...member, id: crypto.randomUUID(), organizationId: crypto.randomUUID() })) === null, 'no member of an organization that is not')
+      check((await store.activeSessionsOf(org.id, user.id)).length === 0, 'no session in the organization at first')
+      await store.setActiveMember(sessionToken, member.id)
+      check((await store.activeSessionsOf(org.id, user.id)).join() === sessionToken, 'the session in the organization listed')
+      check((await store.activeSessionsOf(org.id, owner.id)).length === 0, "another member's list empty")
     },
     'an invitation is spent once, only by its address, not after expiry, and a new one replaces it': async (store) => {
       const { user: owner } = await userWithSession(store)

@@ -260,8 +260,14 @@ export type Route = (ctx: Context, providerId: string | undefined) => Promise<Re
 export interface Action {
   GET?: Route
   POST?: Route
+  /** PUT, PATCH and DELETE: for a plugin that speaks another REST protocol (SCIM); the shared routes take none. */
+  PUT?: Route
+  PATCH?: Route
+  DELETE?: Route
   /** Takes a provider id as the next path segment. */
   provider?: boolean
+  /** Takes the rest of the path, any segments, still percent-encoded, as the route's second argument (`provider` is then ignored). */
+  subpath?: boolean
   /** Failures send the browser to a page rather than answering JSON. */
   flow?: boolean
   /** Answers without page words: never waits for the configured languages to load (`PageLanguages.ready`). */

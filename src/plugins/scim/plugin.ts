@@ -1,0 +1,35 @@
+/**
+ * `scim(options)`: SCIM 2.0 provisioning (RFC 7643, 7644) into the organizations plugin's
+ * organizations. Its routes under basePath: `/scim/v2/...` (the IdP's, with a bearer token of
+ * one organization) and `/scim-tokens/:organizationId` (an admin's, with the session).
+ */
+import { configurationError, type LatchkeyPlugin } from 'latchkey/server'
+import { errorCodes } from './errors.js'
+import { memberMethods } from './membership.js'
+import { resolveOptions, type ScimOptions } from './options.js'
+import { scimAction } from './routes.js'
+import { scimSchema, storeMethods } from './store.js'
+import { listTokens, tokensPost } from './tokens.js'
+
+export type ScimPlugin = LatchkeyPlugin & { id: 'scim' }
+
+export function scim(options: ScimOptions = {}): ScimPlugin {
+  const resolved = resolveOptions(options)
+  return {
+    id: 'scim',
+    schema: scimSchema,
+    adapterMethods: () => [...storeMethods, ...memberMethods, 'getMember', 'getUserByEmail', 'createUser', 'deleteUser', 'deleteSession'],
+    errorCodes,
+    configure(config, resolvedConfig) {
+      if (!resolvedConfig.adapter) throw configurationError('scim: needs an adapter made with the organizations plugin and this one: openDatabase({ plugins: [orgs, scim] })')
+      const ids = (config.plugins ?? []).map((p) => p.id)
+      if (!ids.includes('organizations') || ids.indexOf('organizations') > ids.indexOf('scim')) {
+        throw configurationError('scim: provisions into organizations: list organizations() before scim() in plugins (its tables come first)')
+      }
+    },
+    routes: {
+      scim: scimAction(resolved),
+      'scim-tokens': { provider: true, GET: listTokens, POST: tokensPost },
+    },
+  }
+}
