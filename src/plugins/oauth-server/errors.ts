@@ -20,6 +20,11 @@ export type OAuthErrorCode =
   | 'invalid_request_uri'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
 
 export class OAuthError extends Error {
   constructor(

@@ -8,6 +8,7 @@
  */
 import type { PluginSchema } from 'latchkey/server'
 import type { JWK } from 'jose'
+import { deviceMemory, deviceMigration, deviceSql, deviceTests, type DeviceStore } from './device-store.js'
 
 export interface StoredKey {
   kid: string
@@ -44,7 +45,7 @@ export interface Grant {
 
 export type RefreshUse = { result: 'used'; grantId: string; expires: Date } | { result: 'reused'; grantId: string } | { result: 'unknown' }
 
-export interface OAuthServerStore {
+export interface OAuthServerStore extends DeviceStore {
   /** Newest first. */
   listOAuthKeys(): Promise<StoredKey[]>
   addOAuthKey(key: StoredKey): Promise<void>
@@ -116,8 +117,10 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
         `CREATE TABLE oauth_server_consents (user_id text NOT NULL, client_id text NOT NULL, scope text NOT NULL, created_at timestamptz NOT NULL, PRIMARY KEY (user_id, client_id, scope))`,
       ],
     },
+    deviceMigration,
   ],
   sql: (db) => ({
+    ...deviceSql(db),
     async listOAuthKeys() {
       const { rows } = await db.query('SELECT * FROM oauth_server_keys ORDER BY created_at DESC, kid DESC', [])
       return rows.map(keyRow)
@@ -199,6 +202,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     const consents = new Set<string>()
     const consentKey = (userId: string, clientId: string, scope: string) => JSON.stringify([userId, clientId, scope])
     return {
+      ...deviceMemory(),
       listOAuthKeys: async () => [...keys.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.kid < b.kid ? 1 : -1)).map(copy),
       async addOAuthKey(key) {
         if (!keys.has(key.kid)) keys.set(key.kid, copy(key))
@@ -251,6 +255,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     }
   },
   tests: {
+    ...deviceTests,
     'a refresh token is spent once; a second use reads as reused, with its grant': async (store) => {
       const grantId = `grant-${crypto.randomUUID()}`
       await store.createOAuthGrant({ id: grantId, clientId: 'c', userId: 'u', scope: 'a b', resource: 'https://r.example', codeHash: 'h', codeChallenge: 'c', redirectUri: 'https://c.example/cb', authTime: null, createdAt: new Date(), revokedAt: null })
