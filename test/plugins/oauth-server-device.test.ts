@@ -8,47 +8,8 @@
 import * as oauth from 'oauth4webapi'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { authServer, browser, clients, mcp, origin, secret, type AuthServer } from './oauth-server-support.js'
-import type { Jar } from '../support/jar.js'
-
-export const deviceGrantType = 'urn:ietf:params:oauth:grant-type:device_code'
-export const tv: oauth.Client = { client_id: 'tv', token_endpoint_auth_method: 'none' }
-export const deviceClients = [
-  ...clients,
-  { clientId: 'tv', name: 'TV CLI', redirectUris: [], grantTypes: [deviceGrantType, 'refresh_token'] as never },
-  { clientId: 'box', name: 'Box', clientSecret: `${secret}-box`, redirectUris: [], grantTypes: [deviceGrantType] as never },
-]
-
-export const deviceServer = (overrides = {}, config = {}, more = {}) => authServer({ clients: deviceClients, ...overrides }, config, more)
-
-export async function startDevice(server: AuthServer, as: oauth.AuthorizationServer, scope = 'tools:read') {
-  const response = await oauth.deviceAuthorizationRequest(as, tv, oauth.None(), { scope, resource: mcp }, server.options)
-  return oauth.processDeviceAuthorizationResponse(as, tv, response)
-}
-
-export const poll = (server: AuthServer, as: oauth.AuthorizationServer, deviceCode: string) => oauth.deviceCodeGrantRequest(as, tv, oauth.None(), deviceCode, server.options)
-
-/** The poll's OAuth error code, or 'tokens'. */
-export async function pollResult(server: AuthServer, as: oauth.AuthorizationServer, deviceCode: string): Promise<string> {
-  const response = await poll(server, as, deviceCode)
-  if (response.status === 200) return 'tokens'
-  expect(response.status).toBe(400)
-  return ((await response.json()) as { error: string }).error
-}
-
-export const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1]
-
-/** The user types `typed` on the device page, then answers `decision` on the consent screen. */
-export async function answerOnPage(jar: Jar, typed: string, decision: 'allow' | 'deny' = 'allow') {
-  const form = await jar.get('/auth/oauth2/device')
-  expect(form.status).toBe(200)
-  const csrfToken = hidden(await form.text(), 'csrfToken')!
-  const consent = await jar.postForm('/auth/oauth2/device', { csrfToken, user_code: typed })
-  const consentPage = await consent.text()
-  expect(consent.status, consentPage).toBe(200)
-  const answered = await jar.postForm('/auth/oauth2/device', { csrfToken: hidden(consentPage, 'csrfToken')!, user_code: hidden(consentPage, 'user_code')!, decision })
-  return { consentPage, answered, answeredPage: await answered.text() }
-}
+import { browser, mcp, origin, secret, type AuthServer } from './oauth-server-support.js'
+import { answerOnPage, deviceGrantType, deviceServer, hidden, poll, pollResult, startDevice, tv } from './oauth-server-device-support.js'
 
 describe('the device authorization grant', () => {
   it('is in the metadata', async () => {
