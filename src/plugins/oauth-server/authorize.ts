@@ -9,7 +9,7 @@
 import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, signedIn, verifyCsrf, type Body, type Context, type Reply } from 'latchkey/server'
 import { authenticateClient, matchRedirectUri, param, requestedScopes } from './clients.js'
 import { findClient } from './client-lookup.js'
-import { consentPage, refusalPage } from './consent-page.js'
+import { checkedForm, consentPage, refusalPage } from './consent-page.js'
 import { asOAuth, OAuthError } from './errors.js'
 import { issuerOf, oauthStore, serverOptions } from './instance.js'
 import type { AuthorizationRequest, ResolvedClient, ResolvedOAuthServer } from './options.js'
@@ -190,15 +190,9 @@ export async function showConsent(ctx: Context): Promise<Reply> {
 
 /** POST /oauth2/consent: `decision` allow or deny, with the page's CSRF token. */
 export async function answerConsent(ctx: Context): Promise<Reply> {
-  let body: Body
-  try {
-    body = await readBody(ctx.request, ctx.config.maxBodySize)
-    await verifyCsrf(ctx, body.csrfToken)
-  } catch (error) {
-    const status = (error as { status?: number }).status ?? 400
-    ctx.config.logger.warn(`OAuth consent refused: ${(error as Error).message}`)
-    return refusalPage(ctx, 'consentForgery', undefined, status >= 400 && status < 500 ? status : 400)
-  }
+  const form = await checkedForm(ctx, 'consent')
+  if (form.refused) return form.refused
+  const { body } = form
   const decision = typeof body.decision === 'string' ? body.decision : undefined
   if (decision !== 'allow' && decision !== 'deny') return refusalPage(ctx, 'requestInvalid', 'decision must be allow or deny', 400)
   const me = await signedIn(ctx)

@@ -4,7 +4,7 @@
  * 'none'`, `X-Frame-Options: DENY`), no script, forms to this origin only and, for the redirect
  * the answer makes, to the client's redirect URI.
  */
-import { escapeHtml, html, page, pageWords, pluginWords, type Context, type Reply } from 'latchkey/server'
+import { escapeHtml, html, page, pageWords, pluginWords, readBody, verifyCsrf, type Body, type Context, type Reply } from 'latchkey/server'
 import { messages, type MessageKey } from './messages.js'
 import type { AuthorizationRequest, ResolvedClient, ScopeWords } from './options.js'
 import { serverOptions } from './instance.js'
@@ -19,6 +19,30 @@ function target(redirectUri: string): string {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol
 }
 
+/** The scopes of a request as list items, in the page's language. */
+export const scopeItems = (words: Record<string, ScopeWords>, scope: string, lang: string) =>
+  scope
+    .split(' ')
+    .filter(Boolean)
+    .map((one) => `<li>${escapeHtml(scopeText(words[one]!, lang))}</li>`)
+    .join('')
+
+/**
+ * A page's form post, read and CSRF-checked; a refusal is the refusal page (a 4xx, never a 500:
+ * a body the kernel refused keeps its status).
+ */
+export async function checkedForm(ctx: Context, what: string): Promise<{ body: Body; refused?: undefined } | { refused: Reply }> {
+  try {
+    const body = await readBody(ctx.request, ctx.config.maxBodySize)
+    await verifyCsrf(ctx, body.csrfToken)
+    return { body }
+  } catch (error) {
+    const status = (error as { status?: number }).status ?? 400
+    ctx.config.logger.warn(`OAuth ${what} refused: ${(error as Error).message}`)
+    return { refused: refusalPage(ctx, 'consentForgery', undefined, status >= 400 && status < 500 ? status : 400) }
+  }
+}
+
 export function consentPage(ctx: Context, shown: { id: string; client: ResolvedClient; request: AuthorizationRequest; account: string; csrfToken: string }): Reply {
   const { client, request } = shown
   const words = pluginWords(ctx, messages)
@@ -26,11 +50,7 @@ export function consentPage(ctx: Context, shown: { id: string; client: ResolvedC
   const name = `<strong>${escapeHtml(client.name)}</strong>`
   const title = words.text('consentTitle', { client: client.name })
   const logo = client.logoUri ? `<img src="${escapeHtml(client.logoUri)}" alt="" width="48" height="48">` : ''
-  const scopes = request.scope
-    .split(' ')
-    .filter(Boolean)
-    .map((scope) => `<li>${escapeHtml(scopeText(options.scopes[scope]!, words.lang))}</li>`)
-    .join('')
+  const scopes = scopeItems(options.scopes, request.scope, words.lang)
   const redirectTo = new URL(request.redirect_uri)
   const host = redirectTo.host || redirectTo.protocol
   const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(shown.csrfToken)}"><input type="hidden" name="request" value="${escapeHtml(shown.id)}">`

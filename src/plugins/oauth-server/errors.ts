@@ -23,6 +23,11 @@ export type OAuthErrorCode =
   | 'invalid_client_metadata'
   | 'invalid_redirect_uri'
   | 'invalid_software_statement'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
 
 export class OAuthError extends Error {
   constructor(

@@ -19,7 +19,10 @@ import {
 
 export { isLoopbackHost, secretHash }
 
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials'
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials' | typeof deviceCodeGrant
+
+/** The device authorization grant's `grant_type` (RFC 8628 §3.4): a client lists it in `grantTypes` to use the device flow. */
+export const deviceCodeGrant = 'urn:ietf:params:oauth:grant-type:device_code'
 
 export interface OAuthClientConfig {
   /** The client's `client_id`: letters, digits and `-._~:/` (a URL is fine). */
@@ -71,6 +74,12 @@ export interface OAuthServerOptions {
   clientIdMetadataDocuments?: boolean | ClientIdMetadataDocumentOptions
   /** Dynamic client registration (RFC 7591) at /oauth2/register: `{ open: true }` or `{ initialAccessToken }`; default off. */
   registration?: RegistrationOptions
+  /** Seconds a device code (RFC 8628) lasts; default 600, at most 1800. */
+  deviceCodeTtl?: number
+  /** Seconds a device must wait between polls at first; default 5. */
+  devicePollInterval?: number
+  /** Require DPoP proofs at the token endpoint to carry the server's nonce (RFC 9449 §8); default false. */
+  dpopNonce?: boolean
 }
 
 /** A checked authorization request: what the code will carry. */
@@ -107,10 +116,13 @@ export interface ResolvedOAuthServer {
   keyRotationSeconds: number
   documents?: ResolvedDocuments
   registration?: ResolvedRegistration
+  deviceCodeTtl: number
+  devicePollInterval: number
+  dpopNonce: boolean
 }
 
 const day = 24 * 60 * 60
-const grantTypes: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials']
+const grantTypes: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials', deviceCodeGrant]
 const algorithms = ['RS256', 'ES256', 'EdDSA']
 const fail = (what: string) => configurationError(`latchkey: oauthServer ${what}`)
 const shown = (value: unknown) => JSON.stringify(value)
@@ -208,6 +220,9 @@ export function resolveOptions(options: OAuthServerOptions): ResolvedOAuthServer
     refreshTokenTtl: seconds(options.refreshTokenTtl, 30 * day, 'refreshTokenTtl', 365 * day),
     requirePar: options.requirePar === true,
     signingKeys: options.signingKeys,
+    deviceCodeTtl: seconds(options.deviceCodeTtl, 600, 'deviceCodeTtl', 1800),
+    devicePollInterval: seconds(options.devicePollInterval, 5, 'devicePollInterval', 60),
+    dpopNonce: options.dpopNonce === true,
     keyRotationSeconds: seconds(options.keyRotationDays === undefined ? undefined : options.keyRotationDays * day, 30 * day, 'keyRotationDays (in seconds)', 365 * day),
     documents: resolveDocuments(options.clientIdMetadataDocuments),
     registration: resolveRegistration(options.registration),

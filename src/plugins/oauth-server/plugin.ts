@@ -7,6 +7,8 @@
  */
 import { configurationError, json, type Action, type Context, type LatchkeyPlugin, type ResolvedConfig, type Reply, type Route } from 'latchkey/server'
 import { answerConsent, authorize, pushAuthorizationRequest, showConsent } from './authorize.js'
+import { answerDevicePage, deviceAuthorization, showDevicePage, userCodeAction } from './device.js'
+import { dpopAlgorithms } from './dpop.js'
 import { endpoint, issuerOf, serverOptions, storeMethods } from './instance.js'
 import { jwks } from './keys.js'
 import { messages } from './messages.js'
@@ -57,6 +59,8 @@ function metadata(ctx: Context): Reply {
     authorization_response_iss_parameter_supported: true,
     ...(options.registration ? { registration_endpoint: endpoint(config, 'register') } : {}),
     ...(options.documents ? { client_id_metadata_document_supported: true } : {}),
+    device_authorization_endpoint: endpoint(config, 'device_authorization'),
+    dpop_signing_alg_values_supported: dpopAlgorithms,
   })
 }
 
@@ -65,11 +69,14 @@ const notFound = (ctx: Context, what: string) => json(ctx, { error: 'invalid_req
 const getRoutes: Record<string, Route> = {
   authorize: (ctx) => authorize(ctx),
   consent: (ctx) => showConsent(ctx),
+  device: (ctx) => showDevicePage(ctx),
   jwks: async (ctx) => publicReply(ctx, await jwks(ctx.config)),
 }
 const postRoutes: Record<string, Route> = {
   consent: (ctx) => answerConsent(ctx),
   par: (ctx) => pushAuthorizationRequest(ctx),
+  device_authorization: (ctx) => deviceAuthorization(ctx),
+  device: (ctx) => answerDevicePage(ctx),
   token: (ctx) => token(ctx),
   revoke: (ctx) => revoke(ctx),
   introspect: (ctx) => introspect(ctx),
@@ -122,6 +129,8 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
     rateLimits: {
       // Each one adds a row that lasts: counted per network address, open or not.
       oauthRegistration: { label: 'client registrations', rules: [{ per: 'client', limit: 20, windowSeconds: 3600 }] },
+      // Codes typed on the device page: 20^8 codes, so guessing one that is out takes billions of tries.
+      [userCodeAction]: { label: 'device codes', whenStoreFails: 'closed', rules: [{ per: 'account', limit: 10, windowSeconds: 15 * 60 }, { per: 'client', limit: 20, windowSeconds: 15 * 60 }] },
     },
     routes: {
       '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx) },

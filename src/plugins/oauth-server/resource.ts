@@ -6,6 +6,7 @@
  */
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose'
 import type { ResolvedConfig } from 'latchkey/server'
+import { dpopRefusal, presentedToken, processReplay, proofFailure, storeReplay } from './dpop.js'
 import { algorithms, verifyIssued, type AccessTokenClaims } from './tokens.js'
 
 export interface VerifyAccessTokenOptions {
@@ -56,13 +57,6 @@ function refusal(resource: string, failure?: { error: 'invalid_token' | 'insuffi
   return Response.json(body, { status, headers: { 'www-authenticate': `Bearer ${parts.join(', ')}`, 'cache-control': 'no-store' } })
 }
 
-/** The request's bearer token; undefined for none; null for an Authorization header that is not one bearer token. */
-function bearer(request: Request): string | undefined | null {
-  const header = request.headers.get('authorization')
-  if (header === null) return undefined
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)
-  return match ? match[1]! : /^Bearer\b/i.test(header) ? null : undefined
-}
 
 /** The shared checks once the token is verified: scopes. */
 function withScopes(claims: AccessTokenClaims, options: VerifyAccessTokenOptions): VerifiedAccessToken | Response {
@@ -74,11 +68,13 @@ function withScopes(claims: AccessTokenClaims, options: VerifyAccessTokenOptions
 
 /** On this instance: its own keys, and a revoked grant's tokens refused at once. */
 export async function verifyLocal(config: ResolvedConfig, request: Request, options: VerifyAccessTokenOptions): Promise<VerifiedAccessToken | Response> {
-  const token = bearer(request)
-  if (token === undefined) return refusal(options.resource)
-  if (token === null) return refusal(options.resource, { error: 'invalid_request', description: 'The Authorization header is not one Bearer token' })
-  const claims = await verifyIssued(config, token, options.resource)
+  const presented = presentedToken(request)
+  if (presented === undefined) return refusal(options.resource)
+  if (presented === null) return refusal(options.resource, { error: 'invalid_request', description: 'The Authorization header is not one Bearer token' })
+  const claims = await verifyIssued(config, presented.token, options.resource)
   if (!claims) return refusal(options.resource, { error: 'invalid_token', description: 'The access token is invalid, expired, revoked or for another resource' })
+  const unproven = await proofFailure(request, presented, claims, config, storeReplay(config), config.now())
+  if (unproven) return dpopRefusal(resourceMetadataUrl(options.resource), unproven)
   return withScopes(claims, options)
 }
 
@@ -112,12 +108,12 @@ async function keysOf(options: RemoteVerifyOptions): Promise<JWTVerifyGetKey> {
  * server's introspection endpoint where that must be at once.
  */
 export async function verifyAccessToken(request: Request, options: RemoteVerifyOptions): Promise<VerifiedAccessToken | Response> {
-  const token = bearer(request)
-  if (token === undefined) return refusal(options.resource)
-  if (token === null) return refusal(options.resource, { error: 'invalid_request', description: 'The Authorization header is not one Bearer token' })
+  const presented = presentedToken(request)
+  if (presented === undefined) return refusal(options.resource)
+  if (presented === null) return refusal(options.resource, { error: 'invalid_request', description: 'The Authorization header is not one Bearer token' })
   let claims: AccessTokenClaims
   try {
-    const { payload } = await jwtVerify<AccessTokenClaims>(token, await keysOf(options), {
+    const { payload } = await jwtVerify<AccessTokenClaims>(presented.token, await keysOf(options), {
       issuer: options.issuer,
       audience: options.resource,
       typ: 'at+jwt',
@@ -129,6 +125,9 @@ export async function verifyAccessToken(request: Request, options: RemoteVerifyO
   } catch {
     return refusal(options.resource, { error: 'invalid_token', description: 'The access token is invalid, expired or for another resource' })
   }
+  // Replays are caught in this process only: the authorization server's store is not this one's.
+  const unproven = await proofFailure(request, presented, claims, undefined, processReplay, Date.now())
+  if (unproven) return dpopRefusal(resourceMetadataUrl(options.resource), unproven)
   return withScopes(claims, options)
 }
 

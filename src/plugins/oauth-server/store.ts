@@ -9,6 +9,7 @@
 import type { PluginSchema } from 'latchkey/server'
 import type { JWK } from 'jose'
 import { clientsMemory, clientsMigration, clientsSql, clientsTests, type RegisteredClientStore } from './store-clients.js'
+import { deviceMemory, deviceMigration, deviceSql, deviceTests, type DeviceStore } from './device-store.js'
 
 export interface StoredKey {
   kid: string
@@ -45,7 +46,7 @@ export interface Grant {
 
 export type RefreshUse = { result: 'used'; grantId: string; expires: Date } | { result: 'reused'; grantId: string } | { result: 'unknown' }
 
-export interface OAuthServerStore extends RegisteredClientStore {
+export interface OAuthServerStore extends RegisteredClientStore, DeviceStore {
   /** Newest first. */
   listOAuthKeys(): Promise<StoredKey[]>
   addOAuthKey(key: StoredKey): Promise<void>
@@ -118,9 +119,11 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
       ],
     },
     clientsMigration,
+    deviceMigration,
   ],
   sql: (db) => ({
     ...clientsSql(db),
+    ...deviceSql(db),
     async listOAuthKeys() {
       const { rows } = await db.query('SELECT * FROM oauth_server_keys ORDER BY created_at DESC, kid DESC', [])
       return rows.map(keyRow)
@@ -203,6 +206,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     const consentKey = (userId: string, clientId: string, scope: string) => JSON.stringify([userId, clientId, scope])
     return {
       ...clientsMemory(),
+      ...deviceMemory(),
       listOAuthKeys: async () => [...keys.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.kid < b.kid ? 1 : -1)).map(copy),
       async addOAuthKey(key) {
         if (!keys.has(key.kid)) keys.set(key.kid, copy(key))
@@ -256,6 +260,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
   },
   tests: {
     ...clientsTests,
+    ...deviceTests,
     'a refresh token is spent once; a second use reads as reused, with its grant': async (store) => {
       const grantId = `grant-${crypto.randomUUID()}`
       await store.createOAuthGrant({ id: grantId, clientId: 'c', userId: 'u', scope: 'a b', resource: 'https://r.example', codeHash: 'h', codeChallenge: 'c', redirectUri: 'https://c.example/cb', authTime: null, createdAt: new Date(), revokedAt: null })

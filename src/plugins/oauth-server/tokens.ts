@@ -12,7 +12,9 @@ import { authenticateClient, param, requestedScopes } from './clients.js'
 import { asOAuth, OAuthError } from './errors.js'
 import { issuerOf, oauthStore, serverOptions } from './instance.js'
 import { keys, verificationKey } from './keys.js'
-import type { ResolvedClient } from './options.js'
+import { deviceGrant } from './device.js'
+import { bindIssued, checkRefreshBinding, checkTokenRequestProof } from './dpop.js'
+import { deviceCodeGrant, type ResolvedClient } from './options.js'
 import type { Grant } from './store.js'
 
 /** The claims of an access token issued here. */
@@ -28,13 +30,15 @@ export interface AccessTokenClaims extends JWTPayload {
   /** The grant it came from (absent for client_credentials): revoking the grant stops it where the server is asked. */
   grant_id?: string
   auth_time?: number
+  /** The DPoP key it is bound to (RFC 9449 §6): sent only with a proof by that key. */
+  cnf?: { jkt: string }
 }
 
 export const algorithms = ['RS256', 'ES256', 'EdDSA']
 const verifierPattern = /^[A-Za-z0-9\-._~]{43,128}$/
 const purgeLimit = 100
 
-async function accessToken(ctx: Context, claims: { sub: string; aud: string; client_id: string; scope: string; grant_id?: string; auth_time?: number }): Promise<string> {
+async function accessToken(ctx: Context, claims: { sub: string; aud: string; client_id: string; scope: string; grant_id?: string; auth_time?: number; cnf?: { jkt: string } }): Promise<string> {
   const { accessTokenTtl } = serverOptions.get(ctx.config)
   const { signing } = await keys(ctx.config)
   const now = Math.floor(ctx.now / 1000)
@@ -53,7 +57,9 @@ async function accessToken(ctx: Context, claims: { sub: string; aud: string; cli
 /** The token answer for a grant: a new access token, and a new refresh token where the client uses them. */
 async function tokensFor(ctx: Context, client: ResolvedClient, grant: Grant, scope: string): Promise<Reply> {
   const options = serverOptions.get(ctx.config)
+  const bound = await bindIssued(ctx, grant.id, client.secretHash === undefined)
   const access = await accessToken(ctx, {
+    ...(bound ? { cnf: bound } : {}),
     sub: grant.userId ?? client.clientId,
     aud: grant.resource,
     client_id: client.clientId,
@@ -61,7 +67,7 @@ async function tokensFor(ctx: Context, client: ResolvedClient, grant: Grant, sco
     grant_id: grant.id,
     ...(grant.authTime ? { auth_time: Math.floor(grant.authTime.getTime() / 1000) } : {}),
   })
-  const answer: Record<string, unknown> = { access_token: access, token_type: 'Bearer', expires_in: options.accessTokenTtl, scope }
+  const answer: Record<string, unknown> = { access_token: access, token_type: bound ? 'DPoP' : 'Bearer', expires_in: options.accessTokenTtl, scope }
   if (client.grantTypes.includes('refresh_token')) {
     const refresh = randomToken(32)
     const store = oauthStore(ctx.config)
@@ -118,7 +124,9 @@ async function refreshGrant(ctx: Context, client: ResolvedClient, body: Body): P
   const token = param(body, 'refresh_token')
   if (token === undefined) throw new OAuthError('invalid_request', 'refresh_token is missing')
   const store = oauthStore(ctx.config)
-  const used = await store.useOAuthRefreshToken(await sha256Hex(token), new Date(ctx.now))
+  const tokenHash = await sha256Hex(token)
+  await checkRefreshBinding(ctx, tokenHash)
+  const used = await store.useOAuthRefreshToken(tokenHash, new Date(ctx.now))
   if (used.result === 'unknown') throw new OAuthError('invalid_grant', 'The refresh token is not one this server issued')
   const grant = await store.getOAuthGrant(used.grantId)
   // Revoked already (by the user, or a reuse before): say so, not that the token was reused.
@@ -146,8 +154,9 @@ async function clientCredentialsGrant(ctx: Context, client: ResolvedClient, body
   if (resource === undefined) throw new OAuthError('invalid_target', `resource is missing: name the API the token is for, one of ${options.resources.join(', ')}`)
   if (!options.resources.includes(resource)) throw new OAuthError('invalid_target', 'resource is not one this server issues tokens for')
   // No grant is kept: the token lives minutes, and the client can ask again.
-  const access = await accessToken(ctx, { sub: client.clientId, aud: resource, client_id: client.clientId, scope })
-  return json(ctx, { access_token: access, token_type: 'Bearer', expires_in: options.accessTokenTtl, scope })
+  const bound = await bindIssued(ctx, undefined, false)
+  const access = await accessToken(ctx, { sub: client.clientId, aud: resource, client_id: client.clientId, scope, ...(bound ? { cnf: bound } : {}) })
+  return json(ctx, { access_token: access, token_type: bound ? 'DPoP' : 'Bearer', expires_in: options.accessTokenTtl, scope })
 }
 
 /** POST /oauth2/token */
@@ -155,12 +164,17 @@ export function token(ctx: Context): Promise<Reply> {
   return asOAuth(ctx, async () => {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
     const client = await authenticateClient(ctx, body, serverOptions.get(ctx.config))
+    await checkTokenRequestProof(ctx)
     const type = param(body, 'grant_type')
     if (type === 'authorization_code') return codeGrant(ctx, client, body)
     if (type === 'refresh_token') return refreshGrant(ctx, client, body)
     if (type === 'client_credentials') return clientCredentialsGrant(ctx, client, body)
+    if (type === deviceCodeGrant) {
+      const { grant, scope } = await deviceGrant(ctx, client, body)
+      return tokensFor(ctx, client, grant, scope)
+    }
     if (type === undefined) throw new OAuthError('invalid_request', 'grant_type is missing')
-    throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code, refresh_token or client_credentials')
+    throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code, refresh_token, client_credentials or ${deviceCodeGrant}`)
   })
 }
 
@@ -226,8 +240,8 @@ export function introspect(ctx: Context): Promise<Reply> {
     if (looksLikeJwt(token)) {
       const claims = await verifyIssued(ctx.config, token)
       if (!claims || !may(claims.client_id)) return inactive()
-      const { iss, sub, aud, client_id, scope, exp, iat, jti } = claims
-      return json(ctx, { active: true, token_type: 'Bearer', iss, sub, aud, client_id, scope, exp, iat, jti })
+      const { iss, sub, aud, client_id, scope, exp, iat, jti, cnf } = claims
+      return json(ctx, { active: true, token_type: cnf ? 'DPoP' : 'Bearer', iss, sub, aud, client_id, scope, exp, iat, jti, ...(cnf ? { cnf } : {}) })
     }
     const store = oauthStore(ctx.config)
     const found = await store.getOAuthRefreshToken(await sha256Hex(token))
