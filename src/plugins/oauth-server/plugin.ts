@@ -7,9 +7,11 @@
  */
 import { configurationError, json, type Action, type Context, type LatchkeyPlugin, type ResolvedConfig, type Reply, type Route } from 'latchkey/server'
 import { answerConsent, authorize, pushAuthorizationRequest, showConsent } from './authorize.js'
+import { actOnConnectedApps, connectedAppErrors, listConnectedApps, onAccountEvent } from './connected-apps.js'
 import { endpoint, issuerOf, serverOptions, storeMethods } from './instance.js'
 import { jwks } from './keys.js'
 import { messages } from './messages.js'
+import { openIdConfiguration, openIdOn, userinfo } from './oidc.js'
 import { isLoopbackHost, resolveOptions, type OAuthServerOptions, type ResolvedOAuthServer } from './options.js'
 import { resourceMetadata, verifyLocal, type VerifiedAccessToken, type VerifyAccessTokenOptions } from './resource.js'
 import { oauthServerSchema } from './store.js'
@@ -63,6 +65,7 @@ const getRoutes: Record<string, Route> = {
   authorize: (ctx) => authorize(ctx),
   consent: (ctx) => showConsent(ctx),
   jwks: async (ctx) => publicReply(ctx, await jwks(ctx.config)),
+  userinfo: (ctx) => userinfo(ctx),
 }
 const postRoutes: Record<string, Route> = {
   consent: (ctx) => answerConsent(ctx),
@@ -70,6 +73,7 @@ const postRoutes: Record<string, Route> = {
   token: (ctx) => token(ctx),
   revoke: (ctx) => revoke(ctx),
   introspect: (ctx) => introspect(ctx),
+  userinfo: (ctx) => userinfo(ctx),
 }
 
 function dispatch(table: Record<string, Route>, method: string): Route {
@@ -113,11 +117,14 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
   return {
     id: 'oauth-server',
     messages,
+    errorCodes: connectedAppErrors,
     schema: oauthServerSchema,
     adapterMethods: () => storeMethods,
     routes: {
       '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx) },
       ...resourceRoutes(options),
+      ...(openIdOn(options) && { '.well-known/openid-configuration': { GET: async (ctx: Context) => openIdConfiguration(ctx, metadata(ctx)) } }),
+      'connected-apps': { GET: listConnectedApps, POST: actOnConnectedApps },
       oauth2: { GET: dispatch(getRoutes, 'GET'), POST: dispatch(postRoutes, 'POST'), provider: true },
     },
     configure(_, resolved) {
@@ -131,6 +138,8 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
       serverOptions.set(resolved, options)
       installed = resolved
     },
+    onSignOutEverywhere: (ctx, { userId }) => onAccountEvent(ctx, userId, options.grantsOnSignOutEverywhere),
+    onPasswordReset: (ctx, { userId }) => onAccountEvent(ctx, userId, options.grantsOnPasswordReset),
     verifyAccessToken(request, verify) {
       if (!installed) throw configurationError('latchkey: oauthServer.verifyAccessToken was called before Latchkey({ plugins: [oauth] }) installed the plugin')
       return verifyLocal(installed, request, verify)

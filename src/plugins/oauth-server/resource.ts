@@ -57,7 +57,7 @@ function refusal(resource: string, failure?: { error: 'invalid_token' | 'insuffi
 }
 
 /** The request's bearer token; undefined for none; null for an Authorization header that is not one bearer token. */
-function bearer(request: Request): string | undefined | null {
+export function bearer(request: Request): string | undefined | null {
   const header = request.headers.get('authorization')
   if (header === null) return undefined
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)
