@@ -165,7 +165,7 @@ const messages: ProfileMessages = {
   appLastUsed: 'آخر استخدام {ago}',
   appNotUsed: 'لم يُستخدم بعد',
   revokeApp: 'إلغاء الوصول',
-  revokeAppName: 'إلغاء وصول {name}',
+  revokeAppName: 'إلغاء الوصول لـ {name}',
   revokeAppAsk: 'يفقد {name} الوصول إلى حسابك فورًا، وعليه أن يطلبه منك مجددًا لاستعادته.',
   appRevoked: 'لم يعد لدى {name} وصول إلى حسابك.',
   ConnectedAppNotFound: 'لم يعد لهذا التطبيق وصول إلى حسابك.',

@@ -158,7 +158,7 @@ const messages: ProfileMessages = {
   appLastUsed: 'zuletzt genutzt {ago}',
   appNotUsed: 'noch nicht genutzt',
   revokeApp: 'Zugriff widerrufen',
-  revokeAppName: 'Zugriff von {name} widerrufen',
+  revokeAppName: '{name}: Zugriff widerrufen',
   revokeAppAsk: '{name} verliert sofort den Zugriff auf Ihr Konto und muss Sie erneut fragen, um ihn zurückzubekommen.',
   appRevoked: '{name} hat keinen Zugriff mehr auf Ihr Konto.',
   ConnectedAppNotFound: 'Diese App hat keinen Zugriff mehr auf Ihr Konto.',

@@ -158,7 +158,7 @@ const messages: ProfileMessages = {
   appLastUsed: 'último uso {ago}',
   appNotUsed: 'aún sin usar',
   revokeApp: 'Revocar acceso',
-  revokeAppName: 'Revocar el acceso de {name}',
+  revokeAppName: 'Revocar acceso de {name}',
   revokeAppAsk: '{name} pierde el acceso a tu cuenta de inmediato y tendrá que volver a pedírtelo.',
   appRevoked: '{name} ya no tiene acceso a tu cuenta.',
   ConnectedAppNotFound: 'Esta aplicación ya no tiene acceso a tu cuenta.',

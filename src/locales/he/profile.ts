@@ -158,7 +158,7 @@ const messages: ProfileMessages = {
   appLastUsed: 'שימוש אחרון {ago}',
   appNotUsed: 'עדיין לא נעשה בה שימוש',
   revokeApp: 'ביטול גישה',
-  revokeAppName: 'ביטול הגישה של {name}',
+  revokeAppName: 'ביטול גישה ל-{name}',
   revokeAppAsk: '{name} תאבד מיד את הגישה לחשבון שלך, ותצטרך לבקש ממך שוב כדי לקבל אותה בחזרה.',
   appRevoked: 'ל-{name} כבר אין גישה לחשבון שלך.',
   ConnectedAppNotFound: 'לאפליקציה הזו כבר אין גישה לחשבון שלך.',

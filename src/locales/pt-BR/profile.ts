@@ -158,7 +158,7 @@ const messages: ProfileMessages = {
   appLastUsed: 'último uso {ago}',
   appNotUsed: 'ainda não usado',
   revokeApp: 'Revogar acesso',
-  revokeAppName: 'Revogar o acesso de {name}',
+  revokeAppName: 'Revogar acesso de {name}',
   revokeAppAsk: '{name} perde o acesso à sua conta na hora e terá que pedir de novo para recuperá-lo.',
   appRevoked: '{name} não tem mais acesso à sua conta.',
   ConnectedAppNotFound: 'Este app não tem mais acesso à sua conta.',

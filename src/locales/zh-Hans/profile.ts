@@ -158,7 +158,7 @@ const messages: ProfileMessages = {
   appLastUsed: '上次使用 {ago}',
   appNotUsed: '尚未使用',
   revokeApp: '撤销访问权限',
-  revokeAppName: '撤销 {name} 的访问权限',
+  revokeAppName: '撤销访问权限：{name}',
   revokeAppAsk: '{name} 将立即失去对你账户的访问权限，需要再次征得你的同意才能恢复。',
   appRevoked: '{name} 已无法访问你的账户。',
   ConnectedAppNotFound: '此应用已无法访问你的账户。',
