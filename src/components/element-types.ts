@@ -122,9 +122,16 @@ export interface LatchkeyElementTypes {
       'latchkey-confirm-needed': ConfirmNeededEvent
     }
   }
+  'latchkey-connected-apps': {
+    attributes: {}
+    events: {
+      /** The server has no oauth-server plugin. */
+      'latchkey-unavailable': UnavailableEvent
+    }
+  }
   'latchkey-profile': {
     attributes: {
-      /** The sections shown, and their order, comma-separated (default `identity,password,passkeys,mfa,sessions,accounts,organization`). */
+      /** The sections shown, and their order, comma-separated (default `identity,password,passkeys,mfa,sessions,accounts,connected-apps,organization`). */
       sections: string
       /** The sections' heading level, 1 to 6 (default 2), read when a section is first shown. */
       'heading-level': string

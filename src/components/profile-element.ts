@@ -1,5 +1,6 @@
 import type { AppProvider, AuthClient } from '../client/index.js'
 import { accountsElement } from './accounts-element.js'
+import { connectedAppsElement } from './connected-apps-element.js'
 import { LatchkeyElement } from './base-element.js'
 import { define } from './define.js'
 import { h, keep } from './dom.js'
@@ -14,7 +15,7 @@ import { profileWordsFor, sayProfile, type ProfileKey } from './profile-words.js
 import { profileStyles } from './profile-styles.js'
 import { sessionsElement } from './sessions-element.js'
 
-const order = ['identity', 'password', 'passkeys', 'mfa', 'sessions', 'accounts', 'organization'] as const
+const order = ['identity', 'password', 'passkeys', 'mfa', 'sessions', 'accounts', 'connected-apps', 'organization'] as const
 type Section = (typeof order)[number]
 
 /** Each section's element, shown in the profile's shadow root: defined here, since the lazy definition looks only in the document. */
@@ -25,6 +26,7 @@ const elements: Record<Section, (client: AuthClient) => CustomElementConstructor
   mfa: mfaElement,
   sessions: sessionsElement,
   accounts: accountsElement,
+  'connected-apps': connectedAppsElement,
   organization: organizationElement,
 }
 
@@ -34,9 +36,10 @@ const headings: Record<Exclude<Section, 'mfa'>, ProfileKey> = {
   passkeys: 'passkeysHeading',
   sessions: 'sessionsHeading',
   accounts: 'accountsHeading',
+  'connected-apps': 'connectedAppsHeading',
   organization: 'organizationsHeading',
 }
-const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout', mfa: 'mfaAbout', sessions: 'sessionsAbout', accounts: 'accountsAbout', organization: 'organizationsAbout' }
+const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout', mfa: 'mfaAbout', sessions: 'sessionsAbout', accounts: 'accountsAbout', 'connected-apps': 'connectedAppsAbout', organization: 'organizationsAbout' }
 
 /**
  * `<latchkey-profile>`: the signed-in user's account, one section each, every one of them an
@@ -44,7 +47,7 @@ const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout'
  * (`<latchkey-password>`, with the password plugin and a `Password()` provider), passkeys
  * (`<latchkey-passkeys>`, with the passkey plugin and a WebAuthn provider), two-step verification
  * (`<latchkey-mfa>`), where they are signed in (`<latchkey-sessions>`) and their connected
- * accounts (`<latchkey-accounts>`), and, with the organizations plugin, the organization the user
+ * accounts (`<latchkey-accounts>`), with the connectedApps plugin the apps they allowed to use their account (`<latchkey-connected-apps>`), and, with the organizations plugin, the organization the user
  * works in (`<latchkey-organization-switcher>` and `<latchkey-organization>`). A section whose client plugin is missing, or whose feature
  * the server does not offer, is left out. Each section has a heading (`heading-level`, default
  * 2) and a line on what it is for. `sections` picks them and their order (`"passkeys,mfa"`);
@@ -84,6 +87,7 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
       if (section === 'password') return !!maybe(this.client, 'password') && providers.some((p) => p.password)
       if (section === 'passkeys') return !!maybe(this.client, 'passkey') && providers.some((p) => p.type === 'webauthn')
       if (section === 'organization') return !!maybe(this.client, 'organizations')
+      if (section === 'connected-apps') return !!maybe(this.client, 'connectedApps')
       return !!maybe(this.client, section)
     }
     private section(id: Section): HTMLElement {

@@ -22,7 +22,7 @@ const quiet = 'font:inherit;min-height:2.5rem;padding:.45em 1em;border:1px solid
 const filled = 'background:var(--lk-primary);border-color:var(--lk-primary);color:var(--lk-primary-text);font-weight:600'
 const field = 'font:inherit;min-height:2.5rem;padding:.45em .75em;border:1px solid var(--lk-border);border-radius:var(--lk-radius);background:transparent;color:inherit'
 
-/** `<latchkey-identity>`, `<latchkey-password>`, `<latchkey-passkeys>`, the organization elements and `<latchkey-profile>`. */
+/** `<latchkey-identity>`, `<latchkey-password>`, `<latchkey-passkeys>`, the organization elements, `<latchkey-connected-apps>` and `<latchkey-profile>`. */
 export const settingsStyles = `${properties}
 .stack{max-width:var(--latchkey-width,40rem);gap:calc(var(--lk-space)*.75)}
 button,a[part~=button]{${quiet};display:inline-flex;align-items:center;justify-content:center;gap:.5em;text-align:center;cursor:pointer}
@@ -40,11 +40,12 @@ p{margin:0}
 .muted,[part~=detail]{color:var(--lk-muted)}
 .row{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
 .row>.error{flex:1 1 100%}
-:is(.passkeys,.members,.invitations){list-style:none;margin:0;padding:0;display:grid}
-:is(.passkeys,.members,.invitations)>li{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;padding-block:.75rem;border-block-start:1px solid var(--lk-line)}
-:is(.passkeys,.members,.invitations)>li:last-child{border-block-end:1px solid var(--lk-line)}
-:is(.passkeys,.members,.invitations,.organizations) .what{flex:1 1 12rem;min-width:0;display:grid;gap:.15rem}
-.passkeys form,.passkeys .ask{flex:1 1 100%}
+:is(.passkeys,.members,.invitations,.apps){list-style:none;margin:0;padding:0;display:grid}
+:is(.passkeys,.members,.invitations,.apps)>li{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;padding-block:.75rem;border-block-start:1px solid var(--lk-line)}
+:is(.passkeys,.members,.invitations,.apps)>li:last-child{border-block-end:1px solid var(--lk-line)}
+:is(.passkeys,.members,.invitations,.organizations,.apps) .what{flex:1 1 12rem;min-width:0;display:grid;gap:.15rem}
+.passkeys form,.passkeys .ask,.apps .ask{flex:1 1 100%}
+.apps [part~=scopes]{margin:0;padding-inline-start:1.25rem;overflow-wrap:anywhere}
 [part~=icon]{flex:none;width:1.75rem;height:1.75rem;color:var(--lk-muted)}
 [part~=name],[part~=value]{font-weight:600;overflow-wrap:anywhere}
 [part~=detail]{font-size:.9em;overflow-wrap:anywhere}
@@ -71,7 +72,7 @@ export const profileStyles = `${settingsStyles}
 .profile>section{display:grid;gap:calc(var(--lk-space)*.75);padding-block-start:calc(var(--lk-space)*1.25);border-block-start:1px solid var(--lk-line);min-width:0}
 .profile>section:first-child{padding:0;border:0}
 [part~=heading]{margin:0;font-size:1.15em;line-height:1.3}
-:is(latchkey-identity,latchkey-password,latchkey-passkeys,latchkey-organization,latchkey-organization-switcher){--latchkey-width:none}
+:is(latchkey-identity,latchkey-password,latchkey-passkeys,latchkey-organization,latchkey-organization-switcher,latchkey-connected-apps){--latchkey-width:none}
 ${reused}{display:block;min-width:0;background:transparent;color:inherit;color-scheme:inherit;--latchkey-width:none;--latchkey-border:var(--lk-border);--latchkey-error:var(--lk-error);--latchkey-focus:var(--lk-focus)}
 ${reused}::part(button){${quiet};justify-self:start}
 latchkey-mfa::part(enroll){${filled}}

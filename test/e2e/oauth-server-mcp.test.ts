@@ -5,7 +5,7 @@
  * client discovers the authorization server, identifies itself (once with a client ID metadata
  * document, once by dynamic registration), sends Chromium through the built-in sign-in page and
  * the consent page, calls a tool, refreshes when its access token has expired, and is refused
- * once the user's grant is revoked (the refusal says the grant was revoked, every time).
+ * once the user revokes it in their connected apps (the refusal says the grant was revoked, every time).
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
-import { decodeJwt } from 'jose'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toNodeHandler } from 'latchkey/node'
 import type { OAuthServer, OAuthServerStore } from 'latchkey/plugins/oauth-server'
@@ -162,8 +162,25 @@ async function browserStep(url: URL): Promise<string> {
   await page.getByRole('button', { name: 'Allow' }).click()
   await page.waitForURL((u) => u.pathname === '/callback')
   const answer = await code
-  await context.close()
+  signedIn = page
   return answer
+}
+
+/** The signed-in browser's page, kept for the user's own revocation. */
+let signedIn: Page | undefined
+
+/** The user revokes the app in their connected apps (POST /auth/connected-apps, as the element does). */
+async function revokeAsTheUser(clientId: string): Promise<void> {
+  const page = signedIn!
+  const answer = await page.evaluate(async (id) => {
+    const { csrfToken } = await (await fetch('/auth/csrf')).json()
+    const listed = await (await fetch('/auth/connected-apps')).json()
+    const revoked = await fetch('/auth/connected-apps', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'revoke', id, csrfToken }) })
+    return { listed: listed.apps.map((a: { id: string }) => a.id), status: revoked.status, left: (await revoked.json()).apps.length }
+  }, clientId)
+  expect(answer).toEqual({ listed: [clientId], status: 200, left: 0 })
+  await page.context().close()
+  signedIn = undefined
 }
 
 async function whoami(client: Client): Promise<string> {
@@ -190,10 +207,9 @@ async function run(provider: TestProvider): Promise<void> {
   expect(provider.saved!.access_token).not.toBe(before.access_token)
   await client!.close()
 
-  // The user revokes the grant (what "Connected apps" will do): the tokens stop at once.
-  const grantId = String(decodeJwt(provider.saved!.access_token).grant_id)
+  // The user revokes the app in their connected apps: the tokens stop at once.
   const refreshToken = provider.saved!.refresh_token!
-  await env.server.adapter.revokeOAuthGrant(grantId, new Date(env.server.clock.now))
+  await revokeAsTheUser(clientId)
   const warned = env.server.logs.length
   const after = await connect(provider)
   expect(after.refused).toBeInstanceOf(UnauthorizedError)

@@ -18,6 +18,7 @@ import Nodemailer from '../../src/providers/nodemailer.js'
 import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
 import { Latchkey } from '../../src/server/latchkey.js'
 import { organizations as organizationsPlugin } from '../../src/plugins/organizations/index.js'
+import { oauthServer as oauthServerPlugin } from '../../src/plugins/oauth-server/index.js'
 import { requireFreshSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 
 export interface SessionRequest {
@@ -90,6 +91,12 @@ export interface AppServerOptions {
   builtInPages?: boolean
   /** The organizations plugin (src/plugins/organizations), its store in the memory adapter; its invitations land in `mailOutbox`. */
   organizations?: boolean
+  /**
+   * The authorization server (src/plugins/oauth-server), the app's URL its issuer, with one public
+   * client `cli` ("Ada’s CLI", redirect `http://127.0.0.1/callback` on any port, an https logo)
+   * and the scopes `tools:read`, `tools:write` for the resource `<url>/mcp`.
+   */
+  oauthServer?: boolean
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -177,7 +184,19 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let inFlight = 0
   const idlers: (() => void)[] = []
   let reachable = true
-  const plugins = options.organizations ? [organizationsPlugin()] : []
+  const plugins = [
+    ...(options.organizations ? [organizationsPlugin()] : []),
+    ...(options.oauthServer
+      ? [
+          oauthServerPlugin({
+            clients: [{ clientId: 'cli', name: 'Ada’s CLI', redirectUris: ['http://127.0.0.1/callback'], logoUri: 'https://cli.example.com/logo.svg' }],
+            scopes: { 'tools:read': { en: 'Read your tools', ar: 'قراءة أدواتك' }, 'tools:write': 'Change your tools' },
+            // Loopback, whatever port the server gets.
+            resources: ['http://localhost/mcp'],
+          }),
+        ]
+      : []),
+  ]
   const adapter = MemoryAdapter({ plugins })
   let auth: ReturnType<typeof toNodeHandler>
   let signedIn: ReturnType<typeof requireSession>
@@ -244,6 +263,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     },
     now,
     ...(plugins.length && { plugins }),
+    ...(options.oauthServer && { origin: url }),
     ...(options.mfa && { mfa: true }),
     ...(options.migrateFrom && { migrateFrom: options.migrateFrom }),
     pages: options.builtInPages ? {} : { signIn: '/', error: '/' },

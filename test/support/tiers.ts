@@ -60,6 +60,7 @@ const files: Record<string, Tier> = {
   'test/plugins/contract.test.ts': 'unit',
   'test/plugins/oauth-server.test.ts': 'unit',
   'test/plugins/oauth-server-attacks.test.ts': 'unit',
+  'test/plugins/oauth-server-connected-apps.test.ts': 'unit',
   'test/plugins/phone-browser.test.ts': 'browser',
   'test/providers/email.test.ts': 'http',
   'test/rate-limit/check.test.ts': 'http',

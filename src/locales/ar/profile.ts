@@ -165,5 +165,17 @@ const messages: ProfileMessages = {
   MemberNotFound: 'لم يعد هذا الشخص عضوًا.',
   InvitationNotFound: 'لم تعد هذه الدعوة معلّقة.',
   InvitationInvalid: 'هذه الدعوة لا تعمل: استُخدمت أو أُلغيت أو استُبدلت، أو انتهت صلاحيتها، أو أُرسلت إلى عنوان آخر.',
+  connectedAppsHeading: 'التطبيقات المتصلة',
+  connectedAppsAbout: 'التطبيقات التي سمحت لها باستخدام حسابك. ألغِ وصول أي تطبيق لم تعد تستخدمه.',
+  noConnectedApps: 'لا يمكن لأي تطبيق استخدام حسابك.',
+  appScopes: 'ما يمكن لـ {name} فعله',
+  appAllowed: 'سُمح له في {date}',
+  appLastUsed: 'آخر استخدام {ago}',
+  appNotUsed: 'لم يُستخدم بعد',
+  revokeApp: 'إلغاء الوصول',
+  revokeAppName: 'إلغاء الوصول لـ {name}',
+  revokeAppAsk: 'يفقد {name} الوصول إلى حسابك فورًا، وعليه أن يطلبه منك مجددًا لاستعادته.',
+  appRevoked: 'لم يعد لدى {name} وصول إلى حسابك.',
+  ConnectedAppNotFound: 'لم يعد لهذا التطبيق وصول إلى حسابك.',
 }
 export default messages

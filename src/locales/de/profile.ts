@@ -158,5 +158,17 @@ const messages: ProfileMessages = {
   MemberNotFound: 'Diese Person ist kein Mitglied mehr.',
   InvitationNotFound: 'Diese Einladung ist nicht mehr offen.',
   InvitationInvalid: 'Diese Einladung funktioniert nicht: Sie wurde verwendet, widerrufen oder ersetzt, ist abgelaufen oder wurde an eine andere Adresse gesendet.',
+  connectedAppsHeading: 'Verbundene Apps',
+  connectedAppsAbout: 'Apps, denen Sie die Nutzung Ihres Kontos erlaubt haben. Widerrufen Sie jede, die Sie nicht mehr nutzen.',
+  noConnectedApps: 'Keine App kann Ihr Konto nutzen.',
+  appScopes: 'Was {name} darf',
+  appAllowed: 'Erlaubt am {date}',
+  appLastUsed: 'zuletzt genutzt {ago}',
+  appNotUsed: 'noch nicht genutzt',
+  revokeApp: 'Zugriff widerrufen',
+  revokeAppName: '{name}: Zugriff widerrufen',
+  revokeAppAsk: '{name} verliert sofort den Zugriff auf Ihr Konto und muss Sie erneut fragen, um ihn zurückzubekommen.',
+  appRevoked: '{name} hat keinen Zugriff mehr auf Ihr Konto.',
+  ConnectedAppNotFound: 'Diese App hat keinen Zugriff mehr auf Ihr Konto.',
 }
 export default messages

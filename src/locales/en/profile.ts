@@ -179,4 +179,18 @@ export default {
   MemberNotFound: 'That person is no longer a member.',
   InvitationNotFound: 'That invitation is no longer pending.',
   InvitationInvalid: 'This invitation does not work: it was used, revoked or replaced, it expired, or it was sent to another address.',
+
+  // <latchkey-connected-apps> (the oauth-server plugin)
+  connectedAppsHeading: 'Connected apps',
+  connectedAppsAbout: 'Apps you allowed to use your account. Revoke any you no longer use.',
+  noConnectedApps: 'No app can use your account.',
+  appScopes: 'What {name} can do',
+  appAllowed: 'Allowed {date}',
+  appLastUsed: 'last used {ago}',
+  appNotUsed: 'not used yet',
+  revokeApp: 'Revoke access',
+  revokeAppName: 'Revoke access for {name}',
+  revokeAppAsk: '{name} loses access to your account at once, and must ask you again to get it back.',
+  appRevoked: '{name} no longer has access to your account.',
+  ConnectedAppNotFound: 'This app no longer has access to your account.',
 }

@@ -158,5 +158,17 @@ const messages: ProfileMessages = {
   MemberNotFound: 'Esa persona ya no es miembro.',
   InvitationNotFound: 'Esa invitación ya no está pendiente.',
   InvitationInvalid: 'Esta invitación no funciona: se usó, se revocó o se reemplazó, caducó o se envió a otra dirección.',
+  connectedAppsHeading: 'Aplicaciones conectadas',
+  connectedAppsAbout: 'Aplicaciones a las que permitiste usar tu cuenta. Revoca las que ya no uses.',
+  noConnectedApps: 'Ninguna aplicación puede usar tu cuenta.',
+  appScopes: 'Lo que {name} puede hacer',
+  appAllowed: 'Permitida el {date}',
+  appLastUsed: 'último uso {ago}',
+  appNotUsed: 'aún sin usar',
+  revokeApp: 'Revocar acceso',
+  revokeAppName: 'Revocar acceso de {name}',
+  revokeAppAsk: '{name} pierde el acceso a tu cuenta de inmediato y tendrá que volver a pedírtelo.',
+  appRevoked: '{name} ya no tiene acceso a tu cuenta.',
+  ConnectedAppNotFound: 'Esta aplicación ya no tiene acceso a tu cuenta.',
 }
 export default messages

@@ -158,5 +158,17 @@ const messages: ProfileMessages = {
   MemberNotFound: 'Cette personne n’est plus membre.',
   InvitationNotFound: 'Cette invitation n’est plus en attente.',
   InvitationInvalid: 'Cette invitation ne fonctionne pas : elle a été utilisée, révoquée ou remplacée, elle a expiré, ou elle a été envoyée à une autre adresse.',
+  connectedAppsHeading: 'Applications connectées',
+  connectedAppsAbout: 'Les applications que vous avez autorisées à utiliser votre compte. Révoquez celles dont vous ne vous servez plus.',
+  noConnectedApps: 'Aucune application ne peut utiliser votre compte.',
+  appScopes: 'Ce que {name} peut faire',
+  appAllowed: 'Autorisée le {date}',
+  appLastUsed: 'dernière utilisation {ago}',
+  appNotUsed: 'pas encore utilisée',
+  revokeApp: 'Révoquer l’accès',
+  revokeAppName: 'Révoquer l’accès de {name}',
+  revokeAppAsk: '{name} perd aussitôt l’accès à votre compte et devra vous le redemander.',
+  appRevoked: '{name} n’a plus accès à votre compte.',
+  ConnectedAppNotFound: 'Cette application n’a plus accès à votre compte.',
 }
 export default messages

@@ -158,5 +158,17 @@ const messages: ProfileMessages = {
   MemberNotFound: 'האדם הזה כבר לא חבר בארגון.',
   InvitationNotFound: 'ההזמנה הזו כבר לא ממתינה.',
   InvitationInvalid: 'ההזמנה הזו לא עובדת: השתמשו בה, היא בוטלה או הוחלפה, פג תוקפה, או שנשלחה לכתובת אחרת.',
+  connectedAppsHeading: 'אפליקציות מחוברות',
+  connectedAppsAbout: 'אפליקציות שאישרת להן להשתמש בחשבון שלך. בטלו את הגישה של כל אפליקציה שאינכם משתמשים בה עוד.',
+  noConnectedApps: 'אף אפליקציה לא יכולה להשתמש בחשבון שלך.',
+  appScopes: 'מה {name} יכולה לעשות',
+  appAllowed: 'אושרה ב-{date}',
+  appLastUsed: 'שימוש אחרון {ago}',
+  appNotUsed: 'עדיין לא נעשה בה שימוש',
+  revokeApp: 'ביטול גישה',
+  revokeAppName: 'ביטול גישה ל-{name}',
+  revokeAppAsk: '{name} תאבד מיד את הגישה לחשבון שלך, ותצטרך לבקש ממך שוב כדי לקבל אותה בחזרה.',
+  appRevoked: 'ל-{name} כבר אין גישה לחשבון שלך.',
+  ConnectedAppNotFound: 'לאפליקציה הזו כבר אין גישה לחשבון שלך.',
 }
 export default messages

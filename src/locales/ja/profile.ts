@@ -158,5 +158,17 @@ const messages: ProfileMessages = {
   MemberNotFound: 'この人はもうメンバーではありません。',
   InvitationNotFound: 'この招待はもう保留中ではありません。',
   InvitationInvalid: 'この招待は無効です。使用済み、取り消し済み、置き換え済み、期限切れ、または別のアドレスに送信されたものです。',
+  connectedAppsHeading: '連携中のアプリ',
+  connectedAppsAbout: 'アカウントの利用を許可したアプリです。使わなくなったアプリのアクセスは取り消してください。',
+  noConnectedApps: 'アカウントを利用できるアプリはありません。',
+  appScopes: '{name} ができること',
+  appAllowed: '{date} に許可',
+  appLastUsed: '最終利用 {ago}',
+  appNotUsed: 'まだ利用されていません',
+  revokeApp: 'アクセスを取り消す',
+  revokeAppName: '{name} のアクセスを取り消す',
+  revokeAppAsk: '{name} はすぐにアカウントへアクセスできなくなり、再びアクセスするにはもう一度許可を求める必要があります。',
+  appRevoked: '{name} はもうアカウントにアクセスできません。',
+  ConnectedAppNotFound: 'このアプリはもうアカウントにアクセスできません。',
 }
 export default messages

@@ -158,5 +158,17 @@ const messages: ProfileMessages = {
   MemberNotFound: 'Essa pessoa não é mais membro.',
   InvitationNotFound: 'Esse convite não está mais pendente.',
   InvitationInvalid: 'Este convite não funciona: foi usado, revogado ou substituído, expirou ou foi enviado para outro endereço.',
+  connectedAppsHeading: 'Apps conectados',
+  connectedAppsAbout: 'Apps que você permitiu usar sua conta. Revogue os que você não usa mais.',
+  noConnectedApps: 'Nenhum app pode usar sua conta.',
+  appScopes: 'O que {name} pode fazer',
+  appAllowed: 'Permitido em {date}',
+  appLastUsed: 'último uso {ago}',
+  appNotUsed: 'ainda não usado',
+  revokeApp: 'Revogar acesso',
+  revokeAppName: 'Revogar acesso de {name}',
+  revokeAppAsk: '{name} perde o acesso à sua conta na hora e terá que pedir de novo para recuperá-lo.',
+  appRevoked: '{name} não tem mais acesso à sua conta.',
+  ConnectedAppNotFound: 'Este app não tem mais acesso à sua conta.',
 }
 export default messages

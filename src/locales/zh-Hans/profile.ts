@@ -158,5 +158,17 @@ const messages: ProfileMessages = {
   MemberNotFound: '此人已不再是成员。',
   InvitationNotFound: '该邀请已不再待处理。',
   InvitationInvalid: '此邀请无效：它已被使用、撤销或替换，已过期，或发给了其他地址。',
+  connectedAppsHeading: '已连接的应用',
+  connectedAppsAbout: '你允许使用你账户的应用。撤销你不再使用的应用。',
+  noConnectedApps: '没有应用可以使用你的账户。',
+  appScopes: '{name} 可以做的事',
+  appAllowed: '{date} 允许',
+  appLastUsed: '上次使用 {ago}',
+  appNotUsed: '尚未使用',
+  revokeApp: '撤销访问权限',
+  revokeAppName: '撤销访问权限：{name}',
+  revokeAppAsk: '{name} 将立即失去对你账户的访问权限，需要再次征得你的同意才能恢复。',
+  appRevoked: '{name} 已无法访问你的账户。',
+  ConnectedAppNotFound: '此应用已无法访问你的账户。',
 }
 export default messages

@@ -6,13 +6,15 @@
  * the redirect URI with `state` and `iss` (RFC 9207). Until the client and its redirect URI are
  * known good, a refusal is a page here, never a redirect (RFC 6749 §4.1.2.1).
  */
-import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, signedIn, verifyCsrf, type Body, type Context, type Reply } from 'latchkey/server'
+import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, signedIn, verifyCsrf, type Body, type Context, type Reply, type SignedIn } from 'latchkey/server'
 import { authenticateClient, matchRedirectUri, param, requestedScopes } from './clients.js'
 import { findClient } from './client-lookup.js'
 import { checkedForm, consentPage, refusalPage } from './consent-page.js'
 import { asOAuth, OAuthError } from './errors.js'
-import { issuerOf, oauthStore, serverOptions } from './instance.js'
+import { hasScope, keepSignInFacts } from './id-token.js'
+import { endpoint, issuerOf, oauthStore, serverOptions } from './instance.js'
 import type { AuthorizationRequest, ResolvedClient, ResolvedOAuthServer } from './options.js'
+import { interactionParams, promptsOf, signInLacking } from './prompt.js'
 
 export const requestUriPrefix = 'urn:ietf:params:oauth:request_uri:'
 const parSeconds = 60
@@ -43,7 +45,7 @@ async function clientAndRedirect(ctx: Context, options: ResolvedOAuthServer, par
 }
 
 /** The rest of the request, checked once the client and redirect URI are good: refusals go to the client. */
-function checkRequest(options: ResolvedOAuthServer, client: ResolvedClient, redirectUri: string, params: Body): AuthorizationRequest {
+function checkRequest(options: ResolvedOAuthServer, client: ResolvedClient, redirectUri: string, params: Body, userinfo: string): AuthorizationRequest {
   const state = param(params, 'state')
   try {
     if (param(params, 'response_type') !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code')
@@ -54,10 +56,11 @@ function checkRequest(options: ResolvedOAuthServer, client: ResolvedClient, redi
     if (method !== 'S256') throw new OAuthError('invalid_request', `code_challenge_method must be S256${method === 'plain' ? '; plain is not accepted' : ''}`)
     if (!pkceChallenge.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier')
     const scope = requestedScopes(client, param(params, 'scope')).join(' ')
-    const resource = param(params, 'resource')
+    // OpenID Connect without an API: the access token is for the userinfo endpoint alone.
+    const resource = param(params, 'resource') ?? (hasScope(scope, 'openid') ? userinfo : undefined)
     if (resource === undefined) throw new OAuthError('invalid_target', `resource is missing: name the API the token is for, one of ${options.resources.join(', ')}`)
-    if (!options.resources.includes(resource)) throw new OAuthError('invalid_target', 'resource is not one this server issues tokens for')
-    return { client_id: client.clientId, redirect_uri: redirectUri, scope, code_challenge: challenge, resource, ...(state !== undefined ? { state } : {}) }
+    if (!options.resources.includes(resource) && !(resource === userinfo && hasScope(scope, 'openid'))) throw new OAuthError('invalid_target', 'resource is not one this server issues tokens for')
+    return { client_id: client.clientId, redirect_uri: redirectUri, scope, code_challenge: challenge, resource, ...(state !== undefined ? { state } : {}), ...interactionParams(params) }
   } catch (error) {
     throw error instanceof OAuthError ? new Redirectable({ redirectUri, state }, error) : error
   }
@@ -104,7 +107,7 @@ export async function authorize(ctx: Context): Promise<Reply> {
     if (options.requirePar && requestUri === undefined) {
       throw new Redirectable({ redirectUri, state: param(params, 'state') }, new OAuthError('invalid_request', 'This server takes authorization requests through PAR only (pushed_authorization_request_endpoint)'))
     }
-    const request = checkRequest(options, client, redirectUri, params)
+    const request = checkRequest(options, client, redirectUri, params, endpoint(ctx.config, 'userinfo'))
     const id = randomToken(24)
     await oauthStore(ctx.config).createOAuthRequest({ id, clientId: client.clientId, params: { ...request }, expires: new Date(ctx.now + interactionSeconds * 1000) })
     return redirect(ctx, consentUrl(ctx, id))
@@ -137,7 +140,7 @@ export function pushAuthorizationRequest(ctx: Context): Promise<Reply> {
     const { redirectUri } = await clientAndRedirect(ctx, options, { ...body, client_id: client.clientId })
     let request: AuthorizationRequest
     try {
-      request = checkRequest(options, client, redirectUri, body)
+      request = checkRequest(options, client, redirectUri, body, endpoint(ctx.config, 'userinfo'))
     } catch (error) {
       // At PAR the client hears the refusal in the answer itself.
       throw error instanceof Redirectable ? new OAuthError(error.error, error.description, error.status) : error
@@ -150,12 +153,13 @@ export function pushAuthorizationRequest(ctx: Context): Promise<Reply> {
   })
 }
 
-/** The request a consent URL names, while it is not expired. */
-async function pendingRequest(ctx: Context, id: string | undefined, spend: boolean) {
-  if (!id || id.length > 64 || id.startsWith('par:')) return null
+/** The request a consent URL names, while it is not expired, with the instant it was made. */
+async function pendingRequest(ctx: Context, id: string | undefined, spend: boolean): Promise<(AuthorizationRequest & { requestedAt: number }) | null> {
+  // Ids with a colon are other records (PAR's, the ID token's facts), never a consent's.
+  if (!id || id.length > 64 || id.includes(':')) return null
   const store = oauthStore(ctx.config)
   const found = spend ? await store.useOAuthRequest(id) : await store.getOAuthRequest(id)
-  return found && found.expires.getTime() > ctx.now ? (found.params as unknown as AuthorizationRequest) : null
+  return found && found.expires.getTime() > ctx.now ? { ...(found.params as unknown as AuthorizationRequest), requestedAt: found.expires.getTime() - interactionSeconds * 1000 } : null
 }
 
 /** True when the user allowed the client a scope set that holds every scope asked for. */
@@ -174,17 +178,28 @@ export async function showConsent(ctx: Context): Promise<Reply> {
   const request = await pendingRequest(ctx, id, false)
   if (!request) return refusalPage(ctx, 'requestExpired', undefined, 400)
   const me = await signedIn(ctx)
-  if (!me) {
+  const client = await findClient(ctx, serverOptions.get(ctx.config), request.client_id).catch(() => undefined)
+  if (!client) return refusalPage(ctx, 'requestExpired', undefined, 400)
+  const none = promptsOf(request).includes('none')
+  // prompt=none: whatever would need a page ends the request, told to the client (OIDC Core §3.1.2.6).
+  const toClient = async (error: string, description: string) => {
+    if (!(await pendingRequest(ctx, id, true))) return refusalPage(ctx, 'requestExpired', undefined, 400)
+    ctx.config.logger.warn(`OAuth ${error}: ${description}`)
+    return redirect(ctx, answerUrl(ctx, request.redirect_uri, { error, error_description: description, state: request.state }))
+  }
+  const lacking = signInLacking(request, me, request.requestedAt, ctx.now)
+  if (lacking === 'unknown') return toClient('login_required', 'This server cannot tell when the user signed in, which prompt=login and max_age need')
+  if (lacking || !me) {
+    if (none) return toClient('login_required', 'The user must sign in, and prompt=none allows no page')
     const signIn = new URL(ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`, ctx.origin)
     signIn.searchParams.set('callbackUrl', consentUrl(ctx, id!))
     return redirect(ctx, signIn.href)
   }
-  const client = await findClient(ctx, serverOptions.get(ctx.config), request.client_id).catch(() => undefined)
-  if (!client) return refusalPage(ctx, 'requestExpired', undefined, 400)
-  if (await consented(ctx, me.user.id, request)) {
+  if (!promptsOf(request).includes('consent') && (await consented(ctx, me.user.id, request))) {
     if (!(await pendingRequest(ctx, id, true))) return refusalPage(ctx, 'requestExpired', undefined, 400)
-    return issueCode(ctx, request, me.user.id, me.signedInAt)
+    return issueCode(ctx, request, me)
   }
+  if (none) return toClient('consent_required', 'The user has not allowed this client these scopes, and prompt=none allows no page')
   return consentPage(ctx, { id: id!, client, request, account: me.user.email ?? me.user.name ?? me.user.id, csrfToken: await ensureCsrfToken(ctx) })
 }
 
@@ -203,7 +218,7 @@ export async function answerConsent(ctx: Context): Promise<Reply> {
     return redirect(ctx, answerUrl(ctx, request.redirect_uri, { error: 'access_denied', error_description: 'The user did not allow the request', state: request.state }))
   }
   await oauthStore(ctx.config).saveOAuthConsent({ userId: me.user.id, clientId: request.client_id, scope: request.scope, at: new Date(ctx.now) })
-  return issueCode(ctx, request, me.user.id, me.signedInAt)
+  return issueCode(ctx, request, me)
 }
 
 /**
@@ -211,7 +226,9 @@ export async function answerConsent(ctx: Context): Promise<Reply> {
  * (stored as its SHA-256, 60 seconds), the grant keeps the hash too, so a second use of the code
  * is told from a guess and revokes what the first use issued.
  */
-async function issueCode(ctx: Context, request: AuthorizationRequest, userId: string, signedInAt: number | undefined): Promise<Reply> {
+async function issueCode(ctx: Context, request: AuthorizationRequest, me: SignedIn): Promise<Reply> {
+  const { signedInAt } = me
+  const userId = me.user.id
   const grantId = randomToken(16)
   const code = `${grantId}.${randomToken(32)}`
   const codeHash = await sha256Hex(code)
@@ -229,7 +246,9 @@ async function issueCode(ctx: Context, request: AuthorizationRequest, userId: st
     createdAt: new Date(ctx.now),
     revokedAt: null,
   })
-  await store.createVerificationToken({ identifier: codeIdentifier(grantId), token: codeHash, expires: new Date(ctx.now + codeSeconds * 1000) })
+  const expires = new Date(ctx.now + codeSeconds * 1000)
+  await keepSignInFacts(ctx, grantId, request, { amr: me.read.record?.amr ?? me.read.session?.amr, expires })
+  await store.createVerificationToken({ identifier: codeIdentifier(grantId), token: codeHash, expires })
   return redirect(ctx, answerUrl(ctx, request.redirect_uri, { code, state: request.state }))
 }
 

@@ -6,8 +6,9 @@
  * Written as any plugin outside latchkey would be: it imports only latchkey/server.
  */
 export { oauthServer, type OAuthServer } from './plugin.js'
-export type { OAuthServerOptions, OAuthClientConfig, GrantType, ScopeWords } from './options.js'
 export type { ClientIdMetadataDocumentOptions, RegistrationOptions } from './client-options.js'
+export type { OAuthServerOptions, OAuthClientConfig, GrantType, ScopeWords, GrantsOnEvent } from './options.js'
+export type { ConnectedAppInfo } from './connected-apps.js'
 export { verifyAccessToken, protectedResourceHandler, resourceMetadataUrl, type VerifyAccessTokenOptions, type RemoteVerifyOptions, type VerifiedAccessToken } from './resource.js'
 export type { AccessTokenClaims } from './tokens.js'
 export { oauthServerSchema, type OAuthServerStore } from './store.js'

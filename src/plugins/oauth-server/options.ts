@@ -80,7 +80,14 @@ export interface OAuthServerOptions {
   devicePollInterval?: number
   /** Require DPoP proofs at the token endpoint to carry the server's nonce (RFC 9449 §8); default false. */
   dpopNonce?: boolean
+  /** When the user signs out everywhere: 'revoke' (default) stops every app they allowed (its refresh and access tokens), 'keep' leaves them. */
+  grantsOnSignOutEverywhere?: GrantsOnEvent
+  /** When the user's password is reset by email: 'revoke' (default) or 'keep', as `grantsOnSignOutEverywhere`. */
+  grantsOnPasswordReset?: GrantsOnEvent
 }
+
+/** What an event of the user's account does to the apps they allowed. */
+export type GrantsOnEvent = 'revoke' | 'keep'
 
 /** A checked authorization request: what the code will carry. */
 export interface AuthorizationRequest {
@@ -91,6 +98,12 @@ export interface AuthorizationRequest {
   code_challenge: string
   resource: string
   state?: string
+  /** OpenID Connect (oidc.ts): echoed in the ID token. */
+  nonce?: string
+  /** `none`, `login` or `consent`. */
+  prompt?: string
+  /** Seconds: an older sign-in is asked again. */
+  max_age?: string
 }
 
 export interface ResolvedClient {
@@ -119,6 +132,8 @@ export interface ResolvedOAuthServer {
   deviceCodeTtl: number
   devicePollInterval: number
   dpopNonce: boolean
+  grantsOnSignOutEverywhere: GrantsOnEvent
+  grantsOnPasswordReset: GrantsOnEvent
 }
 
 const day = 24 * 60 * 60
@@ -184,6 +199,12 @@ function seconds(value: number | undefined, fallback: number, where: string, max
   return value
 }
 
+function onEvent(value: GrantsOnEvent | undefined, where: string): GrantsOnEvent {
+  if (value === undefined) return 'revoke'
+  if (value !== 'revoke' && value !== 'keep') throw fail(`${where} must be 'revoke' or 'keep', got ${shown(value)}`)
+  return value
+}
+
 /** The options, checked; throws `Configuration` with the fix. */
 export function resolveOptions(options: OAuthServerOptions): ResolvedOAuthServer {
   if (!options || typeof options !== 'object') throw fail('needs options: { clients, scopes, resources }')
@@ -226,6 +247,8 @@ export function resolveOptions(options: OAuthServerOptions): ResolvedOAuthServer
     keyRotationSeconds: seconds(options.keyRotationDays === undefined ? undefined : options.keyRotationDays * day, 30 * day, 'keyRotationDays (in seconds)', 365 * day),
     documents: resolveDocuments(options.clientIdMetadataDocuments),
     registration: resolveRegistration(options.registration),
+    grantsOnSignOutEverywhere: onEvent(options.grantsOnSignOutEverywhere, 'grantsOnSignOutEverywhere'),
+    grantsOnPasswordReset: onEvent(options.grantsOnPasswordReset, 'grantsOnPasswordReset'),
   }
 }
 

@@ -9,9 +9,11 @@ import { configurationError, json, type Action, type Context, type LatchkeyPlugi
 import { answerConsent, authorize, pushAuthorizationRequest, showConsent } from './authorize.js'
 import { answerDevicePage, deviceAuthorization, showDevicePage, userCodeAction } from './device.js'
 import { dpopAlgorithms } from './dpop.js'
+import { actOnConnectedApps, connectedAppErrors, listConnectedApps, onAccountEvent } from './connected-apps.js'
 import { endpoint, issuerOf, serverOptions, storeMethods } from './instance.js'
 import { jwks } from './keys.js'
 import { messages } from './messages.js'
+import { openIdConfiguration, openIdOn, userinfo } from './oidc.js'
 import { isLoopbackHost, resolveOptions, type OAuthServerOptions, type ResolvedOAuthServer } from './options.js'
 import { resourceMetadata, verifyLocal, type VerifiedAccessToken, type VerifyAccessTokenOptions } from './resource.js'
 import { register } from './registration.js'
@@ -71,6 +73,7 @@ const getRoutes: Record<string, Route> = {
   consent: (ctx) => showConsent(ctx),
   device: (ctx) => showDevicePage(ctx),
   jwks: async (ctx) => publicReply(ctx, await jwks(ctx.config)),
+  userinfo: (ctx) => userinfo(ctx),
 }
 const postRoutes: Record<string, Route> = {
   consent: (ctx) => answerConsent(ctx),
@@ -81,6 +84,7 @@ const postRoutes: Record<string, Route> = {
   revoke: (ctx) => revoke(ctx),
   introspect: (ctx) => introspect(ctx),
   register: (ctx) => register(ctx),
+  userinfo: (ctx) => userinfo(ctx),
 }
 
 function dispatch(table: Record<string, Route>, method: string): Route {
@@ -124,6 +128,7 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
   return {
     id: 'oauth-server',
     messages,
+    errorCodes: connectedAppErrors,
     schema: oauthServerSchema,
     adapterMethods: () => storeMethods,
     rateLimits: {
@@ -135,6 +140,8 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
     routes: {
       '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx) },
       ...resourceRoutes(options),
+      ...(openIdOn(options) && { '.well-known/openid-configuration': { GET: async (ctx: Context) => openIdConfiguration(ctx, metadata(ctx)) } }),
+      'connected-apps': { GET: listConnectedApps, POST: actOnConnectedApps },
       oauth2: { GET: dispatch(getRoutes, 'GET'), POST: dispatch(postRoutes, 'POST'), provider: true },
     },
     configure(_, resolved) {
@@ -148,6 +155,8 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
       serverOptions.set(resolved, options)
       installed = resolved
     },
+    onSignOutEverywhere: (ctx, { userId }) => onAccountEvent(ctx, userId, options.grantsOnSignOutEverywhere),
+    onPasswordReset: (ctx, { userId }) => onAccountEvent(ctx, userId, options.grantsOnPasswordReset),
     verifyAccessToken(request, verify) {
       if (!installed) throw configurationError('latchkey: oauthServer.verifyAccessToken was called before Latchkey({ plugins: [oauth] }) installed the plugin')
       return verifyLocal(installed, request, verify)

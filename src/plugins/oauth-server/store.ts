@@ -10,6 +10,7 @@ import type { PluginSchema } from 'latchkey/server'
 import type { JWK } from 'jose'
 import { clientsMemory, clientsMigration, clientsSql, clientsTests, type RegisteredClientStore } from './store-clients.js'
 import { deviceMemory, deviceMigration, deviceSql, deviceTests, type DeviceStore } from './device-store.js'
+import { userGrantsMemory, userGrantsSql, userGrantsTests, type UserGrantsStore } from './store-users.js'
 
 export interface StoredKey {
   kid: string
@@ -46,7 +47,7 @@ export interface Grant {
 
 export type RefreshUse = { result: 'used'; grantId: string; expires: Date } | { result: 'reused'; grantId: string } | { result: 'unknown' }
 
-export interface OAuthServerStore extends RegisteredClientStore, DeviceStore {
+export interface OAuthServerStore extends RegisteredClientStore, DeviceStore, UserGrantsStore {
   /** Newest first. */
   listOAuthKeys(): Promise<StoredKey[]>
   addOAuthKey(key: StoredKey): Promise<void>
@@ -124,6 +125,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
   sql: (db) => ({
     ...clientsSql(db),
     ...deviceSql(db),
+    ...userGrantsSql(db),
     async listOAuthKeys() {
       const { rows } = await db.query('SELECT * FROM oauth_server_keys ORDER BY created_at DESC, kid DESC', [])
       return rows.map(keyRow)
@@ -202,11 +204,13 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     const requests = new Map<string, StoredRequest>()
     const grants = new Map<string, Grant>()
     const refresh = new Map<string, { grantId: string; expires: Date; usedAt: Date | null }>()
-    const consents = new Set<string>()
+    // By [userId, clientId, scope] as JSON, to when it was given.
+    const consents = new Map<string, Date>()
     const consentKey = (userId: string, clientId: string, scope: string) => JSON.stringify([userId, clientId, scope])
     return {
       ...clientsMemory(),
       ...deviceMemory(),
+      ...userGrantsMemory(grants, refresh, consents),
       listOAuthKeys: async () => [...keys.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.kid < b.kid ? 1 : -1)).map(copy),
       async addOAuthKey(key) {
         if (!keys.has(key.kid)) keys.set(key.kid, copy(key))
@@ -246,9 +250,10 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
       },
       getOAuthRefreshToken: async (tokenHash) => (refresh.has(tokenHash) ? copy(refresh.get(tokenHash)!) : null),
       listOAuthConsents: async (userId, clientId) =>
-        [...consents].map((k) => JSON.parse(k) as [string, string, string]).filter(([u, c]) => u === userId && c === clientId).map(([, , scope]) => scope),
+        [...consents.keys()].map((k) => JSON.parse(k) as [string, string, string]).filter(([u, c]) => u === userId && c === clientId).map(([, , scope]) => scope),
       async saveOAuthConsent(c) {
-        consents.add(consentKey(c.userId, c.clientId, c.scope))
+        const key = consentKey(c.userId, c.clientId, c.scope)
+        if (!consents.has(key)) consents.set(key, new Date(c.at))
       },
       async purgeOAuthRecords(before, limit) {
         let left = limit
@@ -261,6 +266,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
   tests: {
     ...clientsTests,
     ...deviceTests,
+    ...userGrantsTests,
     'a refresh token is spent once; a second use reads as reused, with its grant': async (store) => {
       const grantId = `grant-${crypto.randomUUID()}`
       await store.createOAuthGrant({ id: grantId, clientId: 'c', userId: 'u', scope: 'a b', resource: 'https://r.example', codeHash: 'h', codeChallenge: 'c', redirectUri: 'https://c.example/cb', authTime: null, createdAt: new Date(), revokedAt: null })

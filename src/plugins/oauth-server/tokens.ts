@@ -11,6 +11,7 @@ import { codeIdentifier } from './authorize.js'
 import { authenticateClient, param, requestedScopes } from './clients.js'
 import { asOAuth, OAuthError } from './errors.js'
 import { issuerOf, oauthStore, serverOptions } from './instance.js'
+import { idTokenAnswer } from './id-token.js'
 import { keys, verificationKey } from './keys.js'
 import { deviceGrant } from './device.js'
 import { bindIssued, checkRefreshBinding, checkTokenRequestProof } from './dpop.js'
@@ -55,7 +56,7 @@ async function accessToken(ctx: Context, claims: { sub: string; aud: string; cli
 }
 
 /** The token answer for a grant: a new access token, and a new refresh token where the client uses them. */
-async function tokensFor(ctx: Context, client: ResolvedClient, grant: Grant, scope: string): Promise<Reply> {
+async function tokensFor(ctx: Context, client: ResolvedClient, grant: Grant, scope: string, more?: (accessToken: string) => Promise<Record<string, unknown>>): Promise<Reply> {
   const options = serverOptions.get(ctx.config)
   const bound = await bindIssued(ctx, grant.id, client.secretHash === undefined)
   const access = await accessToken(ctx, {
@@ -67,7 +68,7 @@ async function tokensFor(ctx: Context, client: ResolvedClient, grant: Grant, sco
     grant_id: grant.id,
     ...(grant.authTime ? { auth_time: Math.floor(grant.authTime.getTime() / 1000) } : {}),
   })
-  const answer: Record<string, unknown> = { access_token: access, token_type: bound ? 'DPoP' : 'Bearer', expires_in: options.accessTokenTtl, scope }
+  const answer: Record<string, unknown> = { access_token: access, token_type: bound ? 'DPoP' : 'Bearer', expires_in: options.accessTokenTtl, scope, ...(await more?.(access)) }
   if (client.grantTypes.includes('refresh_token')) {
     const refresh = randomToken(32)
     const store = oauthStore(ctx.config)
@@ -116,7 +117,7 @@ async function codeGrant(ctx: Context, client: ResolvedClient, body: Body): Prom
   if (!grant.codeChallenge || !timingSafeEqual(challenge, grant.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
   const resource = param(body, 'resource')
   if (resource !== undefined && resource !== grant.resource) throw new OAuthError('invalid_target', 'resource is not the one the user authorized')
-  return tokensFor(ctx, client, grant, grant.scope)
+  return tokensFor(ctx, client, grant, grant.scope, (access) => idTokenAnswer(ctx, client, grant, access))
 }
 
 async function refreshGrant(ctx: Context, client: ResolvedClient, body: Body): Promise<Reply> {

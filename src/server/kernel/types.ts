@@ -361,6 +361,10 @@ export interface LatchkeyPlugin {
   afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
   /** After the session this browser held ended (sign-out, or ending it from the session list); `userId` where the session named one. */
   onSignOut?(ctx: Context, signOut: { userId?: string }): Promise<void>
+  /** After the user signed out everywhere: every other session of theirs ended at their asking (POST /sessions `revoke-others`). */
+  onSignOutEverywhere?(ctx: Context, event: { userId: string }): Promise<void>
+  /** After the user's password was reset by its email (POST /password `reset`): every session of theirs ended. */
+  onPasswordReset?(ctx: Context, event: { userId: string }): Promise<void>
   /**
    * The adapter methods it calls (the contract's or its schema's), checked at start-up with the
    * configured providers' (a missing one is logged as `MissingAdapterMethods`) and again at call

@@ -165,6 +165,7 @@ async function reset(ctx: Context, options: ResolvedPassword, body: Body): Promi
   await endSessions(ctx, user, undefined)
   // Nor skip the second factor on a browser they had trusted (a copied device cookie).
   await ctx.config.secondFactor?.forgetTrustedDevices(ctx, user.id)
+  for (const plugin of ctx.config.plugins) await plugin.onPasswordReset?.(ctx, { userId: user.id })
   await ctx.config.events.passwordReset?.({ user })
   await send(ctx, options, 'password-changed', email)
 }

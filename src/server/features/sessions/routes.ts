@@ -46,6 +46,7 @@ export async function postSessions(ctx: Context): Promise<Reply> {
   // Ending other sessions is for the user who just proved who they are, not for a stolen session.
   requireFresh(ctx, own.signedInAt)
   for (const session of ending) await adapter.deleteSession(session.sessionToken)
+  if (action === 'revoke-others') for (const plugin of ctx.config.plugins) await plugin.onSignOutEverywhere?.(ctx, { userId: own.current.userId })
   const left = own.list.filter((s) => !ending.includes(s))
   return json(ctx, { sessions: await describe(ctx, left, own.current) })
 }
