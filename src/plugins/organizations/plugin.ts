@@ -37,7 +37,8 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
     id: 'organizations',
     schema: organizationSchema,
     adapterMethods: () => [...storeMethods, ...domainMethods, 'getUser', 'getUserByEmail'],
-    errorCodes,
+    // EmailNotVerified: joining by domain with an address nobody proved (the password plugin's code too).
+    errorCodes: [...errorCodes, 'EmailNotVerified'],
     messages,
     rateLimits: {
       // Each one sends an email to an address the inviter chose.
