@@ -17,7 +17,7 @@ import Email from '../../src/providers/email.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { organizations as organizationsPlugin } from '../../src/plugins/organizations/index.js'
+import { organizations as organizationsPlugin, type OrganizationsOptions } from '../../src/plugins/organizations/index.js'
 import { requireFreshSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 
 export interface SessionRequest {
@@ -89,7 +89,7 @@ export interface AppServerOptions {
   /** The server's own sign-in and error pages, where the app's page (`/`) stands in by default. */
   builtInPages?: boolean
   /** The organizations plugin (src/plugins/organizations), its store in the memory adapter; its invitations land in `mailOutbox`. */
-  organizations?: boolean
+  organizations?: boolean | OrganizationsOptions
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -177,7 +177,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let inFlight = 0
   const idlers: (() => void)[] = []
   let reachable = true
-  const plugins = options.organizations ? [organizationsPlugin()] : []
+  const plugins = options.organizations ? [organizationsPlugin(options.organizations === true ? undefined : options.organizations)] : []
   const adapter = MemoryAdapter({ plugins })
   let auth: ReturnType<typeof toNodeHandler>
   let signedIn: ReturnType<typeof requireSession>
