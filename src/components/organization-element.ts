@@ -6,6 +6,7 @@ import { invalid, rankOf, roleWords, tellOrganizationsChanged } from './organiza
 import { need } from './plugins.js'
 import type { ProfileKey } from './profile-words.js'
 import { OrganizationsList } from './organizations-list.js'
+import { OrganizationDomains } from './organization-domains.js'
 
 /**
  * `<latchkey-organization>`: the session's active organization (or the one `organization-id`
@@ -52,6 +53,8 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
     private done?: { key: ProfileKey; values?: Record<string, unknown> }
     /** The organization (and role) shown: another one read anew. */
     private seen?: string
+    /** Verified domains, and the organizations the user may join (organization-domains.ts). */
+    private domains = new OrganizationDomains({ element: this, client, p: this.p, heading: (k) => this.heading(k), act: (b, run, why) => this.act(b, run, why), render: () => this.render(), said: (key, values) => (this.done = { key, values }) })
     constructor() {
       super(client)
       this.said.tabIndex = -1
@@ -282,7 +285,7 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       this.seen = seen
       this.said.textContent = this.done ? this.p(this.done.key, this.done.values) : ''
       const d = this.details
-      if (!d) return [h('p', { part: 'message none', class: 'muted' }, this.p('noOrganization')), this.said]
+      if (!d) return [h('p', { part: 'message none', class: 'muted' }, this.p('noOrganization')), ...this.domains.show(undefined, false), this.said]
       const live = new Set(d.members.map((m) => m.userId))
       for (const id of this.roleFields.keys()) if (!live.has(id)) this.roleFields.delete(id)
       for (const id of this.memberRows.keys()) if (!live.has(id)) this.memberRows.delete(id)
@@ -336,6 +339,7 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       this.deleteButton.textContent = this.p('deleteOrganization')
       this.leaveButton.hidden = this.asking === 'leave'
       this.deleteButton.hidden = this.asking === 'delete'
+      nodes.push(...this.domains.show(d, this.may('domain:manage')))
       keep(this.actions, [this.leaveButton, ...(this.may('organization:delete') ? [this.deleteButton] : [])])
       nodes.push(this.actions)
       if (this.asking) nodes.push((this.panel ??= this.confirmPanel(this.asking)))

@@ -93,7 +93,8 @@ test('create and switch: the session carries the organization, and a second tab 
   await expect.poll(() => current(other)).toBe('Personal account')
 
   await createWith(page, 'Acme')
-  expect(await switcher(page).locator('[part="message"]').textContent()).toBe('You now work in \u2068Acme\u2069.')
+  // The switch shows before the creation's answer is in (the session changes first): the status line follows it.
+  await expect.poll(() => switcher(page).locator('[part="message"]').textContent()).toBe('You now work in \u2068Acme\u2069.')
   expect(await page.evaluate(() => window.client.session?.organization)).toMatchObject({ slug: 'acme', role: 'owner' })
   // The other tab: its session changed (one change heard), its switcher marks Acme.
   await other.waitForFunction(() => (window.changes as Array<{ organization?: string | null }>).some((c) => c.organization === 'acme'), undefined, { timeout: 3000 })

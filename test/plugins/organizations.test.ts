@@ -6,8 +6,7 @@
  * time, bad input, the last owner, the session's organization read live, events, `auth.can`.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
+import { PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, AdapterUser } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
@@ -16,10 +15,9 @@ import type { AddressInfo } from 'node:net'
 import { Latchkey, withPermission } from 'latchkey/server'
 import { requirePermission } from 'latchkey/node'
 import { organizations, type OrganizationStore } from 'latchkey/plugins/organizations'
-import { createIsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
-import { needsService } from '../support/needs-service.js'
 import { testSecret } from '../support/server.js'
+import { organizationStores } from './organization-stores.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterAll(async () => {
@@ -29,20 +27,7 @@ afterAll(async () => {
 const orgs = organizations({ roles: { editor: { project: ['read', 'update'] }, inviter: { member: ['invite'] }, admin: { project: ['delete'] } } })
 type Store = Adapter & OrganizationStore
 
-const stores: Record<string, () => Promise<Store>> = { memory: async () => MemoryAdapter({ plugins: [orgs] }) as unknown as Store }
-const url = needsService('DATABASE_URL', 'organizations on PostgreSQL (memory ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/plugins/organizations.test.ts')
-if (url) {
-  let shared: Promise<Store> | undefined
-  // One schema for the file: each test makes users, addresses and organizations of its own.
-  stores.PostgreSQL = () =>
-    (shared ??= (async () => {
-      const schema = await createIsolatedSchema(url)
-      closers.push(() => schema.drop())
-      const pool = schema.pgPool(4)
-      await migrate(PostgresAdapter(pool).db, { plugins: [orgs] })
-      return PostgresAdapter(pool, { plugins: [orgs] }) as unknown as Store
-    })())
-}
+const stores = organizationStores<Store>(orgs, 'organizations', 'test/plugins/organizations.test.ts', closers)
 
 const strategies = ['database', 'jwt'] as const
 type Strategy = (typeof strategies)[number]

@@ -17,7 +17,7 @@ import Email from '../../src/providers/email.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import Password, { type PasswordEmail, type PasswordOptions } from '../../src/providers/password.js'
 import { Latchkey } from '../../src/server/latchkey.js'
-import { organizations as organizationsPlugin } from '../../src/plugins/organizations/index.js'
+import { organizations as organizationsPlugin, type OrganizationsOptions } from '../../src/plugins/organizations/index.js'
 import { oauthServer as oauthServerPlugin } from '../../src/plugins/oauth-server/index.js'
 import { requireFreshSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 
@@ -90,7 +90,7 @@ export interface AppServerOptions {
   /** The server's own sign-in and error pages, where the app's page (`/`) stands in by default. */
   builtInPages?: boolean
   /** The organizations plugin (src/plugins/organizations), its store in the memory adapter; its invitations land in `mailOutbox`. */
-  organizations?: boolean
+  organizations?: boolean | OrganizationsOptions
   /**
    * The authorization server (src/plugins/oauth-server), the app's URL its issuer, with one public
    * client `cli` ("Ada’s CLI", redirect `http://127.0.0.1/callback` on any port, an https logo)
@@ -185,7 +185,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const idlers: (() => void)[] = []
   let reachable = true
   const plugins = [
-    ...(options.organizations ? [organizationsPlugin()] : []),
+    ...(options.organizations ? [organizationsPlugin(options.organizations === true ? undefined : options.organizations)] : []),
     ...(options.oauthServer
       ? [
           oauthServerPlugin({

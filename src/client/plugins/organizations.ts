@@ -54,6 +54,27 @@ export interface OrganizationDetails extends OrganizationInfo {
   roles: OrganizationRole[]
 }
 
+/** A domain of an organization (verified domains): its users may join once it is verified. */
+export interface OrganizationDomain {
+  id: string
+  /** Lowercase ASCII (an internationalized name in its punycode form). */
+  domain: string
+  /** The role a user joining by the domain gets. */
+  role: string
+  autoJoin: boolean
+  verified: boolean
+  /** ISO dates. */
+  verifiedAt: string | null
+  createdAt: string
+  /** The TXT record to publish: in the answer of `addDomain` only, while pending. */
+  record?: { name: string; type: 'TXT'; value: string }
+}
+
+/** An organization the user's verified address lets them join, with the role they would get. */
+export interface JoinableOrganization extends OrganizationInfo {
+  domain: string
+}
+
 /** `client.organizations`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface OrganizationsClient {
   list(): Promise<{ organizations: OrganizationInfo[]; active: string | null }>
@@ -68,6 +89,13 @@ export interface OrganizationsClient {
   invite(organizationId: string, invitation: { email: string; role: string; callbackUrl?: string }): Promise<OrganizationInvitation>
   revokeInvitation(organizationId: string, invitationId: string): Promise<{ revoked: string }>
   accept(tokenOrLink: string): Promise<OrganizationInfo>
+  domains(organizationId: string): Promise<OrganizationDomain[]>
+  addDomain(organizationId: string, domain: { domain: string; role?: string; autoJoin?: boolean }): Promise<OrganizationDomain>
+  verifyDomain(organizationId: string, domainId: string): Promise<OrganizationDomain>
+  updateDomain(organizationId: string, domainId: string, change: { role?: string; autoJoin?: boolean }): Promise<OrganizationDomain>
+  removeDomain(organizationId: string, domainId: string): Promise<{ removed: string }>
+  joinable(): Promise<JoinableOrganization[]>
+  join(organizationId: string): Promise<OrganizationInfo>
 }
 
 /** The token of an invitation, given as itself or as the emailed link (`…/organizations/invitation?token=`). */
@@ -93,6 +121,8 @@ export const organizations = (): ClientPlugin<'organizations', OrganizationsClie
     const post = poster(kernel)
     const one = (id: string) => `/organizations/${encodeURIComponent(id)}`
     const act = <T>(id: string, action: string, fields: Record<string, unknown> = {}, changesSession = true) => post<T>(one(id), { action, ...fields }, changesSession)
+    const domainsOf = (id: string) => `/organization-domains/${encodeURIComponent(id)}`
+    const domainAct = <T>(id: string, action: string, fields: Record<string, unknown>) => post<T>(domainsOf(id), { action, ...fields }, false)
     return {
       list: () => kernel.get('/organizations'),
       create: (organization) => post('/organizations', { action: 'create', ...organization }),
@@ -107,6 +137,13 @@ export const organizations = (): ClientPlugin<'organizations', OrganizationsClie
       revokeInvitation: (id, invitationId) => act(id, 'revoke-invitation', { invitationId }, false),
       accept: async (tokenOrLink) =>
         (await post<{ organization: OrganizationInfo }>('/organizations/invitation', { action: 'accept', token: invitationToken(tokenOrLink) })).organization,
+      domains: async (id) => (await kernel.get<{ domains: OrganizationDomain[] }>(domainsOf(id))).domains,
+      addDomain: (id, domain) => domainAct(id, 'add', domain),
+      verifyDomain: (id, domainId) => domainAct(id, 'verify', { domainId }),
+      updateDomain: (id, domainId, change) => domainAct(id, 'update', { domainId, ...change }),
+      removeDomain: (id, domainId) => domainAct(id, 'remove', { domainId }),
+      joinable: async () => (await kernel.get<{ organizations: JoinableOrganization[] }>('/organizations/joinable')).organizations,
+      join: async (organizationId) => (await post<{ organization: OrganizationInfo }>('/organizations', { action: 'join', organizationId })).organization,
     }
   },
 })
@@ -127,6 +164,11 @@ declare module '../plugin.js' {
      * `SlugTaken`; an organization the user is not in is `OrganizationNotFound`, as one that does
      * not exist. `accept(token or link)` joins with an invitation, signed in with the invited,
      * verified address (`InvitationInvalid` otherwise), and makes it active.
+     * Verified domains (`domain:manage`, the owner's): `domains(id)`, `addDomain(id, { domain,
+     * role?, autoJoin? })` (its answer has the TXT `record` to publish), `verifyDomain`,
+     * `updateDomain`, `removeDomain`; `DomainInvalid`, `DomainNotVerified`, `DomainTaken`,
+     * `DomainNotFound`. `joinable()` lists the organizations the user's verified address's domain
+     * lets them join; `join(id)` joins one with the domain's role and makes it active.
      */
     readonly organizations: OrganizationsClient
   }

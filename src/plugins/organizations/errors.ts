@@ -1,7 +1,7 @@
 /** The plugin's error codes (registered: the browser sees them), each with its status. */
 import { AuthError } from 'latchkey/server'
 
-export const errorCodes = ['OrganizationNotFound', 'OrganizationForbidden', 'MemberNotFound', 'LastOwner', 'SlugTaken', 'AlreadyMember', 'InvitationInvalid', 'InvitationNotFound'] as const
+export const errorCodes = ['OrganizationNotFound', 'OrganizationForbidden', 'MemberNotFound', 'LastOwner', 'SlugTaken', 'AlreadyMember', 'InvitationInvalid', 'InvitationNotFound', 'DomainInvalid', 'DomainNotFound', 'DomainNotVerified', 'DomainTaken'] as const
 
 /** Not a member, or no such organization: one answer, so nobody learns which ids exist. */
 export const organizationNotFound = () => new AuthError('OrganizationNotFound', 'No organization of yours has this id', { status: 404 })
@@ -24,3 +24,15 @@ export const invitationInvalid = () =>
   new AuthError('InvitationInvalid', 'This invitation does not work: it was used, revoked or replaced, it expired, or it was sent to another address', { status: 400 })
 
 export const invitationNotFound = () => new AuthError('InvitationNotFound', 'This organization has no pending invitation of this id', { status: 404 })
+
+export const domainInvalid = () =>
+  new AuthError('DomainInvalid', 'Expected "domain": a domain name such as example.com (not an IP address, a wildcard or a public suffix such as "com" or "co.uk")', { status: 400 })
+
+export const domainNotFound = () => new AuthError('DomainNotFound', 'This organization has no domain of this id', { status: 404 })
+
+/** The proof was not found: no record, another value, or the lookup failed (logged). */
+export const domainNotVerified = (name: string) =>
+  new AuthError('DomainNotVerified', `No TXT record at ${name} holds this domain's value yet: publish it, wait for DNS to carry it, and try again`, { status: 400 })
+
+/** Verified by another organization: one domain, one organization. */
+export const domainTaken = () => new AuthError('DomainTaken', 'Another organization has verified this domain', { status: 409 })

@@ -23,6 +23,13 @@ export interface InvitationEventInfo {
   expires: Date
 }
 
+export interface DomainEventInfo {
+  id: string
+  domain: string
+  role: string
+  autoJoin: boolean
+}
+
 /** Who acted: the signed-in user. */
 export interface Actor {
   id: string
@@ -30,8 +37,18 @@ export interface Actor {
 }
 
 export interface OrganizationEvents {
-  /** A member joined: the creator of a new organization (`via: 'create'`), or an invitee who accepted. */
-  organizationMemberAdded?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; via: 'create' | 'invitation'; by: Actor }) => void | Promise<void>
+  /**
+   * A member joined: the creator of a new organization (`via: 'create'`), an invitee who accepted,
+   * a user who joined by their verified address's domain (`'domain'`, with `domain`), or one made a
+   * member at sign-in by a domain with `autoJoin` (`'auto-join'`, `by` the user).
+   */
+  organizationMemberAdded?: (message: {
+    organization: OrganizationEventInfo
+    member: MemberEventInfo
+    via: 'create' | 'invitation' | 'domain' | 'auto-join'
+    domain?: string
+    by: Actor
+  }) => void | Promise<void>
   /** A member left (`by` is the member) or was removed. */
   organizationMemberRemoved?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; left: boolean; by: Actor }) => void | Promise<void>
   organizationRoleChanged?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; from: string; by: Actor }) => void | Promise<void>
@@ -39,6 +56,9 @@ export interface OrganizationEvents {
   /** `by` is the invitee, now a member with `member.role`. */
   organizationInvitationAccepted?: (message: { organization: OrganizationEventInfo; invitation: InvitationEventInfo; member: MemberEventInfo; by: Actor }) => void | Promise<void>
   organizationInvitationRevoked?: (message: { organization: OrganizationEventInfo; invitation: InvitationEventInfo; by: Actor }) => void | Promise<void>
+  /** A domain's TXT record was found: users of the domain may join. */
+  organizationDomainVerified?: (message: { organization: OrganizationEventInfo; domain: DomainEventInfo; by: Actor }) => void | Promise<void>
+  organizationDomainRemoved?: (message: { organization: OrganizationEventInfo; domain: DomainEventInfo; by: Actor }) => void | Promise<void>
   organizationDeleted?: (message: { organization: OrganizationEventInfo; by: Actor }) => void | Promise<void>
 }
 

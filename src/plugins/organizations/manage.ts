@@ -10,6 +10,7 @@ import { aboveOwnRole, lastOwner, memberNotFound, organizationNotFound, slugTake
 import { fire } from './events.js'
 import { readId, readLogo, readName, readRole, readSlug, readSwitchTarget, slugOf } from './fields.js'
 import { invite, revokeInvitation } from './invitations.js'
+import { join } from './domains.js'
 import type { Resolved } from './options.js'
 import type { MemberChange, MemberRecord } from './records.js'
 
@@ -23,9 +24,9 @@ export async function listOrganizations(ctx: Context): Promise<Reply> {
 }
 
 export async function organizationsPost(ctx: Context): Promise<Reply> {
-  const { body, action } = await readAction(ctx, ['create', 'switch'])
+  const { body, action } = await readAction(ctx, ['create', 'switch', 'join'])
   const me = await requireOwner(ctx)
-  return action === 'create' ? create(ctx, me, body) : switchTo(ctx, me, body)
+  return action === 'create' ? create(ctx, me, body) : action === 'join' ? join(ctx, me, body) : switchTo(ctx, me, body)
 }
 
 async function create(ctx: Context, me: SignedIn, body: Body): Promise<Reply> {

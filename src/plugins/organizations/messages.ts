@@ -18,6 +18,10 @@ export type OrganizationWord =
   | 'invitationAccepted'
   | 'continue'
   | 'InvitationInvalid'
+  | 'DomainInvalid'
+  | 'DomainNotFound'
+  | 'DomainNotVerified'
+  | 'DomainTaken'
 
 export const messages: PluginMessages<OrganizationWord> = {
   en: {
@@ -33,6 +37,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: 'You are now a member of {organization}.',
     continue: 'Continue',
     InvitationInvalid: 'This invitation does not work: it was used, revoked or replaced, it expired, or it was sent to another address. Sign in with the address it was sent to, or ask for a new one.',
+    DomainInvalid: 'Enter a domain name such as example.com: not an IP address, a wildcard or a public suffix such as com.',
+    DomainNotFound: 'This organization has no such domain any more.',
+    DomainNotVerified: 'The TXT record was not found yet. Publish it, wait for DNS to carry it, and try again.',
+    DomainTaken: 'Another organization has verified this domain.',
   },
   es: {
     inviteSubject: 'Únete a {organization} en {name}',
@@ -47,6 +55,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: 'Ahora eres miembro de {organization}.',
     continue: 'Continuar',
     InvitationInvalid: 'Esta invitación no funciona: se usó, se revocó o se reemplazó, caducó o se envió a otra dirección. Inicia sesión con la dirección a la que se envió o pide una nueva.',
+    DomainInvalid: 'Escribe un nombre de dominio como example.com: no una dirección IP, un comodín ni un sufijo público como com.',
+    DomainNotFound: 'Esta organización ya no tiene ese dominio.',
+    DomainNotVerified: 'Aún no se encontró el registro TXT. Publícalo, espera a que el DNS lo propague e inténtalo de nuevo.',
+    DomainTaken: 'Otra organización ya verificó este dominio.',
   },
   fr: {
     inviteSubject: 'Rejoignez {organization} sur {name}',
@@ -61,6 +73,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: 'Vous êtes maintenant membre de {organization}.',
     continue: 'Continuer',
     InvitationInvalid: "Cette invitation ne fonctionne pas : elle a été utilisée, révoquée ou remplacée, elle a expiré, ou elle a été envoyée à une autre adresse. Connectez-vous avec l'adresse à laquelle elle a été envoyée, ou demandez-en une nouvelle.",
+    DomainInvalid: 'Saisissez un nom de domaine comme example.com : pas une adresse IP, un joker ni un suffixe public comme com.',
+    DomainNotFound: 'Cette organisation n\'a plus ce domaine.',
+    DomainNotVerified: 'L\'enregistrement TXT est introuvable pour l\'instant. Publiez-le, attendez que le DNS le diffuse, puis réessayez.',
+    DomainTaken: 'Une autre organisation a déjà vérifié ce domaine.',
   },
   de: {
     inviteSubject: 'Treten Sie {organization} auf {name} bei',
@@ -75,6 +91,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: 'Sie sind jetzt Mitglied von {organization}.',
     continue: 'Weiter',
     InvitationInvalid: 'Diese Einladung funktioniert nicht: Sie wurde verwendet, widerrufen oder ersetzt, sie ist abgelaufen oder ging an eine andere Adresse. Melden Sie sich mit der Adresse an, an die sie ging, oder bitten Sie um eine neue.',
+    DomainInvalid: 'Geben Sie einen Domainnamen wie example.com ein: keine IP-Adresse, keinen Platzhalter und kein öffentliches Suffix wie com.',
+    DomainNotFound: 'Diese Organisation hat diese Domain nicht mehr.',
+    DomainNotVerified: 'Der TXT-Eintrag wurde noch nicht gefunden. Veröffentlichen Sie ihn, warten Sie, bis das DNS ihn verbreitet, und versuchen Sie es erneut.',
+    DomainTaken: 'Eine andere Organisation hat diese Domain bereits bestätigt.',
   },
   'pt-BR': {
     inviteSubject: 'Entre em {organization} no {name}',
@@ -89,6 +109,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: 'Agora você é membro de {organization}.',
     continue: 'Continuar',
     InvitationInvalid: 'Este convite não funciona: foi usado, revogado ou substituído, expirou ou foi enviado para outro endereço. Entre com o endereço para o qual foi enviado ou peça um novo.',
+    DomainInvalid: 'Digite um nome de domínio como example.com: não um endereço IP, um curinga ou um sufixo público como com.',
+    DomainNotFound: 'Esta organização não tem mais esse domínio.',
+    DomainNotVerified: 'O registro TXT ainda não foi encontrado. Publique-o, espere o DNS propagá-lo e tente novamente.',
+    DomainTaken: 'Outra organização já verificou este domínio.',
   },
   ja: {
     inviteSubject: '{name} の {organization} に参加する',
@@ -103,6 +127,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: '{organization} のメンバーになりました。',
     continue: '続ける',
     InvitationInvalid: 'この招待は使えません。使用済み、取り消し済み、置き換え済み、期限切れ、または別のアドレスに送られた招待です。送信先のアドレスでサインインするか、新しい招待を依頼してください。',
+    DomainInvalid: 'example.com のようなドメイン名を入力してください。IP アドレス、ワイルドカード、com のようなパブリックサフィックスは使えません。',
+    DomainNotFound: 'この組織にはもうそのドメインがありません。',
+    DomainNotVerified: 'TXT レコードがまだ見つかりません。公開し、DNS に反映されるのを待ってから、もう一度お試しください。',
+    DomainTaken: 'このドメインは別の組織が確認済みです。',
   },
   'zh-Hans': {
     inviteSubject: '加入 {name} 上的 {organization}',
@@ -117,6 +145,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: '你现在是 {organization} 的成员了。',
     continue: '继续',
     InvitationInvalid: '此邀请无法使用：它已被使用、撤销或替换，已过期，或发送给了另一个地址。请使用接收邀请的地址登录，或请求新的邀请。',
+    DomainInvalid: '请输入 example.com 这样的域名：不能是 IP 地址、通配符或 com 这样的公共后缀。',
+    DomainNotFound: '此组织已没有该域名。',
+    DomainNotVerified: '尚未找到 TXT 记录。请发布该记录，等待 DNS 生效后重试。',
+    DomainTaken: '另一个组织已验证此域名。',
   },
   ar: {
     inviteSubject: 'انضم إلى {organization} على {name}',
@@ -131,6 +163,10 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: 'أنت الآن عضو في {organization}.',
     continue: 'متابعة',
     InvitationInvalid: 'هذه الدعوة لا تعمل: فقد استُخدمت أو أُلغيت أو استُبدلت، أو انتهت صلاحيتها، أو أُرسلت إلى عنوان آخر. سجّل الدخول بالعنوان الذي أُرسلت إليه، أو اطلب دعوة جديدة.',
+    DomainInvalid: 'أدخل اسم نطاق مثل example.com: لا عنوان IP ولا حرف بدل ولا لاحقة عامة مثل com.',
+    DomainNotFound: 'لم يعد لدى هذه المؤسسة هذا النطاق.',
+    DomainNotVerified: 'لم يُعثر على سجل TXT بعد. انشره، وانتظر حتى ينشره نظام DNS، ثم حاول مرة أخرى.',
+    DomainTaken: 'تحققت مؤسسة أخرى من هذا النطاق بالفعل.',
   },
   he: {
     inviteSubject: 'הצטרפות אל {organization} ב-{name}',
@@ -145,5 +181,9 @@ export const messages: PluginMessages<OrganizationWord> = {
     invitationAccepted: 'את/ה חבר/ה עכשיו ב-{organization}.',
     continue: 'המשך',
     InvitationInvalid: 'ההזמנה הזו לא עובדת: היא נוצלה, בוטלה או הוחלפה, פג תוקפה, או שנשלחה לכתובת אחרת. התחברו עם הכתובת שאליה נשלחה, או בקשו הזמנה חדשה.',
+    DomainInvalid: 'הזינו שם דומיין כמו example.com: לא כתובת IP, לא תו כללי ולא סיומת ציבורית כמו com.',
+    DomainNotFound: 'לארגון הזה כבר אין את הדומיין הזה.',
+    DomainNotVerified: 'רשומת ה-TXT עדיין לא נמצאה. פרסמו אותה, המתינו עד שה-DNS יפיץ אותה ונסו שוב.',
+    DomainTaken: 'ארגון אחר כבר אימת את הדומיין הזה.',
   },
 }

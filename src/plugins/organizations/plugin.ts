@@ -1,32 +1,44 @@
 /**
  * `organizations(options)`: the plugin. Its routes under basePath (`/organizations`,
- * `/organizations/:id`, `/organizations/invitation`), its store (store.ts), the active
- * organization in every session read (active.ts), and the answer to `auth.can`.
+ * `/organizations/:id`, `/organizations/invitation`, `/organizations/joinable`,
+ * `/organization-domains/:id`), its store (store.ts), the active organization in every session
+ * read (active.ts), the answer to `auth.can`, and `organizationForDomain` for other plugins.
  */
-import { configurationError, type LatchkeyPlugin, type Session } from 'latchkey/server'
+import { configurationError, type Context, type LatchkeyPlugin, type Session } from 'latchkey/server'
 import { sessionFields } from './active.js'
+import { autoJoin, domainsPost, joinable, listDomains, organizationForDomain, type DomainOrganization } from './domains.js'
 import { errorCodes } from './errors.js'
 import { acceptInvitation, invitationPage } from './invitations.js'
 import { listOrganizations, organizationDetails, organizationPost, organizationsPost } from './manage.js'
 import { messages } from './messages.js'
 import { resolveOptions, type OrganizationsOptions } from './options.js'
 import type { ActiveOrganization } from './records.js'
-import { organizationSchema, storeMethods } from './store.js'
+import { domainMethods, organizationSchema, storeMethods } from './store.js'
 
 const hour = 3600
 
 /** The path segment of the invitation link; organization ids are UUIDs, so none is this. */
 const invitation = 'invitation'
+const joinableSegment = 'joinable'
 
-export type OrganizationsPlugin = LatchkeyPlugin & { id: 'organizations' }
+export type OrganizationsPlugin = LatchkeyPlugin & {
+  id: 'organizations'
+  /**
+   * For other plugins (an enterprise sign-in's home-realm discovery): the organization that
+   * verified the domain of `domainOrAddress` (a domain, or an address), null where none.
+   * Reached as `ctx.config.plugins.find((p) => p.id === 'organizations')`.
+   */
+  organizationForDomain(ctx: Context, domainOrAddress: string): Promise<DomainOrganization | null>
+}
 
 export function organizations(options: OrganizationsOptions = {}): OrganizationsPlugin {
   const resolved = resolveOptions(options)
   return {
     id: 'organizations',
     schema: organizationSchema,
-    adapterMethods: () => [...storeMethods, 'getUser', 'getUserByEmail'],
-    errorCodes,
+    adapterMethods: () => [...storeMethods, ...domainMethods, 'getUser', 'getUserByEmail'],
+    // EmailNotVerified: joining by domain with an address nobody proved (the password plugin's code too).
+    errorCodes: [...errorCodes, 'EmailNotVerified'],
     messages,
     rateLimits: {
       // Each one sends an email to an address the inviter chose.
@@ -38,6 +50,15 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
           { per: 'client', limit: 100, windowSeconds: hour },
         ],
       },
+      // Each one is a DNS query the server makes.
+      organizationDomainVerify: {
+        label: 'domain verifications',
+        accountName: 'account',
+        rules: [
+          { per: 'account', limit: 30, windowSeconds: hour },
+          { per: 'client', limit: 60, windowSeconds: hour },
+        ],
+      },
     },
     configure(_, config) {
       if (!config.adapter) throw configurationError('organizations: needs an adapter made with the plugin, which keeps the organizations: MemoryAdapter({ plugins: [orgs] }) or openDatabase({ plugins: [orgs] })')
@@ -45,10 +66,18 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
     routes: {
       organizations: {
         provider: true,
-        GET: (ctx, id) => (id === undefined ? listOrganizations(ctx) : id === invitation ? invitationPage(ctx) : organizationDetails(ctx, resolved, id)),
+        GET: (ctx, id) =>
+          id === undefined ? listOrganizations(ctx) : id === invitation ? invitationPage(ctx) : id === joinableSegment ? joinable(ctx) : organizationDetails(ctx, resolved, id),
         POST: (ctx, id) => (id === undefined ? organizationsPost(ctx) : id === invitation ? acceptInvitation(ctx) : organizationPost(ctx, resolved, id)),
       },
+      'organization-domains': {
+        provider: true,
+        GET: (ctx, id) => listDomains(ctx, resolved, id),
+        POST: (ctx, id) => domainsPost(ctx, resolved, id),
+      },
     },
+    afterSignIn: (ctx, signIn) => autoJoin(ctx, signIn),
+    organizationForDomain,
     sessionFields,
     permits(session: Session, permission: string) {
       const active = session.organization as ActiveOrganization | undefined

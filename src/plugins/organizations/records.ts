@@ -44,6 +44,24 @@ export interface ActiveOrganization {
   role: string
 }
 
+/** A domain an organization claims, and once verified (by DNS) owns: its users may join. */
+export interface DomainRecord {
+  id: string
+  organizationId: string
+  /** Lowercase ASCII (punycode), no trailing dot: domain-name.ts. */
+  domain: string
+  /** The role a user joining by the domain gets: never above admin. */
+  role: string
+  /** Users signing in with a verified address of the domain become members at once. */
+  autoJoin: boolean
+  /** Null while pending. Verified by one organization at most. */
+  verifiedAt: Date | null
+  createdAt: Date
+}
+
+/** A verified domain with its organization, as a lookup by domain answers. */
+export type VerifiedDomain = DomainRecord & { organization: OrganizationRecord }
+
 /** How a change to a member ended: done, the member is not one, or it would leave no owner. */
 export type MemberChange = 'done' | 'missing' | 'last-owner'
 
@@ -91,4 +109,28 @@ export interface OrganizationStore {
   setActiveMember(sessionToken: string, memberId: string | null): Promise<void>
   /** The session's active organization, read live from the membership: null when none or no longer a member. */
   activeOrganization(sessionToken: string, userId: string): Promise<ActiveOrganization | null>
+}
+
+/** The methods of verified domains (plugin migration 2), in an adapter made with the plugin. */
+export interface DomainStore {
+  /**
+   * Claims a domain for the organization with a challenge (its token's hash). Claimed already by
+   * it and pending: the challenge is replaced; verified by it: the record as it is, unchanged.
+   */
+  addDomain(domain: DomainRecord & { challengeHash: string }): Promise<DomainRecord>
+  /** The organization's domains, by name. */
+  listDomains(organizationId: string): Promise<DomainRecord[]>
+  /** One of the organization's domains with its challenge's hash (null once verified); null when it has none of that id. */
+  getDomain(organizationId: string, domainId: string): Promise<(DomainRecord & { challengeHash: string | null }) | null>
+  /** Marks it verified at `now` and drops its challenge; 'taken' when another organization verified the domain first; null when there is none. */
+  verifyDomain(organizationId: string, domainId: string, now: Date): Promise<DomainRecord | 'taken' | null>
+  updateDomain(organizationId: string, domainId: string, changes: Partial<Pick<DomainRecord, 'role' | 'autoJoin'>>): Promise<DomainRecord | null>
+  removeDomain(organizationId: string, domainId: string): Promise<DomainRecord | null>
+  /** The organization that verified `domain` (normalized), with the domain's record; null when none has. */
+  verifiedDomain(domain: string): Promise<VerifiedDomain | null>
+  /**
+   * Makes the user a member with the domain's role, in one statement that checks the domain is
+   * still verified by the organization; null when it is not (or the user is a member already).
+   */
+  joinByDomain(join: { organizationId: string; domain: string; userId: string; memberId: string; now: Date }): Promise<MemberRecord | null>
 }

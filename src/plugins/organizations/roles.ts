@@ -16,6 +16,8 @@ export type Permissions = Record<string, readonly string[]>
 /** The organization's own permissions, which the routes check. */
 export const adminPermissions = ['organization:update', 'member:invite', 'member:remove', 'member:set-role', 'invitation:revoke'] as const
 export const ownerOnly = 'organization:delete'
+/** Verified domains: the owner's by default; the configuration may give it to another role (`admin: { domain: ['manage'] }`). */
+export const domainManage = 'domain:manage'
 
 const ranks: Record<BuiltInRole, number> = { owner: 3, admin: 2, member: 1 }
 
@@ -38,7 +40,7 @@ export interface RoleBook {
 export function roleBook(declared: Record<string, Permissions> = {}): RoleBook {
   if (!declared || typeof declared !== 'object' || Array.isArray(declared)) throw configurationError('organizations: expected roles to be an object of role name to { resource: [actions] }')
   const grants = new Map<string, Set<string>>([
-    ['owner', new Set([...adminPermissions, ownerOnly])],
+    ['owner', new Set([...adminPermissions, ownerOnly, domainManage])],
     ['admin', new Set(adminPermissions)],
     ['member', new Set()],
   ])

@@ -1,18 +1,25 @@
 /** The organizations store kept in memory (MemoryAdapter), with the SQL store's rules: a new, empty one at each call. */
-import type { InvitationRecord, MemberRecord, OrganizationRecord, OrganizationStore } from './records.js'
+import type { DomainRecord, DomainStore, InvitationRecord, MemberRecord, OrganizationRecord, OrganizationStore } from './records.js'
 
-export function memoryStore(): OrganizationStore {
+export function memoryStore(): OrganizationStore & DomainStore {
   const organizations = new Map<string, OrganizationRecord>()
   const members = new Map<string, MemberRecord>()
   const invitations = new Map<string, InvitationRecord & { tokenHash: string }>()
   /** Stored session token → membership id. */
   const active = new Map<string, string>()
+  const domains = new Map<string, DomainRecord & { challengeHash: string | null }>()
 
   const copy = <T extends object>(value: T): T => structuredClone(value)
   const memberOf = (organizationId: string, userId: string) => [...members.values()].find((m) => m.organizationId === organizationId && m.userId === userId)
   const slugTaken = (slug: string, except?: string) => [...organizations.values()].some((o) => o.slug === slug && o.id !== except)
   const lastOwner = (member: MemberRecord) =>
     member.role === 'owner' && ![...members.values()].some((m) => m.organizationId === member.organizationId && m.role === 'owner' && m.id !== member.id)
+  const publicDomain = ({ challengeHash: _, ...rest }: DomainRecord & { challengeHash: string | null }): DomainRecord => copy(rest)
+  const domainOf = (organizationId: string, domainId: string) => {
+    const found = domains.get(domainId)
+    return found && found.organizationId === organizationId ? found : undefined
+  }
+  const verifiedOf = (domain: string) => [...domains.values()].find((d) => d.domain === domain && d.verifiedAt !== null)
   const publicInvitation = ({ tokenHash: _, ...rest }: InvitationRecord & { tokenHash: string }): InvitationRecord => copy(rest)
 
   return {
@@ -38,6 +45,7 @@ export function memoryStore(): OrganizationStore {
       if (!organizations.delete(id)) return false
       for (const [key, m] of members) if (m.organizationId === id) members.delete(key)
       for (const [key, i] of invitations) if (i.organizationId === id) invitations.delete(key)
+      for (const [key, d] of domains) if (d.organizationId === id) domains.delete(key)
       return true
     },
     async listOrganizationsOfUser(userId) {
@@ -121,6 +129,57 @@ export function memoryStore(): OrganizationStore {
       const member = members.get(active.get(sessionToken) ?? '')
       const org = member && member.userId === userId ? organizations.get(member.organizationId) : undefined
       return member && org ? { id: org.id, slug: org.slug, role: member.role } : null
+    },
+    async addDomain(record) {
+      const held = [...domains.values()].find((d) => d.organizationId === record.organizationId && d.domain === record.domain)
+      if (held?.verifiedAt) return publicDomain(held)
+      if (held) {
+        held.challengeHash = record.challengeHash
+        return publicDomain(held)
+      }
+      domains.set(record.id, copy(record))
+      return publicDomain(record)
+    },
+    async listDomains(organizationId) {
+      return [...domains.values()].filter((d) => d.organizationId === organizationId).sort((a, b) => (a.domain < b.domain ? -1 : 1)).map(publicDomain)
+    },
+    async getDomain(organizationId, domainId) {
+      const found = domainOf(organizationId, domainId)
+      return found ? copy(found) : null
+    },
+    async verifyDomain(organizationId, domainId, now) {
+      const found = domainOf(organizationId, domainId)
+      if (!found) return null
+      const other = verifiedOf(found.domain)
+      if (other && other.id !== found.id) return 'taken'
+      found.verifiedAt ??= new Date(now)
+      found.challengeHash = null
+      return publicDomain(found)
+    },
+    async updateDomain(organizationId, domainId, changes) {
+      const found = domainOf(organizationId, domainId)
+      if (!found) return null
+      if (changes.role !== undefined) found.role = changes.role
+      if (changes.autoJoin !== undefined) found.autoJoin = changes.autoJoin
+      return publicDomain(found)
+    },
+    async removeDomain(organizationId, domainId) {
+      const found = domainOf(organizationId, domainId)
+      if (!found) return null
+      domains.delete(domainId)
+      return publicDomain(found)
+    },
+    async verifiedDomain(domain) {
+      const found = verifiedOf(domain)
+      const org = found && organizations.get(found.organizationId)
+      return found && org ? { ...publicDomain(found), organization: copy(org) } : null
+    },
+    async joinByDomain({ organizationId, domain, userId, memberId, now }) {
+      const found = verifiedOf(domain)
+      if (!found || found.organizationId !== organizationId || !organizations.has(organizationId) || memberOf(organizationId, userId)) return null
+      const member = { id: memberId, organizationId, userId, role: found.role, joinedAt: new Date(now) }
+      members.set(memberId, member)
+      return copy(member)
     },
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { PluginMigration, SchemaQueryable } from 'latchkey/server'
 import type { InvitationRecord, MemberRecord, OrganizationRecord, OrganizationStore } from './records.js'
+import { domainsMigration } from './store-sql-domains.js'
 
 export const migrations: PluginMigration[] = [
   {
@@ -47,6 +48,7 @@ export const migrations: PluginMigration[] = [
       'CREATE INDEX organization_active_sessions_member_id ON organization_active_sessions (member_id)',
     ],
   },
+  domainsMigration,
 ]
 
 /** The active organization, read in getSessionAndUser's own query (PluginSchema.sessionRead): `s` the session, `u` its user. */

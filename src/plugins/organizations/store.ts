@@ -4,10 +4,13 @@
  * organization, in getSessionAndUser's one round trip), and the cases latchkey/adapter-test runs
  * against every adapter made with the plugin.
  */
-import type { Adapter, PluginSchema } from 'latchkey/server'
-import type { OrganizationStore } from './records.js'
+import type { PluginSchema } from 'latchkey/server'
+import type { DomainStore, OrganizationStore } from './records.js'
 import { memoryStore } from './store-memory.js'
 import { migrations, sessionReadSql, sqlStore } from './store-sql.js'
+import { sqlDomainStore } from './store-sql-domains.js'
+import { check, day, organizationOf, userWithSession } from './store-case-helpers.js'
+import { domainCases } from './store-domain-cases.js'
 
 export type { OrganizationStore } from './records.js'
 
@@ -34,37 +37,16 @@ export const storeMethods: Array<keyof OrganizationStore> = [
   'activeOrganization',
 ]
 
-type Store = Adapter & OrganizationStore
+/** The verified domains' methods (migration 2): checked at start-up with the others, and at each call. */
+export const domainMethods: Array<keyof DomainStore> = ['addDomain', 'listDomains', 'getDomain', 'verifyDomain', 'updateDomain', 'removeDomain', 'verifiedDomain', 'joinByDomain']
 
-function check(ok: unknown, what: string): void {
-  if (!ok) throw new Error(`expected ${what}`)
-}
-
-const day = 86_400_000
-
-/** A user and a session of theirs, of ids no other case uses. */
-async function userWithSession(store: Store, now = Date.now()) {
-  const id = `org-user-${crypto.randomUUID()}`
-  const user = await store.createUser!({ id, email: `${id}@example.test`, emailVerified: new Date(now) })
-  const sessionToken = `org-session-${crypto.randomUUID()}`
-  await store.createSession!({ sessionToken, userId: user.id, expires: new Date(now + day) })
-  return { user, sessionToken }
-}
-
-async function organizationOf(store: Store, ownerId: string) {
-  const id = crypto.randomUUID()
-  const now = new Date()
-  const org = await store.createOrganization({ id, name: 'Acme', slug: `acme-${id}`, logo: null, createdAt: now }, { id: crypto.randomUUID(), organizationId: id, userId: ownerId, role: 'owner', joinedAt: now })
-  check(org, 'the organization made')
-  return org!
-}
-
-export const organizationSchema: PluginSchema<OrganizationStore> = {
+export const organizationSchema: PluginSchema<OrganizationStore & DomainStore> = {
   migrations,
-  sql: sqlStore,
+  sql: (db) => ({ ...sqlStore(db), ...sqlDomainStore(db) }),
   memory: memoryStore,
   sessionRead: { sql: sessionReadSql, method: 'activeOrganization' },
   tests: {
+    ...domainCases,
     'an organization is made with its owner, listed for them, and its slug is unique': async (store) => {
       const { user } = await userWithSession(store)
       const org = await organizationOf(store, user.id)
