@@ -12,18 +12,21 @@ import { messages } from './messages.js'
 import { resolveOptions, type OrganizationsOptions } from './options.js'
 import type { ActiveOrganization } from './records.js'
 import { organizationSchema, storeMethods } from './store.js'
+import type { RoleBook } from './roles.js'
 
 const hour = 3600
 
 /** The path segment of the invitation link; organization ids are UUIDs, so none is this. */
 const invitation = 'invitation'
 
-export type OrganizationsPlugin = LatchkeyPlugin & { id: 'organizations' }
+/** `roles`: the instance's role book, for other plugins that give roles (sso's first sign-in). */
+export type OrganizationsPlugin = LatchkeyPlugin & { id: 'organizations'; roles: RoleBook }
 
 export function organizations(options: OrganizationsOptions = {}): OrganizationsPlugin {
   const resolved = resolveOptions(options)
   return {
     id: 'organizations',
+    roles: resolved.roles,
     schema: organizationSchema,
     adapterMethods: () => [...storeMethods, 'getUser', 'getUserByEmail'],
     errorCodes,

@@ -80,6 +80,12 @@ export interface OrganizationStore {
    * theirs); null when no invitation matched.
    */
   acceptInvitation(accept: { tokenHash: string; email: string; userId: string; memberId: string; now: Date }): Promise<{ invitation: InvitationRecord; member: MemberRecord } | null>
+  /**
+   * Makes the user a member with `member.role` (for other plugins: a first sign-in through an
+   * organization's connection); one already a member keeps theirs (`added` false). Null when
+   * there is no such organization.
+   */
+  addMember(member: MemberRecord): Promise<{ member: MemberRecord; added: boolean } | null>
   /** The session's active membership, or none (null). */
   setActiveMember(sessionToken: string, memberId: string | null): Promise<void>
   /** The session's active organization, read live from the membership: null when none or no longer a member. */

@@ -102,6 +102,13 @@ export function memoryStore(): OrganizationStore {
       }
       return { invitation: publicInvitation(found), member: copy(member) }
     },
+    async addMember(member) {
+      if (!organizations.has(member.organizationId)) return null
+      const held = memberOf(member.organizationId, member.userId)
+      if (held) return { member: copy(held), added: false }
+      members.set(member.id, copy(member))
+      return { member: copy(member), added: true }
+    },
     async setActiveMember(sessionToken, memberId) {
       if (memberId === null) active.delete(sessionToken)
       else active.set(sessionToken, memberId)

@@ -229,6 +229,16 @@ export function sqlStore(db: SchemaQueryable): OrganizationStore {
       const [held] = await rows(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1::text AND user_id = $2::text`, [invitation.organizationId, userId])
       return held ? { invitation, member: toMember(held) } : null
     },
+    async addMember(member) {
+      const [added] = await rows(
+        `INSERT INTO organization_members (${MEMBER}) SELECT $1::text, id, $3::text, $4::text, $5::timestamptz FROM organizations WHERE id = $2::text
+         ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING ${MEMBER}`,
+        [member.id, member.organizationId, member.userId, member.role, member.joinedAt],
+      )
+      if (added) return { member: toMember(added), added: true }
+      const [held] = await rows(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1::text AND user_id = $2::text`, [member.organizationId, member.userId])
+      return held ? { member: toMember(held), added: false } : null
+    },
     async setActiveMember(sessionToken, memberId) {
       if (memberId === null) await rows(`DELETE FROM organization_active_sessions WHERE session_token = $1::text`, [sessionToken])
       else {

@@ -28,6 +28,7 @@ export const storeMethods: Array<keyof OrganizationStore> = [
   'getInvitationByToken',
   'deleteInvitation',
   'acceptInvitation',
+  'addMember',
   'setActiveMember',
   'activeOrganization',
 ]
@@ -119,6 +120,18 @@ export const organizationSchema: PluginSchema<OrganizationStore> = {
       const [first, second] = await Promise.all([accept(fresh, invitee.email), accept(fresh, invitee.email)])
       check([first, second].filter(Boolean).length === 1, 'one winner of two at once')
       check((first ?? second)!.member.role === 'admin', 'the role the invitation gave')
+    },
+    'a member added by another plugin gets the role once, twice at once too, and one already a member keeps theirs': async (store) => {
+      const { user: owner } = await userWithSession(store)
+      const { user } = await userWithSession(store)
+      const org = await organizationOf(store, owner.id)
+      const add = (userId: string, role: string) => store.addMember({ id: crypto.randomUUID(), organizationId: org.id, userId, role, joinedAt: new Date() })
+      const both = await Promise.all([add(user.id, 'admin'), add(user.id, 'member')])
+      check(both.filter((r) => r?.added).length === 1, 'one of two at once to add the member')
+      const kept = (await store.getMember(org.id, user.id))!.role
+      check((await add(user.id, 'member'))?.added === false && (await store.getMember(org.id, user.id))!.role === kept, 'a member to keep their role')
+      check((await add(owner.id, 'member'))?.member.role === 'owner', 'the owner to stay owner')
+      check((await store.addMember({ id: crypto.randomUUID(), organizationId: crypto.randomUUID(), userId: user.id, role: 'member', joinedAt: new Date() })) === null, 'no member of an organization that is not')
     },
     'the session read carries the active organization, live: gone once the member is removed or the organization deleted': async (store) => {
       const { user: owner } = await userWithSession(store)
