@@ -16,6 +16,12 @@ const ds = 'http://www.w3.org/2000/09/xmldsig#'
 const redirectBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect'
 const maxMetadata = 256 * 1024
 
+/** xmldom's node lists are not iterable: its elements of one name in the metadata namespace, as an array. */
+function named(node: Document | Element, ns: string, name: string): Element[] {
+  const found = node.getElementsByTagNameNS(ns, name)
+  return Array.from({ length: found.length }, (_, i) => found.item(i)!)
+}
+
 /** A certificate's base64 body, from PEM or bare base64; null where it is neither. */
 export function certificateOf(text: string): string | null {
   const body = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '')
@@ -71,20 +77,20 @@ async function parseMetadata(xml: string, options: Resolved): Promise<Pick<SamlS
   } catch {
     throw connectionInvalid('the metadata is not well-formed XML')
   }
-  const entities = [...(doc.getElementsByTagNameNS(md, 'EntityDescriptor') as unknown as Element[])]
-  const entity = entities.find((e) => e.getElementsByTagNameNS(md, 'IDPSSODescriptor').length > 0)
+  const entities = named(doc, md, 'EntityDescriptor')
+  const entity = entities.find((e) => named(e, md, 'IDPSSODescriptor').length > 0)
   if (!entity) throw connectionInvalid('the metadata has no identity provider (IDPSSODescriptor)')
-  const idp = entity.getElementsByTagNameNS(md, 'IDPSSODescriptor')[0]!
+  const idp = named(entity, md, 'IDPSSODescriptor')[0]!
   const idpEntityId = entity.getAttribute('entityID')
   if (!idpEntityId) throw connectionInvalid('the metadata names no entityID')
-  const sso = [...(idp.getElementsByTagNameNS(md, 'SingleSignOnService') as unknown as Element[])].find((s) => s.getAttribute('Binding') === redirectBinding)
+  const sso = named(idp, md, 'SingleSignOnService').find((s) => s.getAttribute('Binding') === redirectBinding)
   const ssoUrl = sso?.getAttribute('Location') ?? ''
   if (!ssoUrl || !readIdpUrl({ ssoUrl }, 'ssoUrl', options.allowLoopbackHttp)) throw connectionInvalid('the metadata has no HTTP-Redirect SingleSignOnService at an https URL')
   const certificates: string[] = []
-  for (const key of [...(idp.getElementsByTagNameNS(md, 'KeyDescriptor') as unknown as Element[])]) {
+  for (const key of named(idp, md, 'KeyDescriptor')) {
     const use = key.getAttribute('use')
     if (use && use !== 'signing') continue
-    for (const cert of [...(key.getElementsByTagNameNS(ds, 'X509Certificate') as unknown as Element[])]) {
+    for (const cert of named(key, ds, 'X509Certificate')) {
       const body = certificateOf(cert.textContent ?? '')
       if (body && !certificates.includes(body)) certificates.push(body)
     }

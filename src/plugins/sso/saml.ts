@@ -111,7 +111,7 @@ export async function acsPost(ctx: Context, options: Resolved, id: string | unde
   const email = attributes[mapping.email] ?? profile.email ?? (profile.nameIDFormat === emailFormat ? profile.nameID : undefined)
   const handoff: Handoff = {
     id: randomToken(16),
-    inResponseTo: bearer.InResponseTo ?? null,
+    inResponseTo: bearer.InResponseTo || null,
     relay,
     identity: { subject: profile.nameID, email, name: attributes[mapping.name], groups: attributes[mapping.groups], emailVerified: true },
   }
