@@ -9,7 +9,7 @@
  */
 export { organizations, type OrganizationsPlugin } from './plugin.js'
 export type { OrganizationsOptions } from './options.js'
-export type { Permissions } from './roles.js'
+export type { Permissions, RoleBook } from './roles.js'
 export { builtInRoles, adminPermissions } from './roles.js'
 export type { DomainOrganization } from './domains.js'
 export type { DomainRecord, DomainStore, VerifiedDomain } from './records.js'

@@ -14,6 +14,7 @@ import { messages } from './messages.js'
 import { resolveOptions, type OrganizationsOptions } from './options.js'
 import type { ActiveOrganization } from './records.js'
 import { domainMethods, organizationSchema, storeMethods } from './store.js'
+import type { RoleBook } from './roles.js'
 
 const hour = 3600
 
@@ -23,6 +24,8 @@ const joinableSegment = 'joinable'
 
 export type OrganizationsPlugin = LatchkeyPlugin & {
   id: 'organizations'
+  /** The instance's role book, for other plugins that give roles (sso's first sign-in). */
+  roles: RoleBook
   /**
    * For other plugins (an enterprise sign-in's home-realm discovery): the organization that
    * verified the domain of `domainOrAddress` (a domain, or an address), null where none.
@@ -35,6 +38,7 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
   const resolved = resolveOptions(options)
   return {
     id: 'organizations',
+    roles: resolved.roles,
     schema: organizationSchema,
     adapterMethods: () => [...storeMethods, ...domainMethods, 'getUser', 'getUserByEmail'],
     // EmailNotVerified: joining by domain with an address nobody proved (the password plugin's code too).

@@ -85,11 +85,6 @@ export interface OrganizationStore {
   setMemberRole(organizationId: string, userId: string, role: string): Promise<MemberChange>
   /** As setMemberRole: the last owner stays. The member's active sessions lose the organization. */
   removeMember(organizationId: string, userId: string): Promise<MemberChange>
-  /**
-   * Makes the user a member (for a plugin that provisions members, such as SCIM): one already a
-   * member keeps their membership and role, which is answered. Null where there is no such organization.
-   */
-  addMember(member: MemberRecord): Promise<MemberRecord | null>
   /** The stored session tokens whose active organization is this user's membership of it: the sessions "in" the organization. */
   activeSessionsOf(organizationId: string, userId: string): Promise<string[]>
   /** Stores the invitation under its token's hash, replacing the organization's earlier one to the address. */
@@ -105,6 +100,12 @@ export interface OrganizationStore {
    * theirs); null when no invitation matched.
    */
   acceptInvitation(accept: { tokenHash: string; email: string; userId: string; memberId: string; now: Date }): Promise<{ invitation: InvitationRecord; member: MemberRecord } | null>
+  /**
+   * Makes the user a member with `member.role`, for other plugins (SCIM's provisioning, a first
+   * sign-in through an organization's connection); one already a member keeps their membership
+   * and role (`added` false). Null when there is no such organization (or it went meanwhile).
+   */
+  addMember(member: MemberRecord): Promise<{ member: MemberRecord; added: boolean } | null>
   /** The session's active membership, or none (null). */
   setActiveMember(sessionToken: string, memberId: string | null): Promise<void>
   /** The session's active organization, read live from the membership: null when none or no longer a member. */

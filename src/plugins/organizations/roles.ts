@@ -14,7 +14,7 @@ export type BuiltInRole = (typeof builtInRoles)[number]
 export type Permissions = Record<string, readonly string[]>
 
 /** The organization's own permissions, which the routes check. */
-export const adminPermissions = ['organization:update', 'member:invite', 'member:remove', 'member:set-role', 'invitation:revoke'] as const
+export const adminPermissions = ['organization:update', 'member:invite', 'member:remove', 'member:set-role', 'invitation:revoke', 'sso:manage'] as const
 export const ownerOnly = 'organization:delete'
 /** Verified domains: the owner's by default; the configuration may give it to another role (`admin: { domain: ['manage'] }`). */
 export const domainManage = 'domain:manage'

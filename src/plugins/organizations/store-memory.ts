@@ -80,13 +80,6 @@ export function memoryStore(): OrganizationStore & DomainStore {
       members.delete(found.id)
       return 'done'
     },
-    async addMember(member) {
-      if (!organizations.has(member.organizationId)) return null
-      const held = memberOf(member.organizationId, member.userId)
-      if (held) return copy(held)
-      members.set(member.id, copy(member))
-      return copy(member)
-    },
     async activeSessionsOf(organizationId, userId) {
       const member = memberOf(organizationId, userId)
       return member ? [...active].filter(([, memberId]) => memberId === member.id).map(([token]) => token) : []
@@ -120,6 +113,13 @@ export function memoryStore(): OrganizationStore & DomainStore {
         members.set(memberId, member)
       }
       return { invitation: publicInvitation(found), member: copy(member) }
+    },
+    async addMember(member) {
+      if (!organizations.has(member.organizationId)) return null
+      const held = memberOf(member.organizationId, member.userId)
+      if (held) return { member: copy(held), added: false }
+      members.set(member.id, copy(member))
+      return { member: copy(member), added: true }
     },
     async setActiveMember(sessionToken, memberId) {
       if (memberId === null) active.delete(sessionToken)

@@ -183,23 +183,6 @@ export function sqlStore(db: SchemaQueryable): OrganizationStore {
         )
         return removed.length ? 'done' : whyNot(organizationId, userId)
       }),
-    async addMember(member) {
-      try {
-        const [row] = await rows(
-          `INSERT INTO organization_members (id, organization_id, user_id, role, joined_at)
-           SELECT $1::text, id, $3::text, $4::text, $5::timestamptz FROM organizations WHERE id = $2::text
-           ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING ${MEMBER}`,
-          [member.id, member.organizationId, member.userId, member.role, member.joinedAt],
-        )
-        if (row) return toMember(row)
-      } catch (error) {
-        // The organization (or the user) went in between: as none.
-        if ((error as { code?: string })?.code !== '23503') throw error
-        return null
-      }
-      const [held] = await rows(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1::text AND user_id = $2::text`, [member.organizationId, member.userId])
-      return held ? toMember(held) : null
-    },
     async activeSessionsOf(organizationId, userId) {
       const found = await rows(
         `SELECT a.session_token FROM organization_active_sessions a JOIN organization_members m ON m.id = a.member_id
@@ -255,6 +238,23 @@ export function sqlStore(db: SchemaQueryable): OrganizationStore {
       // A member already: they keep the role they have.
       const [held] = await rows(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1::text AND user_id = $2::text`, [invitation.organizationId, userId])
       return held ? { invitation, member: toMember(held) } : null
+    },
+    async addMember(member) {
+      let added
+      try {
+        ;[added] = await rows(
+          `INSERT INTO organization_members (${MEMBER}) SELECT $1::text, id, $3::text, $4::text, $5::timestamptz FROM organizations WHERE id = $2::text
+           ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING ${MEMBER}`,
+          [member.id, member.organizationId, member.userId, member.role, member.joinedAt],
+        )
+      } catch (error) {
+        // The organization (or the user) went in between: as none.
+        if ((error as { code?: string })?.code !== '23503') throw error
+        return null
+      }
+      if (added) return { member: toMember(added), added: true }
+      const [held] = await rows(`SELECT ${MEMBER} FROM organization_members WHERE organization_id = $1::text AND user_id = $2::text`, [member.organizationId, member.userId])
+      return held ? { member: toMember(held), added: false } : null
     },
     async setActiveMember(sessionToken, memberId) {
       if (memberId === null) await rows(`DELETE FROM organization_active_sessions WHERE session_token = $1::text`, [sessionToken])

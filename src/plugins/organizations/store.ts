@@ -26,13 +26,13 @@ export const storeMethods: Array<keyof OrganizationStore> = [
   'listMembers',
   'setMemberRole',
   'removeMember',
-  'addMember',
   'activeSessionsOf',
   'createInvitation',
   'listInvitations',
   'getInvitationByToken',
   'deleteInvitation',
   'acceptInvitation',
+  'addMember',
   'setActiveMember',
   'activeOrganization',
 ]
@@ -90,9 +90,10 @@ export const organizationSchema: PluginSchema<OrganizationStore & DomainStore> =
       const { user, sessionToken } = await userWithSession(store)
       const org = await organizationOf(store, owner.id)
       const member = { id: crypto.randomUUID(), organizationId: org.id, userId: user.id, role: 'member', joinedAt: new Date() }
-      check((await store.addMember(member))?.id === member.id, 'the member added')
+      const first = await store.addMember(member)
+      check(first?.added === true && first.member.id === member.id, 'the member added')
       const again = await store.addMember({ ...member, id: crypto.randomUUID(), role: 'admin' })
-      check(again?.id === member.id && again.role === 'member', 'a member added again to keep their membership and role')
+      check(again?.added === false && again.member.id === member.id && again.member.role === 'member', 'a member added again to keep their membership and role')
       check((await store.addMember({ ...member, id: crypto.randomUUID(), organizationId: crypto.randomUUID() })) === null, 'no member of an organization that is not')
       check((await store.activeSessionsOf(org.id, user.id)).length === 0, 'no session in the organization at first')
       await store.setActiveMember(sessionToken, member.id)
@@ -117,6 +118,18 @@ export const organizationSchema: PluginSchema<OrganizationStore & DomainStore> =
       const [first, second] = await Promise.all([accept(fresh, invitee.email), accept(fresh, invitee.email)])
       check([first, second].filter(Boolean).length === 1, 'one winner of two at once')
       check((first ?? second)!.member.role === 'admin', 'the role the invitation gave')
+    },
+    'a member added by another plugin gets the role once, twice at once too, and one already a member keeps theirs': async (store) => {
+      const { user: owner } = await userWithSession(store)
+      const { user } = await userWithSession(store)
+      const org = await organizationOf(store, owner.id)
+      const add = (userId: string, role: string) => store.addMember({ id: crypto.randomUUID(), organizationId: org.id, userId, role, joinedAt: new Date() })
+      const both = await Promise.all([add(user.id, 'admin'), add(user.id, 'member')])
+      check(both.filter((r) => r?.added).length === 1, 'one of two at once to add the member')
+      const kept = (await store.getMember(org.id, user.id))!.role
+      check((await add(user.id, 'member'))?.added === false && (await store.getMember(org.id, user.id))!.role === kept, 'a member to keep their role')
+      check((await add(owner.id, 'member'))?.member.role === 'owner', 'the owner to stay owner')
+      check((await store.addMember({ id: crypto.randomUUID(), organizationId: crypto.randomUUID(), userId: user.id, role: 'member', joinedAt: new Date() })) === null, 'no member of an organization that is not')
     },
     'the session read carries the active organization, live: gone once the member is removed or the organization deleted': async (store) => {
       const { user: owner } = await userWithSession(store)
