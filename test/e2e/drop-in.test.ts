@@ -87,6 +87,9 @@ test('a page with <latchkey-profile>: its code loads from beside the script, onc
   expect(await profile.locator('a[slot="signed-out"]').isVisible()).toBe(false)
   // Its sections are the same definitions the document gets: one set of elements.
   expect(await page.evaluate(() => customElements.get('latchkey-sessions') === document.querySelector('latchkey-profile')!.shadowRoot!.querySelector('latchkey-sessions')!.constructor)).toBe(true)
+  // Each section has read its list (a read still under way when signing out would answer 401).
+  await expect.poll(() => profile.locator('latchkey-mfa button[part~="enroll"]').count()).toBe(1)
+  await env.server.idle()
   // Signed out, the element shows what it holds for that.
   await page.evaluate(() => (window as any).Latchkey.client.signOut({ redirect: false }))
   await expect.poll(() => profile.locator('a[slot="signed-out"]').isVisible()).toBe(true)
