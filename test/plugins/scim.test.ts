@@ -1,9 +1,9 @@
 /**
  * SCIM (src/plugins/scim) over HTTP against a real handler, on the memory adapter and on
- * PostgreSQL (DATABASE_URL). No SCIM client package is installed, so the IdPs' requests are
- * written here as data, in the shapes of Okta's and Microsoft Entra ID's provisioning
+ * PostgreSQL (DATABASE_URL). The IdPs' requests are written here as data, in the shapes of Okta's and Microsoft Entra ID's provisioning
  * documentation (their sequences, capitalised op names, string booleans, filter paths), and
- * sent as raw HTTP: none of it is built with this project's code.
+ * sent as raw HTTP: none of it is built with this project's code. scim-scimmy.test.ts checks the
+ * answers against another implementation, SCIMMY.
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'

@@ -65,6 +65,7 @@ const files: Record<string, Tier> = {
   'test/plugins/oauth-server-device-browser.test.ts': 'browser',
   'test/plugins/oauth-server-dpop.test.ts': 'unit',
   'test/plugins/scim-attacks.test.ts': 'unit',
+  'test/plugins/scim-scimmy.test.ts': 'unit',
   'test/plugins/phone-browser.test.ts': 'browser',
   'test/providers/email.test.ts': 'http',
   'test/rate-limit/check.test.ts': 'http',
