@@ -53,7 +53,7 @@ async function acme(required: boolean) {
 /** A user of `email` with the password `password-of-<email>`, address proven. */
 async function withPassword(email: string) {
   const user = await app.adapter.createUser!({ id: crypto.randomUUID(), email, emailVerified: new Date() })
-  await app.adapter.setPasswordHash(user.id, await hashPassword(`password-of-${email}`))
+  await app.adapter.setPasswordHash!(user.id, await hashPassword(`password-of-${email}`))
   return user
 }
 

@@ -4,7 +4,7 @@
  * (`domainOwner`). GET /sso-discover?email= (or ?domain=) answers it for the sign-in element.
  */
 import { AuthError, json, type Body, type Context, type Reply, type SignInAttempt } from 'latchkey/server'
-import { store } from './connections.js'
+import { organizationsStore, store } from './connections.js'
 import { connectionNotFound, ssoRequired } from './errors.js'
 import { addressDomain, domainOf } from './fields.js'
 import type { Resolved } from './options.js'
@@ -38,8 +38,13 @@ export async function discoverRoute(ctx: Context, options: Resolved): Promise<Re
   const domain = given === null ? null : given.includes('@') ? addressDomain(given) : domainOf(given)
   if (!domain) throw new AuthError('InvalidRequest', 'Expected ?email= (an address) or ?domain= (a domain name)', { status: 400 })
   const c = await connectionForDomain(ctx, options, domain)
-  // Answered from the domain alone: the same for every address of it.
-  return json(ctx, { domain, connection: c ? { id: c.id, name: c.name, kind: c.kind, required: c.required, provider: options.providerId } : null })
+  const organization = c && (await organizationsStore(ctx).getOrganization(c.organizationId))
+  // Answered from the domain alone: the same for every address of it. The organization's name is
+  // what the sign-in form shows ("Continue with Acme's sign-in").
+  return json(ctx, {
+    domain,
+    connection: c && organization ? { id: c.id, name: c.name, kind: c.kind, required: c.required, provider: options.providerId, organization: organization.name } : null,
+  })
 }
 
 /**
