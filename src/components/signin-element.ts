@@ -47,9 +47,10 @@ const shows = (el: Element) => el.getClientRects().length > 0
  * identifier (OAuth/OIDC: "Sign in with {name}", brand colour, the provider's logo or a letter
  * mark), an "or", and one field for what the other ways sign in with (an email address, a phone
  * number, a username: its label says which), with passkeys offered in its autofill, and one
- * primary Continue. Continue asks the server nothing: the next step offers the ways that fit the
- * shape of what was typed (a phone number goes the phone way), the configuration's alone, the
- * same for an address with an account and one without. That step shows the identifier, the
+ * primary Continue. Continue asks the server nothing (but a way's `offers`: sso's discovery, by
+ * the domain alone): the next step offers the ways that fit the shape of what was typed (a phone
+ * number goes the phone way), the configuration's alone, the same for an address with an account
+ * and one without. That step shows the identifier, the
  * first-ranked way whole (its form, the one primary action), the others as quiet choices, and
  * Back. A way's flows of its own (the password plugin's sign-up and reset) are links at the foot
  * of both steps. Every way is drawn by what the client's plugins bring (`client.waysIn`), else by
