@@ -129,6 +129,24 @@ describe('a required connection', () => {
   })
 })
 
+describe('a required connection, and another organization', () => {
+  it("refuses a sign-in through another organization's connection for an address of the required domain; nothing is made", async () => {
+    await acme(true)
+    // Another organization's connection (the same IdP, by its id): it asserts alice@example.com.
+    const stranger = await orgAdmin(app)
+    const theirs = await post(stranger.browser, app, `/sso-connections/${stranger.organizationId}`, {
+      action: 'create', kind: 'oidc', name: 'Elsewhere', issuer: idp.issuer, clientId: 'acme', clientSecret: 'acme-secret', domains: ['elsewhere.test'],
+    })
+    expect(theirs.status).toBe(200)
+    const browser = new Browser()
+    const started = await browser.postForm(app.auth, '/signin/sso', { connection: theirs.body.id, callbackUrl: '/dashboard' })
+    const done = await deliver(browser, await atIdp(browser, new URL(((await started.json()) as { url: string }).url), alice))
+    expect(done.error).toBe('SsoRequired')
+    expect(await sessionOf(browser, app)).toBeNull()
+    expect(await app.adapter.getUserByAccount!({ provider: 'sso', providerAccountId: `${theirs.body.id}:alice` })).toBeNull()
+  })
+})
+
 describe('discovery', () => {
   it('answers two addresses of a domain, one with an account and one without, with the same bytes', async () => {
     const { connection } = await acme(true)
