@@ -93,6 +93,20 @@ export interface WayIn {
   identifier?: WayInIdentifier
   /** The renderer's own words: its `host.t(key)` finds them before the element's catalogue. */
   messages?: WayInMessages
+  /**
+   * Whether it is offered for what was typed, asked once Continue was pressed (the one request
+   * Continue may make, such as sso's home-realm discovery, which reads an address's domain only):
+   * null, not offered; an offer, it becomes the step's primary, and `alone` leaves no other way.
+   * Without it, a way is offered by the shape of what was typed alone.
+   */
+  offers?(client: AuthClient, identifier: string): Promise<WayInOffer | null>
+}
+
+/** A way's answer to what was typed (`WayIn.offers`): `detail` is for its renderer (`host.offered`). */
+export interface WayInOffer {
+  /** The only way offered for this identifier (an organization that requires its sign-in). */
+  alone?: boolean
+  detail?: unknown
 }
 
 /**

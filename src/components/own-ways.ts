@@ -45,6 +45,8 @@ export const drawn: Record<string, { takes?: (p: AppProvider, fields: string[]) 
   email: { takes: () => 'email', rank: 1 },
   code: { takes: (p) => takesOf(p.form?.fields[0]?.type, p.form?.fields[0]?.autocomplete), rank: 1 },
   passkey: { takes: () => 'any', rank: 2 },
+  // Offered only where its discovery answered (an organization's sign-in): then first.
+  sso: { takes: () => 'email', rank: -1 },
   button: { rank: 1 },
 }
 

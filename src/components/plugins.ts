@@ -3,7 +3,7 @@
  * pass, once per plugin, in the console, and its action fails with `PluginMissing` (shown in
  * words, never a crash).
  */
-import type { AccountsClient, AuthClient, ConnectedAppsClient, EmailCodesClient, IdentityClient, MfaClient, OrganizationsClient, PasswordClient, SessionsClient } from '../client/index.js'
+import type { AccountsClient, AuthClient, ConnectedAppsClient, EmailCodesClient, IdentityClient, MfaClient, OrganizationsClient, PasswordClient, SessionsClient, SsoClient } from '../client/index.js'
 import type { PasskeyClient } from '../client/passkey/index.js'
 
 export interface Plugged {
@@ -16,6 +16,7 @@ export interface Plugged {
   organizations: OrganizationsClient
   connectedApps: ConnectedAppsClient
   passkey: PasskeyClient
+  sso: SsoClient
 }
 
 /** Each namespace's plugin where its name differs. */

@@ -28,6 +28,8 @@ export interface SignInHost {
   place: SignInPlace
   /** What was typed into the first step's field, as it is now (empty before). */
   readonly identifier: string
+  /** What this way's `offers` answered for the identifier offered (its `detail`); undefined for a way without `offers`. */
+  readonly offered?: unknown
   /** Runs a step from its button: a refusal in words under its form; answers whether it went through. */
   run(button: HTMLButtonElement, action: () => Promise<unknown>): Promise<boolean>
   /** Signs in with this provider and `fields`, staying on the page (a second factor may follow), then goes on. */

@@ -1,4 +1,4 @@
-import type { AppProvider, AuthClient, AuthStatus, SignInResult, WayIn, WayInIdentifier } from '../client/index.js'
+import type { AppProvider, AuthClient, AuthStatus, SignInResult, WayIn, WayInIdentifier, WayInOffer } from '../client/index.js'
 import { LatchkeyElement } from './base-element.js'
 import { h, refocus } from './dom.js'
 import { lastUsed, triedWith } from './last-used.js'
@@ -19,6 +19,7 @@ interface Drawing {
   name: string
   draw: SignInRenderer | ((host: OwnHost, p: AppProvider) => HTMLElement | null)
   messages?: WayIn['messages']
+  offers?: WayIn['offers']
   takes?: WayInIdentifier
   rank: number
 }
@@ -28,6 +29,7 @@ const byKind: Record<string, string> = { email: 'email', credentials: 'credentia
 const lazyRenderers: Record<string, () => Promise<Drawing['draw']>> = {
   password: async () => (await import('./password-forms.js')).passwordForm,
   code: async () => (await import('./plugin-form.js')).pluginForm,
+  sso: async () => (await import('./sso-way.js')).ssoWay,
 }
 
 const quietAutofill = new Set(['PasskeyCancelled', 'PasskeyUnsupported', 'PasskeyNotAllowed'])
@@ -45,9 +47,10 @@ const shows = (el: Element) => el.getClientRects().length > 0
  * identifier (OAuth/OIDC: "Sign in with {name}", brand colour, the provider's logo or a letter
  * mark), an "or", and one field for what the other ways sign in with (an email address, a phone
  * number, a username: its label says which), with passkeys offered in its autofill, and one
- * primary Continue. Continue asks the server nothing: the next step offers the ways that fit the
- * shape of what was typed (a phone number goes the phone way), the configuration's alone, the
- * same for an address with an account and one without. That step shows the identifier, the
+ * primary Continue. Continue asks the server nothing (but a way's `offers`: sso's discovery, by
+ * the domain alone): the next step offers the ways that fit the shape of what was typed (a phone
+ * number goes the phone way), the configuration's alone, the same for an address with an account
+ * and one without. That step shows the identifier, the
  * first-ranked way whole (its form, the one primary action), the others as quiet choices, and
  * Back. A way's flows of its own (the password plugin's sign-up and reset) are links at the foot
  * of both steps. Every way is drawn by what the client's plugins bring (`client.waysIn`), else by
@@ -95,6 +98,8 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private offered?: { identifier: string; primary: string; step: HTMLElement }
     /** The ways' links to flows of their own, at the foot of the first step or of the ways offered. */
     private foot = h('div', { class: 'row', part: 'foot' })
+    /** What the ways with `offers` answered for the last identifier Continue was pressed on, by provider id. */
+    private answers?: { identifier: string; offers: Map<string, WayInOffer | null> }
     /** With a passkey provider and the passkey client, the identifier field offers passkeys in the autofill. */
     private passkeys = false
     constructor() {
@@ -325,21 +330,43 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         part: 'form identifier-form', 'aria-label': this.t('signIn'), novalidate: true,
         onsubmit: (e: Event) => {
           e.preventDefault()
-          this.continue()
+          this.track(this.continue()).catch((error) => this.failed(error, this.input))
         },
       }, h('label', { part: 'label' }, this.label, input), h('button', { type: 'submit', part: 'button submit primary continue' }, this.t('continue')))
     }
-    /** The ways that fit `shape`: what it is first, then a name of its own, then none needed; by rank, then the server's order. */
-    private fitting(shape: Shape): AppProvider[] {
-      const order = (p: AppProvider) => [fit(this.drawings.get(p.id)!.takes!, shape), this.drawings.get(p.id)!.rank] as number[]
-      return this.ways
-        .filter((p) => order(p)[0] !== undefined)
-        .sort((a, b) => order(a)[0]! - order(b)[0]! || order(a)[1]! - order(b)[1]!)
+    /**
+     * The ways that fit what was typed: what it is first, then a name of its own, then none needed;
+     * by rank, then the server's order. A way with `offers` is there only where it answered for
+     * `identifier`, and first; one answered `alone` leaves no other.
+     */
+    private fitting(identifier: string): AppProvider[] {
+      const shape = shapeOf(identifier)
+      const answered = this.answers?.identifier === identifier ? this.answers.offers : undefined
+      const offer = (p: AppProvider) => (this.drawings.get(p.id)!.offers ? answered?.get(p.id) ?? null : undefined)
+      const order = (p: AppProvider) => [offer(p) ? 0 : 1, fit(this.drawings.get(p.id)!.takes!, shape), this.drawings.get(p.id)!.rank] as number[]
+      const ways = this.ways
+        .filter((p) => order(p)[1] !== undefined && offer(p) !== null)
+        .sort((a, b) => order(a)[0]! - order(b)[0]! || order(a)[1]! - order(b)[1]! || order(a)[2]! - order(b)[2]!)
+      const alone = ways.filter((p) => offer(p)?.alone)
+      return alone.length ? alone : ways
     }
-    /** Continue: the ways that fit what was typed, with no request; none that takes it, the field says so. */
-    private continue() {
+    /**
+     * Continue: the ways that fit what was typed; none that takes it, the field says so. The only
+     * request it may make is a way's `offers` (sso's discovery, by the address's domain alone, the
+     * same answer for every address of it); without such a way, it asks the server nothing.
+     */
+    private async continue() {
       const value = this.input!.value.trim()
-      const ways = value ? this.fitting(shapeOf(value)) : []
+      const shaped = value ? this.ways.filter((p) => fit(this.drawings.get(p.id)!.takes!, shapeOf(value)) !== undefined) : []
+      const asking = shaped.filter((p) => this.drawings.get(p.id)!.offers)
+      if (asking.length) {
+        this.clear()
+        const answered = await Promise.all(asking.map(async (p) => [p.id, await this.drawings.get(p.id)!.offers!(this.client, value)] as const))
+        // Typed again meanwhile: this answer is for another address.
+        if (this.input!.value.trim() !== value) return
+        this.answers = { identifier: value, offers: new Map(answered) }
+      }
+      const ways = value ? this.fitting(value) : []
       if (!ways.some((p) => this.drawings.get(p.id)!.takes !== 'any')) return this.showError('IdentifierInvalid', undefined, this.input)
       this.offer(value, ways[0]!.id)
     }
@@ -347,7 +374,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private offer(identifier: string, primary: string, focus = true) {
       // No field where no way takes an identifier: a choice of the first step chosen.
       if (this.input) this.input.value = identifier
-      const ways = this.fitting(shapeOf(identifier))
+      const ways = this.fitting(identifier)
       const first = ways.find((p) => p.id === primary) ?? ways[0]!
       const choices = ways.filter((p) => p !== first).map((p) => this.draw(p, 'choice')).filter((n): n is HTMLElement => !!n)
       const step = h('div', { class: 'stack', part: 'container ways-step' },
@@ -390,7 +417,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       const load = typeof renderer === 'function' ? (renderer as () => Promise<SignInRenderer>) : lazyRenderers[name]
       const known = drawn[name] ?? { rank: 1 }
       const draw = load ? await load() : own[name] ?? own.button!
-      this.drawings.set(p.id, { name, draw, messages: way?.messages, takes: way?.identifier ?? known.takes?.(p, this.credentialsFields), rank: known.rank })
+      this.drawings.set(p.id, { name, draw, messages: way?.messages, offers: way?.offers, takes: way?.identifier ?? known.takes?.(p, this.credentialsFields), rank: known.rank })
     }
     /** `p` drawn at `place`; its sign-in button remembered for the "Last used" badge. */
     private draw(p: AppProvider, place: SignInPlace): HTMLElement | null {
@@ -401,7 +428,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       return item
     }
     /** What a renderer uses of this element (sign-in-host.ts), with the element's own means for its own drawings. */
-    private host(p: AppProvider, place: SignInPlace, { messages: own, takes }: Drawing): OwnHost {
+    private host(p: AppProvider, place: SignInPlace, { messages: own, takes, offers }: Drawing): OwnHost {
       if (p.password) this.lengths = p.password
       const element = this
       return {
@@ -410,6 +437,10 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
         label: this.t('signInWith', { name: p.name }),
         get identifier() {
           return element.input?.value.trim() ?? ''
+        },
+        get offered() {
+          const answers = element.answers
+          return offers && answers && answers.identifier === element.input?.value.trim() ? answers.offers.get(p.id)?.detail : undefined
         },
         run: (button, action) => this.run(button, action),
         signIn: (fields) => (triedWith(p.id), this.credentials(p, fields)),

@@ -135,6 +135,53 @@ describe("a plugin's steps in the shared flow", () => {
   })
 })
 
+describe('beforeSignIn', () => {
+  const gate = (seen: string[], refused: string): LatchkeyPlugin => ({
+    id: 'gate',
+    errorCodes: ['GateClosed'],
+    beforeSignIn: async (_, { step, email, provider, user }) => {
+      seen.push(`${step} ${provider} ${email} ${user?.id ?? '-'}`)
+      if (email?.endsWith(refused)) return new AuthError('GateClosed', 'Not through this door', { status: 403 })
+    },
+  })
+
+  it('is asked before an email is sent and in the completion step, with the address, the provider and the user; its refusal reaches the browser and stops the sign-in', async () => {
+    const seen: string[] = []
+    const made = testServer({ plugins: [gate(seen, '@closed.test')] })
+    const jar = new Jar(made.handler)
+    // Refused at the start: nothing sent, the plugin's code on the error page.
+    const refused = await jar.postForm('/auth/signin/email', { csrfToken: await jar.csrf(), email: 'Bo@Closed.test' })
+    expect(refused.headers.get('location')).toContain('error=GateClosed')
+    expect(made.outbox).toHaveLength(0)
+    expect(seen).toEqual(['start email bo@closed.test -'])
+    // Allowed: sent, and the link's sign-in asks again in the completion step.
+    seen.length = 0
+    await jar.postForm('/auth/signin/email', { csrfToken: await jar.csrf(), email: 'ada@open.test' })
+    expect(made.outbox).toHaveLength(1)
+    await jar.get(made.outbox[0]!.url.replace(/^https?:\/\/[^/]+/, ''))
+    expect(seen).toEqual(['start email ada@open.test -', 'complete email ada@open.test -'])
+    expect(await made.adapter.getUserByEmail!('ada@open.test')).not.toBeNull()
+  })
+
+  it('refuses in the completion step before any session or user: a credentials user whose stored address it refuses', async () => {
+    const seen: string[] = []
+    const made = testServer({ plugins: [gate(seen, '@example.com')] })
+    const jar = new Jar(made.handler)
+    const signIn = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' })
+    expect(signIn.headers.get('location')).toContain('error=GateClosed')
+    expect(seen).toEqual(['complete credentials ada@example.com user-ada'])
+    expect(await (await jar.get('/auth/session')).json()).toBeNull()
+    expect(await made.adapter.getUserByEmail!('ada@example.com')).toBeNull()
+  })
+
+  it('a refusal with a code the plugin did not register reaches the browser as Configuration', async () => {
+    const loose: LatchkeyPlugin = { id: 'loose', beforeSignIn: async () => new AuthError('GateClosed', 'no', { status: 403 }) }
+    const jar = new Jar(testServer({ plugins: [loose] }).handler)
+    const signIn = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' })
+    expect(signIn.headers.get('location')).toContain('error=Configuration')
+  })
+})
+
 describe('a plugin brought by a provider', () => {
   it('is installed with it, once, even when also listed', async () => {
     const plugin = waitlist({ capacity: 2 })

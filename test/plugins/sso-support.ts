@@ -64,7 +64,7 @@ export async function signedInAs(app: SsoApp, email = `admin-${unique()}@admin.t
   return { browser, userId: user.id }
 }
 
-export async function post(browser: Browser, app: App, path: string, fields: Record<string, unknown>, csrf = true): Promise<{ status: number; body: any }> {
+export async function post(browser: Browser, app: Pick<App, 'auth'>, path: string, fields: Record<string, unknown>, csrf = true): Promise<{ status: number; body: any }> {
   const { csrfToken } = (await (await browser.request(`${app.auth}/csrf`)).json()) as { csrfToken: string }
   const response = await browser.request(`${app.auth}${path}`, {
     method: 'POST',
@@ -74,7 +74,7 @@ export async function post(browser: Browser, app: App, path: string, fields: Rec
   return { status: response.status, body: await response.json().catch(() => null) }
 }
 
-export async function get(browser: Browser, app: App, path: string): Promise<{ status: number; body: any }> {
+export async function get(browser: Browser, app: Pick<App, 'auth'>, path: string): Promise<{ status: number; body: any }> {
   const response = await browser.request(`${app.auth}${path}`)
   return { status: response.status, body: await response.json().catch(() => null) }
 }

@@ -19,6 +19,7 @@ import Password, { type PasswordEmail, type PasswordOptions } from '../../src/pr
 import { Latchkey } from '../../src/server/latchkey.js'
 import { organizations as organizationsPlugin, type OrganizationsOptions } from '../../src/plugins/organizations/index.js'
 import { oauthServer as oauthServerPlugin } from '../../src/plugins/oauth-server/index.js'
+import { sso as ssoPlugin } from '../../src/plugins/sso/index.js'
 import { requireFreshSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 
 export interface SessionRequest {
@@ -97,6 +98,8 @@ export interface AppServerOptions {
    * and the scopes `tools:read`, `tools:write` for the resource `<url>/mcp`.
    */
   oauthServer?: boolean
+  /** Enterprise sign-in (src/plugins/sso) over the organizations plugin (on, with its defaults, where `organizations` is not given); IdPs on loopback http allowed. */
+  sso?: boolean
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -184,8 +187,10 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let inFlight = 0
   const idlers: (() => void)[] = []
   let reachable = true
+  const orgs = options.organizations || options.sso ? organizationsPlugin(options.organizations === true || !options.organizations ? undefined : options.organizations) : undefined
   const plugins = [
-    ...(options.organizations ? [organizationsPlugin(options.organizations === true ? undefined : options.organizations)] : []),
+    ...(orgs ? [orgs] : []),
+    ...(orgs && options.sso ? [ssoPlugin({ organizations: orgs, allowLoopbackHttp: true })] : []),
     ...(options.oauthServer
       ? [
           oauthServerPlugin({

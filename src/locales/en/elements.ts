@@ -42,6 +42,9 @@ export default {
   ServerError: 'The server could not complete the request. Please try again later.',
   unknownError: 'Unable to sign in.',
   IdentifierInvalid: 'Check the “{label}” field and try again.',
+  SsoRequired: 'Your organization requires you to sign in through its own sign-in.',
+  SsoConnectionNotFound: 'No single sign-on is set up for that address. Sign in another way, or ask your organization.',
+  SsoSignInError: "Your organization's sign-in did not go through. Try again, or ask your organization's administrator.",
   // A password provider's limits, where known.
   useAtLeast: { one: 'Use at least {count} character.', other: 'Use at least {count} characters.' },
   useAtMost: { one: 'Use at most {count} character.', other: 'Use at most {count} characters.' },
@@ -72,6 +75,7 @@ export default {
   signIn: 'Sign in',
   emailCode: 'Email me a sign-in code',
   emailLink: 'Email me a sign-in link',
+  ssoContinue: "Continue with {organization}'s sign-in",
   usePassword: 'Use your password',
   emailSent: 'Check your email: a sign-in link was sent to {email}.',
   emailAndCodeSent: 'Check your email: a sign-in link and a code were sent to {email}.',

@@ -15,7 +15,7 @@ interface Member {
   joinedAt: Date
 }
 interface OrganizationMethods {
-  getOrganization(id: string): Promise<{ id: string } | null>
+  getOrganization(id: string): Promise<{ id: string; name: string } | null>
   getMember(organizationId: string, userId: string): Promise<Member | null>
   addMember(member: Member): Promise<{ member: Member; added: boolean } | null>
 }

@@ -6,7 +6,7 @@
  * Every sign-in through a connection ends in the one completion step (finish.ts).
  */
 import { configurationError, escapeHtml, pluginWords, type LatchkeyPlugin, type ResolvedProvider } from 'latchkey/server'
-import { connectionToStart, discoverRoute } from './discover.js'
+import { connectionToStart, discoverRoute, requireConnection } from './discover.js'
 import { errorCodes } from './errors.js'
 import { connectionsPost, listConnections } from './manage.js'
 import { messages } from './messages.js'
@@ -34,6 +34,7 @@ export function sso(options: SsoOptions): SsoPlugin {
       // The way in is the plugin's own provider: listing the plugin adds it.
       if (!held) config.providers.set(resolved.providerId, { id: resolved.providerId, name: resolved.name, type: 'sso' } as unknown as ResolvedProvider)
     },
+    beforeSignIn: (ctx, attempt) => requireConnection(ctx, resolved, attempt),
     routes: {
       'sso-connections': {
         provider: true,

@@ -6,7 +6,7 @@
  */
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, AppProvider, Session, User, AuthConfig, CredentialsConfig, EmailConfig, JWT, Logger, OAuthConfig, SessionOptions, Theme, WebAuthnConfig } from '../../core/types.js'
 import type { RateLimitActionSpec, ResolvedRateLimit } from '../../core/rate-limit.js'
-import type { ErrorType } from '../../core/errors.js'
+import type { AuthError, ErrorType } from '../../core/errors.js'
 import type { CookieKey, CookieNames } from './cookies.js'
 import type { TokenCache } from './token-cache.js'
 import type { PageMessages, Plural } from '../../locales/index.js'
@@ -319,6 +319,20 @@ export interface SignInMethod {
   afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
 }
 
+/** What `LatchkeyPlugin.beforeSignIn` is told of a sign-in under way. */
+export interface SignInAttempt {
+  /** `start`: a way that starts with an address, before it sends or checks anything; `complete`: the completion step. */
+  step: 'start' | 'complete'
+  /** The address it signs in with, lower-cased and trimmed; null where it has none. */
+  email: string | null
+  /** The provider's id (`password`, `email`, `google`, `sso`...). */
+  provider: string | undefined
+  /** The user as the way in describes them, or the stored user (`complete` only). */
+  user?: AdapterUser | User
+  /** The account the sign-in comes through (`complete`, for a way with accounts). */
+  account?: AdapterAccount | null
+}
+
 /**
  * A plugin: everything one feature adds to a `Latchkey` instance, in one object. latchkey's own
  * ways in (OAuth, email, passkeys, passwords...) are plugins on this same contract; a third party
@@ -357,6 +371,15 @@ export interface LatchkeyPlugin {
    * `pluginWords(ctx, plugin.messages)` in the request's page language.
    */
   messages?: PluginMessages
+  /**
+   * Before a sign-in goes on, whatever its way in: answers a refusal (an `AuthError` with a code it
+   * registers) to stop it, else nothing. Called where a way starts with an address (`step:
+   * 'start'`: an email link or code about to be sent, a password about to be checked; no user yet),
+   * and in the completion step (`'complete'`) before any user is made or linked, then again with
+   * the stored user where its address differs from the one the way in gave. It must answer from
+   * what it is given, never from whether an account exists, where the answer reaches a browser.
+   */
+  beforeSignIn?(ctx: Context, attempt: SignInAttempt): Promise<AuthError | undefined | void>
   /** After every sign-in that started a session, whatever its way in; `linked` when it only added a way to a held session. */
   afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
   /** After the session this browser held ended (sign-out, or ending it from the session list); `userId` where the session named one. */

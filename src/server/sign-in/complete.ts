@@ -9,6 +9,7 @@ import type { Context } from '../kernel/context.js'
 import { passkeysOffered, proveAddress, refuseLinkWhileUnproven } from './first-proof.js'
 import { createSession, readSession, type Carried, type SessionRead } from '../kernel/session.js'
 import { checkConfirm } from './confirm.js'
+import { checkBeforeSignIn } from './before.js'
 import { requireFresh } from '../kernel/fresh.js'
 import { methodOf } from '../kernel/plugin.js'
 import { redirectWithError, type Reply } from '../kernel/respond.js'
@@ -51,11 +52,15 @@ export async function completeSignIn(ctx: Context, input: SignInInput): Promise<
     : true
   if (allowed !== true) throw new AuthError('AccessDenied', 'The signIn callback refused this sign-in', { status: 403 })
   await checkConfirm(ctx, input)
+  const provider = input.account?.provider ?? input.provider
+  // Before any user is made or linked; again with the stored user where its address is another.
+  const attempt = { step: 'complete' as const, provider, account: input.account }
+  await checkBeforeSignIn(ctx, { ...attempt, email: input.user.email ?? null, user: input.user })
 
   const held = ctx.config.adapter ? await readSession(ctx) : undefined
   const result: Resolved | { user: User; isNewUser: boolean } = held ? await resolveStoredUser(ctx, input, held) : { user: input.user, isNewUser: false }
+  if (result.user.email && result.user.email.toLowerCase() !== input.user.email?.toLowerCase()) await checkBeforeSignIn(ctx, { ...attempt, email: result.user.email, user: result.user })
   const account = input.account ? { ...input.account, userId: result.user.id as string } : null
-  const provider = input.account?.provider ?? input.provider
   const carried: Carried = { signedInAt: 'linkedOver' in result ? result.linkedOver : undefined }
   if (held?.record && held.record.userId === result.user.id) carried.deviceBinding = held.record.deviceBinding
   const amr = amrOf(input)

@@ -2,6 +2,7 @@
  * The email way in's steps, loaded on its first use (feature.ts): /signin sends a link (and a
  * code), /callback takes either. A GET of the link signs in only the browser that asked for it.
  */
+import { checkBeforeSignIn } from '../../sign-in/before.js'
 import { AuthError } from '../../../core/errors.js'
 import type { EmailConfig } from '../../../core/types.js'
 import { stringField, type Body } from '../../kernel/body.js'
@@ -24,6 +25,8 @@ export async function startEmailSignIn(ctx: Context, provider: EmailConfig, body
   // Counted by the address the link goes to, after the provider's own normalising.
   const identifier = emailIdentifier(provider, stringField(body, 'email'))
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', identifier, ctx.now)
+  // A plugin may refuse the address before anything is sent (sso: its organization requires its connection).
+  await checkBeforeSignIn(ctx, { step: 'start', email: identifier, provider: provider.id })
   await sendEmailLink(ctx, provider, identifier, callbackUrl)
   return redirect(ctx, ctx.config.pages.verifyRequest ?? `${ctx.baseUrl}/verify-request?provider=${encodeURIComponent(provider.id)}&type=email`)
 }

@@ -28,6 +28,7 @@ import { json, redirect, type Reply } from '../../kernel/respond.js'
 import { readSession } from '../../kernel/session.js'
 import { requestTheme } from '../../kernel/theme.js'
 import { createUserOrWinner } from '../../sign-in/complete.js'
+import { checkBeforeSignIn } from '../../sign-in/before.js'
 import { proveAddress } from '../../sign-in/first-proof.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { isBreached } from './breached.js'
@@ -96,6 +97,8 @@ async function send(ctx: Context, options: ResolvedPassword, ...args: EmailOf): 
 async function signUp(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
+  // A sign-up is a way in that starts with the address: refused, as a sign-in is, before anything is made or sent.
+  await checkBeforeSignIn(ctx, { step: 'start', email, provider: options.id })
   const password = await newPassword(ctx, options, body)
   const store = passwordStore(ctx)
   const existing = await store.getUserByEmail(email)

@@ -10,6 +10,7 @@ import { AuthError } from '../../../core/errors.js'
 import { stringField, type Body } from '../../kernel/body.js'
 import type { Context } from '../../kernel/context.js'
 import { completeSignIn, type SignInResult } from '../../sign-in/complete.js'
+import { checkBeforeSignIn } from '../../sign-in/before.js'
 import { normalizeEmail } from '../../kernel/address.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { dummyVerify, hashPassword, verifyPassword } from './hash.js'
@@ -25,6 +26,8 @@ export async function signInWithPassword(ctx: Context, provider: PasswordConfig,
     email = normalizeEmail(stringField(body, 'email') ?? '')
   } catch {}
   const attempt = await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'credentials', [email || '-'], ctx.now)
+  // Refused from the address alone, before the password is checked: the same for every address a plugin refuses.
+  if (email) await checkBeforeSignIn(ctx, { step: 'start', email, provider: provider.id })
   let typed = ''
   try {
     typed = normalizePassword(typeof body.password === 'string' ? body.password : '')

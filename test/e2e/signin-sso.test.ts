@@ -1,0 +1,120 @@
+/**
+ * Home-realm discovery in `<latchkey-signin>`, in Chromium, against the test app with the
+ * organizations and sso plugins and a real OpenID provider (oidc-provider, the demo's IdP): an
+ * address of a domain an organization verified is offered "Continue with Acme's sign-in" first
+ * (the other ways quiet), and it completes through the IdP back to signed in; an address of
+ * another domain sees the usual ways; each domain is asked once per page; a required connection
+ * is offered alone; axe finds nothing, in English and in Arabic (right to left).
+ */
+import type { Page } from 'playwright-core'
+import { afterAll, expect, test } from 'vitest'
+import { Browser } from '../oauth/harness.js'
+import { startIdp, type Idp } from '../support/idp.js'
+import { post, verifyDomain, type Store } from '../plugins/sso-support.js'
+import { violations } from './axe.js'
+import { browserAndServer, openPage, settled } from './helpers.js'
+
+const ssoPage = `<!doctype html><html lang="en"><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in</title>
+<main><h1>Sign in</h1><latchkey-signin></latchkey-signin></main>
+<script type="module">
+import { createAuthClient, password, emailCodes, sso } from '/latchkey.js'
+import { defineElements } from '/latchkey-components.js'
+window.client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [password(), emailCodes(), sso()] })
+defineElements(window.client)
+window.ready = true
+</script></html>`
+
+let idp: Idp | undefined
+afterAll(() => idp?.close())
+const env = browserAndServer({
+  sso: true,
+  password: true,
+  pages: { '/sso': ssoPage },
+  providers: async (appUrl) => {
+    idp = await startIdp({ clients: [{ client_id: 'acme', client_secret: 'acme-secret', redirect_uris: [`${appUrl}/auth/callback/sso`] }] })
+    return []
+  },
+})
+
+/** An admin (credentials) makes the organization Acme, verifies example.com and adds its OIDC connection. */
+async function acme() {
+  const app = { auth: `${env.server.url}/auth` }
+  const admin = new Browser()
+  await admin.postForm(app.auth, '/callback/credentials', { username: 'admin', password: 'secret' })
+  const org = await post(admin, app, '/organizations', { action: 'create', name: 'Acme' })
+  expect(org.status, JSON.stringify(org.body)).toBe(200)
+  const made = await post(admin, app, `/sso-connections/${org.body.id}`, {
+    action: 'create', kind: 'oidc', name: 'Acme IdP', issuer: idp!.issuer, clientId: 'acme', clientSecret: 'acme-secret', domains: ['example.com'],
+  })
+  expect(made.status, JSON.stringify(made.body)).toBe(200)
+  await verifyDomain(env.server.adapter as Store, org.body.id, 'example.com')
+  return { require: () => post(admin, app, `/sso-connections/${org.body.id}`, { action: 'update', id: made.body.id, required: true }) }
+}
+
+const signin = (page: Page) => page.locator('latchkey-signin')
+const part = (page: Page, name: string) => signin(page).locator(`[part~="${name}"]`)
+/** The visible primary actions, and the quiet choices, of the step shown. */
+const shown = (page: Page, which: 'primary' | 'choice') =>
+  signin(page).evaluate((el, which) => [...el.shadowRoot!.querySelectorAll(`[part~="${which}"]`)].filter((p) => p.getClientRects().length).map((p) => p.textContent), which)
+const discoveries = () => env.server.requests.get('GET /auth/sso-discover') ?? 0
+
+async function continueWith(page: Page, address: string) {
+  const input = signin(page).locator('input[part~="identifier"]')
+  await input.fill(address)
+  await input.press('Enter')
+  await part(page, 'ways-step').waitFor()
+  await settled(page)
+}
+
+test("an address of the verified domain is offered the organization's sign-in and completes through the IdP; another domain sees the usual ways; a required connection stands alone; axe, English and Arabic", async () => {
+  const { require } = await acme()
+  const context = await env.browser.newContext()
+  const page = await openPage(context, `${env.server.url}/sso`)
+  const problems: string[] = []
+  page.on('pageerror', (e) => problems.push(e.message))
+  await part(page, 'identifier-form').waitFor()
+  await settled(page)
+
+  // Another domain: the usual ways, the password first; its domain asked once per page.
+  const asked = discoveries()
+  await continueWith(page, 'carol@other.test')
+  expect(await shown(page, 'primary')).toEqual(['Sign in'])
+  expect(await part(page, 'sso-form').count()).toBe(0)
+  expect(discoveries()).toBe(asked + 1)
+  await part(page, 'back').click()
+  await continueWith(page, 'dan@other.test')
+  expect(discoveries()).toBe(asked + 1)
+  await part(page, 'back').click()
+
+  // The organization's domain: its sign-in first, the other ways quiet.
+  await continueWith(page, 'alice@example.com')
+  expect(await shown(page, 'primary')).toEqual(["Continue with \u2068Acme\u2069's sign-in"])
+  expect((await shown(page, 'choice')).length).toBeGreaterThan(0)
+  expect(await violations(page)).toEqual([])
+  // The keyboard alone: the focus is on the primary action; Enter goes to the IdP.
+  expect(await signin(page).evaluate((el) => el.shadowRoot!.activeElement?.getAttribute('part'))).toContain('primary')
+  await page.keyboard.press('Enter')
+  await page.waitForURL((u) => u.origin === idp!.origin)
+  await page.getByLabel('Email').fill('alice@example.com')
+  await page.getByLabel('Password').fill('alice-password')
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.waitForURL((u) => u.origin === env.server.url)
+  await page.waitForFunction(() => window.ready === true && window.client.session?.user?.email === 'alice@example.com', undefined, { timeout: 10_000 })
+
+  // Required: offered alone, in English and in Arabic, right to left.
+  expect((await require()).body.required).toBe(true)
+  const other = await openPage(await env.browser.newContext(), `${env.server.url}/sso`)
+  await part(other, 'identifier-form').waitFor()
+  await continueWith(other, 'erin@example.com')
+  expect(await shown(other, 'primary')).toEqual(["Continue with \u2068Acme\u2069's sign-in"])
+  expect(await shown(other, 'choice')).toEqual([])
+  expect(await part(other, 'divider').evaluateAll((nodes) => nodes.filter((n) => (n as HTMLElement).getClientRects().length).length)).toBe(0)
+  expect(await violations(other)).toEqual([])
+  await other.evaluate(() => (document.documentElement.lang = 'ar'))
+  await expect.poll(() => shown(other, 'primary')).toEqual(['المتابعة بتسجيل الدخول الخاص بـ\u2068Acme\u2069'])
+  expect(await signin(other).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('[part~="ways-step"]')!).direction)).toBe('rtl')
+  expect(await violations(other)).toEqual([])
+  expect(problems).toEqual([])
+  await context.close()
+})
