@@ -4,7 +4,7 @@ import { h, isolate, keep } from './dom.js'
 import { DetailsForm } from './organization-details.js'
 import { invalid, rankOf, roleWords, tellOrganizationsChanged } from './organization-roles.js'
 import { define } from './define.js'
-import { need } from './plugins.js'
+import { maybe, need } from './plugins.js'
 import type { ProfileKey } from './profile-words.js'
 import { OrganizationDomains } from './organization-domains.js'
 import { ShownOrganization } from './shown-organization.js'
@@ -16,8 +16,9 @@ import { ShownOrganization } from './shown-organization.js'
  * a member removed (asked again in their row); "Invite someone" (an address and a role) and the pending
  * invitations, each revocable, for a role that may invite; Leave, and Delete for its owner (each
  * asked again in place; deleting, and making or unmaking an owner, need a recent sign-in, asked
- * for in place: fresh.ts); for a role with `sso:manage` or `scim:manage`, enterprise sign-in
- * (`<latchkey-sso-setup>`, its code loaded the first time it shows). Sub-headings at `heading-level` (default 3). Needs the organizations
+ * for in place: fresh.ts); for a role with `sso:manage` or `scim:manage`, and a client with
+ * `ssoConnections()` or `scimTokens()`, enterprise sign-in (`<latchkey-sso-setup>`, its code loaded
+ * the first time it shows). Sub-headings at `heading-level` (default 3). Needs the organizations
  * plugin. Empty when signed out; a line that says so where no organization is active.
  */
 export function organizationElement(client: AuthClient): CustomElementConstructor {
@@ -338,7 +339,8 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       this.leaveButton.hidden = this.asking === 'leave'
       this.deleteButton.hidden = this.asking === 'delete'
       nodes.push(...this.domains.show(d, this.may('domain:manage')))
-      if (d.role === 'owner' || this.may('sso:manage') || this.may('scim:manage')) nodes.push(this.enterprise(d.id))
+      const enterprise = maybe(this.client, 'ssoConnections') || maybe(this.client, 'scimTokens')
+      if (enterprise && (d.role === 'owner' || this.may('sso:manage') || this.may('scim:manage'))) nodes.push(this.enterprise(d.id))
       keep(this.actions, [this.leaveButton, ...(this.may('organization:delete') ? [this.deleteButton] : [])])
       nodes.push(this.actions)
       if (this.asking) nodes.push((this.panel ??= this.confirmPanel(this.asking)))
