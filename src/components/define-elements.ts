@@ -7,7 +7,7 @@ import { define, defineWhenUsed } from './define.js'
  * Registers `<latchkey-signin>` and `<latchkey-user>`, and the elements of an account's settings
  * page, `<latchkey-profile>`, `<latchkey-sessions>`, `<latchkey-accounts>`, `<latchkey-mfa>`,
  * `<latchkey-passkeys>`, `<latchkey-password>`, `<latchkey-identity>`, `<latchkey-organization-switcher>` and
- * `<latchkey-organization>` and `<latchkey-connected-apps>`, bound to `client`
+ * `<latchkey-organization>`, `<latchkey-sso-setup>` and `<latchkey-connected-apps>`, bound to `client`
  * (once per page). The settings page's elements load, and are defined, once the document has one,
  * so a sign-in page stays small (`lazy: false`: now, for an app that puts them only inside shadow
  * roots of its own).
@@ -24,6 +24,7 @@ export function defineElements(client: AuthClient, { lazy = true } = {}): void {
     'latchkey-identity': () => import('./identity-element.js').then((m) => m.identityElement(client)),
     'latchkey-organization-switcher': () => import('./organization-switcher-element.js').then((m) => m.organizationSwitcherElement(client)),
     'latchkey-organization': () => import('./organization-element.js').then((m) => m.organizationElement(client)),
+    'latchkey-sso-setup': () => import('./sso-setup-element.js').then((m) => m.ssoSetupElement(client)),
     'latchkey-connected-apps': () => import('./connected-apps-element.js').then((m) => m.connectedAppsElement(client)),
     'latchkey-profile': () => import('./profile-element.js').then((m) => m.profileElement(client)),
   }, lazy)

@@ -122,6 +122,18 @@ export interface LatchkeyElementTypes {
       'latchkey-confirm-needed': ConfirmNeededEvent
     }
   }
+  'latchkey-sso-setup': {
+    attributes: {
+      /** The organization whose sign-in is set up (default: the session's active one). */
+      'organization-id': string
+      /** Its sub-headings' level, 1 to 6 (default 3). */
+      'heading-level': string
+    }
+    events: {
+      /** Adding or deleting a connection, or making a SCIM token, needs a recent sign-in. */
+      'latchkey-confirm-needed': ConfirmNeededEvent
+    }
+  }
   'latchkey-connected-apps': {
     attributes: {}
     events: {

@@ -3,10 +3,11 @@ import { when } from './dates.js'
 import { h, isolate, keep } from './dom.js'
 import { DetailsForm } from './organization-details.js'
 import { invalid, rankOf, roleWords, tellOrganizationsChanged } from './organization-roles.js'
-import { need } from './plugins.js'
+import { define } from './define.js'
+import { maybe, need } from './plugins.js'
 import type { ProfileKey } from './profile-words.js'
-import { OrganizationsList } from './organizations-list.js'
 import { OrganizationDomains } from './organization-domains.js'
+import { ShownOrganization } from './shown-organization.js'
 
 /**
  * `<latchkey-organization>`: the session's active organization (or the one `organization-id`
@@ -15,12 +16,14 @@ import { OrganizationDomains } from './organization-domains.js'
  * a member removed (asked again in their row); "Invite someone" (an address and a role) and the pending
  * invitations, each revocable, for a role that may invite; Leave, and Delete for its owner (each
  * asked again in place; deleting, and making or unmaking an owner, need a recent sign-in, asked
- * for in place: fresh.ts). Sub-headings at `heading-level` (default 3). Needs the organizations
+ * for in place: fresh.ts); for a role with `sso:manage` or `scim:manage`, and a client with
+ * `ssoConnections()` or `scimTokens()`, enterprise sign-in (`<latchkey-sso-setup>`, its code loaded
+ * the first time it shows). Sub-headings at `heading-level` (default 3). Needs the organizations
  * plugin. Empty when signed out; a line that says so where no organization is active.
  */
 export function organizationElement(client: AuthClient): CustomElementConstructor {
-  return class LatchkeyOrganization extends OrganizationsList<OrganizationDetails> {
-    static override observedAttributes = ['lang', 'organization-id']
+  return class LatchkeyOrganization extends ShownOrganization {
+    protected readonly tag = 'latchkey-organization'
     /** Each member's role field, by user id: kept, so the one changed keeps the focus. */
     private roleFields = new Map<string, HTMLSelectElement>()
     /** The members' list and each member's row, kept: a field moved to another parent would lose the focus. */
@@ -53,28 +56,13 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
     private done?: { key: ProfileKey; values?: Record<string, unknown> }
     /** The organization (and role) shown: another one read anew. */
     private seen?: string
+    /** `<latchkey-sso-setup>`, for a role that may manage enterprise sign-in. */
+    private sso?: HTMLElement
     /** Verified domains, and the organizations the user may join (organization-domains.ts). */
     private domains = new OrganizationDomains({ element: this, client, p: this.p, heading: (k) => this.heading(k), act: (b, run, why) => this.act(b, run, why), render: () => this.render(), said: (key, values) => (this.done = { key, values }) })
     constructor() {
       super(client)
       this.said.tabIndex = -1
-    }
-    private get orgs() {
-      return need(this.client, 'organizations', 'latchkey-organization')
-    }
-    private get shownId(): string | undefined {
-      return this.getAttribute('organization-id') || this.client.session?.organization?.id
-    }
-    private get details(): OrganizationDetails | undefined {
-      return this.list[0]
-    }
-    override attributeChangedCallback(name?: string) {
-      super.attributeChangedCallback()
-      if (name === 'organization-id' && this.isConnected && this.client.session?.user) this.readAgain()
-    }
-    protected async read(): Promise<OrganizationDetails[]> {
-      const id = this.shownId
-      return id ? [await this.orgs.get(id)] : []
     }
     /** Closes what is open: a question, the details form, a removal asked. */
     private closeAll() {
@@ -230,6 +218,17 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
         this.render()
       }
     }
+    /** Enterprise sign-in (`<latchkey-sso-setup>`), loaded the first time an admin sees it: inside this shadow root, the lazy definition does not look. */
+    private enterprise(id: string): HTMLElement {
+      if (!this.sso) {
+        this.sso = document.createElement('latchkey-sso-setup')
+        if (!customElements.get('latchkey-sso-setup')) void import('./sso-setup-element.js').then((m) => define('latchkey-sso-setup', m.ssoSetupElement(this.client)))
+      }
+      this.sso.setAttribute('organization-id', id)
+      this.sso.setAttribute('lang', this.words.lang)
+      this.sso.setAttribute('heading-level', String(Math.min(6, Math.max(1, Number(this.getAttribute('heading-level')) || 3))))
+      return this.sso
+    }
     private heading(key: ProfileKey) {
       const level = Math.min(6, Math.max(1, Number(this.getAttribute('heading-level')) || 3))
       return h(`h${level}` as 'h3', { part: 'subheading' }, this.p(key))
@@ -340,6 +339,8 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       this.leaveButton.hidden = this.asking === 'leave'
       this.deleteButton.hidden = this.asking === 'delete'
       nodes.push(...this.domains.show(d, this.may('domain:manage')))
+      const enterprise = maybe(this.client, 'ssoConnections') || maybe(this.client, 'scimTokens')
+      if (enterprise && (d.role === 'owner' || this.may('sso:manage') || this.may('scim:manage'))) nodes.push(this.enterprise(d.id))
       keep(this.actions, [this.leaveButton, ...(this.may('organization:delete') ? [this.deleteButton] : [])])
       nodes.push(this.actions)
       if (this.asking) nodes.push((this.panel ??= this.confirmPanel(this.asking)))

@@ -3,7 +3,7 @@
  * pass, once per plugin, in the console, and its action fails with `PluginMissing` (shown in
  * words, never a crash).
  */
-import type { AccountsClient, AuthClient, ConnectedAppsClient, EmailCodesClient, IdentityClient, MfaClient, OrganizationsClient, PasswordClient, SessionsClient, SsoClient } from '../client/index.js'
+import type { AccountsClient, AuthClient, ConnectedAppsClient, EmailCodesClient, IdentityClient, MfaClient, OrganizationsClient, PasswordClient, ScimTokensClient, SessionsClient, SsoClient, SsoConnectionsClient } from '../client/index.js'
 import type { PasskeyClient } from '../client/passkey/index.js'
 
 export interface Plugged {
@@ -15,6 +15,8 @@ export interface Plugged {
   identity: IdentityClient
   organizations: OrganizationsClient
   connectedApps: ConnectedAppsClient
+  ssoConnections: SsoConnectionsClient
+  scimTokens: ScimTokensClient
   passkey: PasskeyClient
   sso: SsoClient
 }
