@@ -8,6 +8,7 @@
 import { configurationError, json, type Action, type Context, type LatchkeyPlugin, type ResolvedConfig, type Reply, type Route } from 'latchkey/server'
 import { answerConsent, authorize, pushAuthorizationRequest, showConsent } from './authorize.js'
 import { answerDevicePage, deviceAuthorization, showDevicePage, userCodeAction } from './device.js'
+import { oauth2Cors, publicCors } from './cors.js'
 import { dpopAlgorithms } from './dpop.js'
 import { actOnConnectedApps, connectedAppErrors, listConnectedApps, onAccountEvent } from './connected-apps.js'
 import { endpoint, issuerOf, serverOptions, storeMethods } from './instance.js'
@@ -29,19 +30,12 @@ export interface OAuthServer extends LatchkeyPlugin {
   verifyAccessToken(request: Request, options: VerifyAccessTokenOptions): Promise<VerifiedAccessToken | Response>
 }
 
-/** Metadata and keys are public: any origin may read them (a browser-based client discovers the server). */
-function publicReply(ctx: Context, body: unknown): Reply {
-  ctx.headers['access-control-allow-origin'] = '*'
-  delete ctx.headers['access-control-allow-credentials']
-  return json(ctx, body)
-}
-
 function metadata(ctx: Context): Reply {
   const config = ctx.config
   const options = serverOptions.get(config)
   const grants = new Set([...options.clients.values()].flatMap((c) => c.grantTypes))
   const auth = ['client_secret_basic', 'client_secret_post', 'none']
-  return publicReply(ctx, {
+  return json(ctx, {
     issuer: issuerOf(config),
     authorization_endpoint: endpoint(config, 'authorize'),
     token_endpoint: endpoint(config, 'token'),
@@ -72,7 +66,7 @@ const getRoutes: Record<string, Route> = {
   authorize: (ctx) => authorize(ctx),
   consent: (ctx) => showConsent(ctx),
   device: (ctx) => showDevicePage(ctx),
-  jwks: async (ctx) => publicReply(ctx, await jwks(ctx.config)),
+  jwks: async (ctx) => json(ctx, await jwks(ctx.config)),
   userinfo: (ctx) => userinfo(ctx),
 }
 const postRoutes: Record<string, Route> = {
@@ -112,10 +106,11 @@ function resourceRoutes(options: ResolvedOAuthServer): Record<string, Action> {
     [...byPath].map(([name, resources]) => [
       name,
       {
+        cors: () => publicCors,
         GET: async (ctx: Context) => {
           const resource = resources.find((r) => new URL(r).origin === ctx.origin)
           if (!resource) return notFound(ctx, 'No protected resource of this server is at this origin')
-          return publicReply(ctx, resourceMetadata(resource, issuerOf(ctx.config), Object.keys(options.scopes)))
+          return json(ctx, resourceMetadata(resource, issuerOf(ctx.config), Object.keys(options.scopes)))
         },
       },
     ]),
@@ -138,11 +133,12 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
       [userCodeAction]: { label: 'device codes', whenStoreFails: 'closed', rules: [{ per: 'account', limit: 10, windowSeconds: 15 * 60 }, { per: 'client', limit: 20, windowSeconds: 15 * 60 }] },
     },
     routes: {
-      '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx) },
+      // Metadata and keys are public: any origin may read them (a browser-based client discovers the server).
+      '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx), cors: () => publicCors },
       ...resourceRoutes(options),
-      ...(openIdOn(options) && { '.well-known/openid-configuration': { GET: async (ctx: Context) => openIdConfiguration(ctx, metadata(ctx)) } }),
+      ...(openIdOn(options) && { '.well-known/openid-configuration': { GET: async (ctx: Context) => openIdConfiguration(ctx, metadata(ctx)), cors: () => publicCors } }),
       'connected-apps': { GET: listConnectedApps, POST: actOnConnectedApps },
-      oauth2: { GET: dispatch(getRoutes, 'GET'), POST: dispatch(postRoutes, 'POST'), provider: true },
+      oauth2: { GET: dispatch(getRoutes, 'GET'), POST: dispatch(postRoutes, 'POST'), provider: true, cors: oauth2Cors },
     },
     configure(_, resolved) {
       if (!resolved.adapter) throw configurationError('latchkey: oauthServer needs an adapter, which keeps its keys, grants and refresh tokens: adapter: PostgresAdapter(db, { plugins: [oauth] }) (or MemoryAdapter({ plugins: [oauth] }) in tests)')
