@@ -19,7 +19,7 @@ import { isLoopbackHost, resolveOptions, type OAuthServerOptions, type ResolvedO
 import { resourceMetadata, verifyLocal, type VerifiedAccessToken, type VerifyAccessTokenOptions } from './resource.js'
 import { register } from './registration.js'
 import { oauthServerSchema } from './store.js'
-import { introspect, revoke, token } from './tokens.js'
+import { introspect, introspectionAction, revoke, token, tokenAction } from './tokens.js'
 
 export interface OAuthServer extends LatchkeyPlugin {
   /**
@@ -130,6 +130,15 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
       // Each one adds a row that lasts: counted per network address, open or not.
       oauthRegistration: { label: 'client registrations', rules: [{ per: 'client', limit: 20, windowSeconds: 3600 }] },
       // Codes typed on the device page: 20^8 codes, so guessing one that is out takes billions of tries.
+      // Per client_id (as the "account") and per network address, counted once the client authenticated.
+      // Open when the store fails: a token request is already bound to a code, refresh token or secret.
+      [tokenAction]: {
+        label: 'token requests',
+        accountName: 'client',
+        whenStoreFails: 'open',
+        rules: [{ per: 'account', limit: 1200, windowSeconds: 60 }, { per: 'client', limit: 300, windowSeconds: 60 }],
+      },
+      [introspectionAction]: { label: 'introspection requests', accountName: 'client', whenStoreFails: 'open', rules: [{ per: 'account', limit: 3000, windowSeconds: 60 }, { per: 'client', limit: 3000, windowSeconds: 60 }] },
       [userCodeAction]: { label: 'device codes', whenStoreFails: 'closed', rules: [{ per: 'account', limit: 10, windowSeconds: 15 * 60 }, { per: 'client', limit: 20, windowSeconds: 15 * 60 }] },
     },
     routes: {
