@@ -110,6 +110,8 @@ export interface AuthorizationRequest {
   prompt?: string
   /** Seconds: an older sign-in is asked again. */
   max_age?: string
+  /** RFC 9449 §10: the code is bound to this DPoP key's thumbprint. */
+  dpop_jkt?: string
 }
 
 export interface ResolvedClient {

@@ -14,7 +14,7 @@ import { issuerOf, oauthStore, serverOptions } from './instance.js'
 import { idTokenAnswer } from './id-token.js'
 import { keys, verificationKey } from './keys.js'
 import { deviceGrant } from './device.js'
-import { bindIssued, checkRefreshBinding, checkTokenRequestProof } from './dpop.js'
+import { bindIssued, checkCodeBinding, checkRefreshBinding, checkTokenRequestProof } from './dpop.js'
 import { deviceCodeGrant, type ResolvedClient } from './options.js'
 import type { Grant } from './store.js'
 
@@ -115,6 +115,7 @@ async function codeGrant(ctx: Context, client: ResolvedClient, body: Body): Prom
   }
   if (grant.revokedAt) throw new OAuthError('invalid_grant', 'The grant was revoked')
   if (grant.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri is not the one of the authorization request')
+  await checkCodeBinding(ctx, grant.id)
   if (!verifierPattern.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~')
   const challenge = base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))
   if (!grant.codeChallenge || !timingSafeEqual(challenge, grant.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
