@@ -9,7 +9,8 @@ import { AuthError, clientErrorType, configurationError } from '../core/errors.j
 import { resolveConfig, type ResolvedConfig } from './kernel/config.js'
 import { reportInstance } from './kernel/instances.js'
 import { contextFor, untrustedHostMessage, WebIncoming, type Context, type Incoming } from './kernel/context.js'
-import { crossOriginRefusal, publicOrigin } from './kernel/public-origin.js'
+import { addCorsHeaders, preflight, type RouteAt } from './kernel/cors.js'
+import { publicOrigin } from './kernel/public-origin.js'
 import english from '../locales/en/pages.js'
 import { RateLimitStoreUnavailable } from './kernel/rate-limit/check.js'
 import { json, jsonHeaders, redirectWithError, reply, toResponse, type Reply } from './kernel/respond.js'
@@ -204,8 +205,8 @@ function untrusted(config: ResolvedConfig): Reply {
 /** The route for the request's method and path, or the reply that says why there is none. */
 function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { route: Route; providerId: string | undefined; flow: boolean; wordless: boolean } {
   const method = ctx.incoming.method
-  if (method === 'OPTIONS') return preflight(ctx)
-  addCorsHeaders(ctx, ctx.headers)
+  if (method === 'OPTIONS') return preflight(ctx, routeAt(ctx, actions))
+  addCorsHeaders(ctx, routeAt(ctx, actions))
   const path = ctx.incoming.pathname
   const base = ctx.config.basePath
   // A feature's `.well-known/...` route answers at the origin's root (RFC 8615), where the app routes that path here.
@@ -225,6 +226,16 @@ function findRoute(ctx: Context, actions: Record<string, Action>): Reply | { rou
     return json(ctx, { error: 'UnknownAction', message: `Unknown action: ${base}/${name} takes ${takes}` }, 404)
   }
   return routeOf(ctx, base, name, action, providerId)
+}
+
+/** The action the path names, for its CORS rule: whatever the method, before any other check. */
+function routeAt(ctx: Context, actions: Record<string, Action>): RouteAt {
+  const path = ctx.incoming.pathname
+  const base = ctx.config.basePath
+  if (path.startsWith('/.well-known/')) return Object.hasOwn(actions, path.slice(1)) ? { action: actions[path.slice(1)]!, sub: undefined } : undefined
+  if (!path.startsWith(base + '/')) return undefined
+  const { name, providerId } = splitAction(path.slice(base.length + 1))
+  return Object.hasOwn(actions, name) ? { action: actions[name]!, sub: providerId } : undefined
 }
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
@@ -270,31 +281,6 @@ function fail(ctx: Context, error: unknown, flow: boolean): Reply {
   // The person goes on at the sign-in page after a wrong password.
   const page = type === 'CredentialsSignin' ? (ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`) : (ctx.config.pages.error ?? `${ctx.baseUrl}/error`)
   return redirectWithError(ctx, page, type, type === 'Configuration' ? 500 : status)
-}
-
-/** CORS headers for a trusted origin, onto `headers`; answers whether the origin is trusted. */
-function addCorsHeaders(ctx: Context, headers: Record<string, string>): boolean {
-  if (!ctx.config.trustedOrigins.size) return false
-  const origin = ctx.incoming.header('origin')
-  if (!origin || !ctx.config.trustedOrigins.has(origin)) return false
-  headers['access-control-allow-origin'] = origin
-  headers['access-control-allow-credentials'] = 'true'
-  headers['access-control-expose-headers'] = 'Latchkey-Session, Latchkey-WebAuthn-Error, Retry-After'
-  headers.vary = 'Origin'
-  return true
-}
-
-function preflight(ctx: Context): Reply {
-  const cors: Record<string, string> = {}
-  if (!addCorsHeaders(ctx, cors)) {
-    const message = crossOriginRefusal(ctx.incoming, ctx.origin)
-    ctx.config.logger.warn(`InvalidRequest: a preflight refused. ${message}`)
-    return json(ctx, { error: 'InvalidRequest', message }, 403)
-  }
-  cors['access-control-allow-methods'] = 'GET, POST'
-  cors['access-control-allow-headers'] = 'content-type, x-auth-return-redirect'
-  cors['access-control-max-age'] = '600'
-  return reply(204, cors)
 }
 
 /** `name[/providerId]` of the path under basePath; `extra` when more segments follow. */

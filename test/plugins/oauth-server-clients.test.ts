@@ -393,6 +393,8 @@ describe('dynamic client registration (RFC 7591)', () => {
     for (let i = 0; i < 20; i++) expect((await registerClient(server, nativeApp)).status).toBe(201)
     const refused = await registerClient(server, nativeApp)
     expect(refused.status).toBe(429)
+    expect(refused.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('Too many client registrations from this network address') })
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
     server.clock.now += 3601_000
     expect((await registerClient(server, nativeApp)).status).toBe(201)
   })

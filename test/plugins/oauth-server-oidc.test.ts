@@ -142,7 +142,7 @@ describe('userinfo refuses', () => {
   it('no token, a malformed header, a made-up token, a token for an API, a token without openid', async () => {
     const none = await userinfo()
     expect(none.status).toBe(401)
-    expect(none.headers.get('www-authenticate')).toBe('Bearer')
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer, DPoP algs="ES256 /)
     expect((await userinfo(undefined, 'Bearer a b')).status).toBe(400)
     const forged = await userinfo('eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1c2VyLWFkYSJ9.')
     expect(forged.status).toBe(401)

@@ -134,6 +134,22 @@ describe('PAR and consent', () => {
     expect(back.searchParams.has('code')).toBe(false)
     expect(() => oauth.validateAuthResponse(as, cli, back, 'st-1')).toThrow()
   })
+  it('mix-up (RFC 9207): the response carries iss; oauth4webapi refuses it with a wrong or missing iss, and another server’s metadata refuses ours', async () => {
+    const server = authServer()
+    const as = await server.as()
+    expect(as.authorization_response_iss_parameter_supported).toBe(true)
+    const back = await authorizeInBrowser(await browser(server), authorizationUrl(as, { code_challenge: (await pkce()).challenge }))
+    expect(back.searchParams.get('iss')).toBe(origin)
+    const wrong = new URL(back)
+    wrong.searchParams.set('iss', 'https://evil.example')
+    expect(() => oauth.validateAuthResponse(as, cli, wrong, 'st-1')).toThrow(/"iss"/)
+    const missing = new URL(back)
+    missing.searchParams.delete('iss')
+    expect(() => oauth.validateAuthResponse(as, cli, missing, 'st-1')).toThrow(/"iss"/)
+    // A client that believes it talks to another server refuses our answer.
+    expect(() => oauth.validateAuthResponse({ ...as, issuer: 'https://other-as.example' }, cli, back, 'st-1')).toThrow(/"iss"/)
+    expect(oauth.validateAuthResponse(as, cli, back, 'st-1').get('code')).toBe(back.searchParams.get('code'))
+  })
 })
 
 describe('tokens', () => {

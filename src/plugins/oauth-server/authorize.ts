@@ -10,6 +10,7 @@ import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, sign
 import { authenticateClient, matchRedirectUri, param, requestedScopes } from './clients.js'
 import { findClient } from './client-lookup.js'
 import { checkedForm, consentPage, refusalPage } from './consent-page.js'
+import { checkTokenRequestProof, thumbprintPattern } from './dpop.js'
 import { asOAuth, OAuthError } from './errors.js'
 import { hasScope, keepSignInFacts } from './id-token.js'
 import { endpoint, issuerOf, oauthStore, serverOptions } from './instance.js'
@@ -60,7 +61,9 @@ function checkRequest(options: ResolvedOAuthServer, client: ResolvedClient, redi
     const resource = param(params, 'resource') ?? (hasScope(scope, 'openid') ? userinfo : undefined)
     if (resource === undefined) throw new OAuthError('invalid_target', `resource is missing: name the API the token is for, one of ${options.resources.join(', ')}`)
     if (!options.resources.includes(resource) && !(resource === userinfo && hasScope(scope, 'openid'))) throw new OAuthError('invalid_target', 'resource is not one this server issues tokens for')
-    return { client_id: client.clientId, redirect_uri: redirectUri, scope, code_challenge: challenge, resource, ...(state !== undefined ? { state } : {}), ...interactionParams(params) }
+    const jkt = param(params, 'dpop_jkt')
+    if (jkt !== undefined && !thumbprintPattern.test(jkt)) throw new OAuthError('invalid_request', 'dpop_jkt must be the base64url SHA-256 JWK thumbprint of the DPoP key (RFC 9449 §10)')
+    return { client_id: client.clientId, redirect_uri: redirectUri, scope, code_challenge: challenge, resource, ...(state !== undefined ? { state } : {}), ...interactionParams(params), ...(jkt !== undefined ? { dpop_jkt: jkt } : {}) }
   } catch (error) {
     throw error instanceof OAuthError ? new Redirectable({ redirectUri, state }, error) : error
   }
@@ -137,6 +140,8 @@ export function pushAuthorizationRequest(ctx: Context): Promise<Reply> {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
     const client = await authenticateClient(ctx, body, options)
     if (body.request_uri !== undefined) throw new OAuthError('invalid_request', 'request_uri cannot be pushed')
+    // RFC 9449 §10.1: a proof at PAR binds the code to its key, as dpop_jkt would; both must agree.
+    const proof = await checkTokenRequestProof(ctx, 'par')
     const { redirectUri } = await clientAndRedirect(ctx, options, { ...body, client_id: client.clientId })
     let request: AuthorizationRequest
     try {
@@ -145,9 +150,10 @@ export function pushAuthorizationRequest(ctx: Context): Promise<Reply> {
       // At PAR the client hears the refusal in the answer itself.
       throw error instanceof Redirectable ? new OAuthError(error.error, error.description, error.status) : error
     }
+    if (proof && request.dpop_jkt !== undefined && proof.jkt !== request.dpop_jkt) throw new OAuthError('invalid_dpop_proof', 'dpop_jkt is not the thumbprint of the DPoP proof’s key')
     const id = randomToken(24)
     // The pushed form of the request, as the authorization endpoint will check it again.
-    const pushed: Record<string, string> = { ...request, response_type: 'code', code_challenge_method: 'S256' }
+    const pushed: Record<string, string> = { ...request, ...(proof ? { dpop_jkt: proof.jkt } : {}), response_type: 'code', code_challenge_method: 'S256' }
     await oauthStore(ctx.config).createOAuthRequest({ id: `par:${id}`, clientId: client.clientId, params: pushed, expires: new Date(ctx.now + parSeconds * 1000) })
     return json(ctx, { request_uri: `${requestUriPrefix}${id}`, expires_in: parSeconds }, 201)
   })
@@ -246,6 +252,8 @@ async function issueCode(ctx: Context, request: AuthorizationRequest, me: Signed
     createdAt: new Date(ctx.now),
     revokedAt: null,
   })
+  // dpop_jkt: the grant (its code, then its refresh tokens) is bound to that key from the start.
+  if (request.dpop_jkt) await store.bindOAuthGrantKey(grantId, request.dpop_jkt)
   const expires = new Date(ctx.now + codeSeconds * 1000)
   await keepSignInFacts(ctx, grantId, request, { amr: me.read.record?.amr ?? me.read.session?.amr, expires })
   await store.createVerificationToken({ identifier: codeIdentifier(grantId), token: codeHash, expires })

@@ -122,20 +122,29 @@ export const storeReplay = (config: ResolvedConfig) => (hash: string, expires: D
 export const tokenProof = requestKey<CheckedProof>('oauth-server DPoP proof')
 
 /**
- * At the token endpoint: the nonce handed out (with `dpopNonce`), and the request's proof, if
- * any, checked and kept for `tokensFor`; a bad one is the OAuth error RFC 9449 §5 names.
+ * At the token endpoint (and PAR): the nonce handed out (with `dpopNonce`), and the request's
+ * proof, if any, checked and kept for `tokensFor`; a bad one is the OAuth error RFC 9449 §5 names.
  */
-export async function checkTokenRequestProof(ctx: Context): Promise<void> {
+export async function checkTokenRequestProof(ctx: Context, at: 'token' | 'par' = 'token'): Promise<CheckedProof | undefined> {
   const { dpopNonce } = serverOptions.get(ctx.config)
   if (dpopNonce) ctx.headers['dpop-nonce'] = currentNonce(ctx.config, ctx.now)
   try {
     const proof = proofHeader(ctx.request)
-    if (proof === undefined) return
-    tokenProof.set(ctx, await checkProof(ctx.config, proof, { method: 'POST', url: endpoint(ctx.config, 'token'), nonce: dpopNonce }, ctx.now, storeReplay(ctx.config)))
+    if (proof === undefined) return undefined
+    const checked = await checkProof(ctx.config, proof, { method: 'POST', url: endpoint(ctx.config, at), nonce: dpopNonce }, ctx.now, storeReplay(ctx.config))
+    tokenProof.set(ctx, checked)
+    return checked
   } catch (error) {
     if (error instanceof DpopError) throw new OAuthError(error.error, error.description)
     throw error
   }
+}
+
+/** A key the grant is bound to wants the request's proof by that key. */
+function requireProofBy(ctx: Context, bound: string, what: string): void {
+  const proven = tokenProof.find(ctx)
+  if (!proven) throw new OAuthError('invalid_dpop_proof', `${what} is bound to a DPoP key: send a DPoP proof made with it`)
+  if (proven.jkt !== bound) throw new OAuthError('invalid_dpop_proof', `The DPoP proof is made with another key than the one ${what.toLowerCase()} is bound to`)
 }
 
 /**
@@ -146,11 +155,17 @@ export async function checkRefreshBinding(ctx: Context, tokenHash: string): Prom
   const store = oauthStore(ctx.config)
   const found = await store.getOAuthRefreshToken(tokenHash)
   const bound = found ? await store.getOAuthGrantKey(found.grantId) : null
-  if (bound === null) return
-  const proven = tokenProof.find(ctx)
-  if (!proven) throw new OAuthError('invalid_dpop_proof', 'This refresh token is bound to a DPoP key: send a DPoP proof made with it')
-  if (proven.jkt !== bound) throw new OAuthError('invalid_dpop_proof', 'The DPoP proof is made with another key than the one this refresh token is bound to')
+  if (bound !== null) requireProofBy(ctx, bound, 'This refresh token')
 }
+
+/** A code whose authorization request named `dpop_jkt` (RFC 9449 §10) is good only with a proof by that key. */
+export async function checkCodeBinding(ctx: Context, grantId: string): Promise<void> {
+  const bound = await oauthStore(ctx.config).getOAuthGrantKey(grantId)
+  if (bound !== null) requireProofBy(ctx, bound, 'This code')
+}
+
+/** `dpop_jkt` as RFC 9449 §10 writes it: a SHA-256 JWK thumbprint, base64url. */
+export const thumbprintPattern = /^[A-Za-z0-9_-]{43}$/
 
 /** What tokensFor adds: `cnf.jkt` on the access token, and the public client's grant bound. */
 export async function bindIssued(ctx: Context, grantId: string | undefined, publicClient: boolean): Promise<{ jkt: string } | undefined> {

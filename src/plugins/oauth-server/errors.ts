@@ -28,6 +28,7 @@ export type OAuthErrorCode =
   | 'expired_token'
   | 'invalid_dpop_proof'
   | 'use_dpop_nonce'
+  | 'temporarily_unavailable'
 
 export class OAuthError extends Error {
   constructor(
@@ -40,8 +41,12 @@ export class OAuthError extends Error {
   }
 }
 
-/** The error as an OAuth JSON answer; a kernel refusal of the body as invalid_request; else rethrown. */
+/** The error as an OAuth JSON answer; a kernel refusal of the body as invalid_request, a rate limit's as temporarily_unavailable (429, Retry-After); else rethrown. */
 export function oauthErrorReply(ctx: Context, error: unknown): Reply {
+  if (error instanceof AuthError && error.type === 'RateLimited') {
+    ctx.headers['retry-after'] = String(error.retryAfter ?? 60)
+    error = new OAuthError('temporarily_unavailable', error.message, 429)
+  }
   if (error instanceof AuthError && (error.type === 'InvalidRequest' || error.type === 'PayloadTooLarge')) {
     error = new OAuthError('invalid_request', error.message, error.status === 413 || error.status === 415 ? error.status : 400)
   }

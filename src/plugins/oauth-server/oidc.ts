@@ -8,7 +8,7 @@ import { json, type Context, type Reply } from 'latchkey/server'
 import { hasScope, userClaims } from './id-token.js'
 import { endpoint, serverOptions } from './instance.js'
 import type { ResolvedOAuthServer } from './options.js'
-import { bearer } from './resource.js'
+import { dpopAlgorithms, presentedToken, proofFailure, storeReplay } from './dpop.js'
 import { verifyIssued } from './tokens.js'
 
 /** OIDC is on where the app lists the `openid` scope (with its words for the consent page). */
@@ -45,15 +45,24 @@ function refuse(ctx: Context, error: 'invalid_token' | 'insufficient_scope' | 'i
 /** GET or POST /oauth2/userinfo: the access token in the Authorization header only (never a query or body, which logs keep). */
 export async function userinfo(ctx: Context): Promise<Reply> {
   if (!openIdOn(serverOptions.get(ctx.config))) return json(ctx, { error: 'invalid_request', error_description: 'OpenID Connect is off: the server lists no openid scope' }, 404)
-  const token = bearer(ctx.request)
-  if (token === undefined) {
-    ctx.headers['www-authenticate'] = 'Bearer'
+  const presented = presentedToken(ctx.request)
+  if (presented === undefined) {
+    ctx.headers['www-authenticate'] = `Bearer, DPoP algs="${dpopAlgorithms.join(' ')}"`
     return json(ctx, { error: 'invalid_token', error_description: 'An access token is required' }, 401)
   }
-  if (token === null) return refuse(ctx, 'invalid_request', 'The Authorization header is not one Bearer token')
+  if (presented === null) return refuse(ctx, 'invalid_request', 'The Authorization header is not one Bearer or DPoP token')
   // Only a token for userinfo itself: one for an API stays with that API.
-  const verified = await verifyIssued(ctx.config, token, endpoint(ctx.config, 'userinfo'))
+  const url = endpoint(ctx.config, 'userinfo')
+  const verified = await verifyIssued(ctx.config, presented.token, url)
   if (!verified || !verified.grant_id) return refuse(ctx, 'invalid_token', 'The access token is invalid, expired, revoked or not for userinfo')
+  // A DPoP-bound token with a proof by its key for this method and the configured URL (never the request's Host).
+  const asked = new Request(url, { method: ctx.request.method, headers: ctx.request.headers })
+  const unproven = await proofFailure(asked, presented, verified, ctx.config, storeReplay(ctx.config), ctx.now)
+  if (unproven) {
+    ctx.headers['www-authenticate'] = `DPoP error="${unproven.error}", error_description="${unproven.description}", algs="${dpopAlgorithms.join(' ')}"`
+    ctx.config.logger.warn(`OAuth userinfo ${unproven.error}: ${unproven.description}`)
+    return json(ctx, { error: unproven.error, error_description: unproven.description }, 401)
+  }
   if (!hasScope(verified.scope, 'openid')) return refuse(ctx, 'insufficient_scope', 'The access token lacks the openid scope')
   return json(ctx, { sub: verified.sub, ...(await userClaims(ctx, verified.sub, verified.scope)) })
 }

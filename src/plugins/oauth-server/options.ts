@@ -5,6 +5,7 @@
  */
 import { configurationError } from 'latchkey/server'
 import type { JWK } from 'jose'
+import { resolveCorsOrigins } from './cors-origins.js'
 import {
   isLoopbackHost,
   redirectUriProblem,
@@ -84,6 +85,11 @@ export interface OAuthServerOptions {
   grantsOnSignOutEverywhere?: GrantsOnEvent
   /** When the user's password is reset by email: 'revoke' (default) or 'keep', as `grantsOnSignOutEverywhere`. */
   grantsOnPasswordReset?: GrantsOnEvent
+  /**
+   * Origins whose pages may call the token, revocation, userinfo, registration and PAR endpoints
+   * (CORS, never with credentials), beside the origins of public clients' https redirect URIs.
+   */
+  corsOrigins?: string[]
 }
 
 /** What an event of the user's account does to the apps they allowed. */
@@ -104,6 +110,8 @@ export interface AuthorizationRequest {
   prompt?: string
   /** Seconds: an older sign-in is asked again. */
   max_age?: string
+  /** RFC 9449 §10: the code is bound to this DPoP key's thumbprint. */
+  dpop_jkt?: string
 }
 
 export interface ResolvedClient {
@@ -134,6 +142,7 @@ export interface ResolvedOAuthServer {
   dpopNonce: boolean
   grantsOnSignOutEverywhere: GrantsOnEvent
   grantsOnPasswordReset: GrantsOnEvent
+  corsOrigins: ReadonlySet<string>
 }
 
 const day = 24 * 60 * 60
@@ -249,6 +258,7 @@ export function resolveOptions(options: OAuthServerOptions): ResolvedOAuthServer
     registration: resolveRegistration(options.registration),
     grantsOnSignOutEverywhere: onEvent(options.grantsOnSignOutEverywhere, 'grantsOnSignOutEverywhere'),
     grantsOnPasswordReset: onEvent(options.grantsOnPasswordReset, 'grantsOnPasswordReset'),
+    corsOrigins: resolveCorsOrigins(options.corsOrigins, clients.values()),
   }
 }
 

@@ -8,6 +8,7 @@
 import { configurationError, json, type Action, type Context, type LatchkeyPlugin, type ResolvedConfig, type Reply, type Route } from 'latchkey/server'
 import { answerConsent, authorize, pushAuthorizationRequest, showConsent } from './authorize.js'
 import { answerDevicePage, deviceAuthorization, showDevicePage, userCodeAction } from './device.js'
+import { oauth2Cors, publicCors } from './cors.js'
 import { dpopAlgorithms } from './dpop.js'
 import { actOnConnectedApps, connectedAppErrors, listConnectedApps, onAccountEvent } from './connected-apps.js'
 import { endpoint, issuerOf, serverOptions, storeMethods } from './instance.js'
@@ -18,7 +19,7 @@ import { isLoopbackHost, resolveOptions, type OAuthServerOptions, type ResolvedO
 import { resourceMetadata, verifyLocal, type VerifiedAccessToken, type VerifyAccessTokenOptions } from './resource.js'
 import { register } from './registration.js'
 import { oauthServerSchema } from './store.js'
-import { introspect, revoke, token } from './tokens.js'
+import { introspect, introspectionAction, revoke, token, tokenAction } from './tokens.js'
 
 export interface OAuthServer extends LatchkeyPlugin {
   /**
@@ -29,19 +30,12 @@ export interface OAuthServer extends LatchkeyPlugin {
   verifyAccessToken(request: Request, options: VerifyAccessTokenOptions): Promise<VerifiedAccessToken | Response>
 }
 
-/** Metadata and keys are public: any origin may read them (a browser-based client discovers the server). */
-function publicReply(ctx: Context, body: unknown): Reply {
-  ctx.headers['access-control-allow-origin'] = '*'
-  delete ctx.headers['access-control-allow-credentials']
-  return json(ctx, body)
-}
-
 function metadata(ctx: Context): Reply {
   const config = ctx.config
   const options = serverOptions.get(config)
   const grants = new Set([...options.clients.values()].flatMap((c) => c.grantTypes))
   const auth = ['client_secret_basic', 'client_secret_post', 'none']
-  return publicReply(ctx, {
+  return json(ctx, {
     issuer: issuerOf(config),
     authorization_endpoint: endpoint(config, 'authorize'),
     token_endpoint: endpoint(config, 'token'),
@@ -72,7 +66,7 @@ const getRoutes: Record<string, Route> = {
   authorize: (ctx) => authorize(ctx),
   consent: (ctx) => showConsent(ctx),
   device: (ctx) => showDevicePage(ctx),
-  jwks: async (ctx) => publicReply(ctx, await jwks(ctx.config)),
+  jwks: async (ctx) => json(ctx, await jwks(ctx.config)),
   userinfo: (ctx) => userinfo(ctx),
 }
 const postRoutes: Record<string, Route> = {
@@ -112,10 +106,11 @@ function resourceRoutes(options: ResolvedOAuthServer): Record<string, Action> {
     [...byPath].map(([name, resources]) => [
       name,
       {
+        cors: () => publicCors,
         GET: async (ctx: Context) => {
           const resource = resources.find((r) => new URL(r).origin === ctx.origin)
           if (!resource) return notFound(ctx, 'No protected resource of this server is at this origin')
-          return publicReply(ctx, resourceMetadata(resource, issuerOf(ctx.config), Object.keys(options.scopes)))
+          return json(ctx, resourceMetadata(resource, issuerOf(ctx.config), Object.keys(options.scopes)))
         },
       },
     ]),
@@ -135,14 +130,24 @@ export function oauthServer(given: OAuthServerOptions): OAuthServer {
       // Each one adds a row that lasts: counted per network address, open or not.
       oauthRegistration: { label: 'client registrations', rules: [{ per: 'client', limit: 20, windowSeconds: 3600 }] },
       // Codes typed on the device page: 20^8 codes, so guessing one that is out takes billions of tries.
+      // Per client_id (as the "account") and per network address, counted once the client authenticated.
+      // Open when the store fails: a token request is already bound to a code, refresh token or secret.
+      [tokenAction]: {
+        label: 'token requests',
+        accountName: 'client',
+        whenStoreFails: 'open',
+        rules: [{ per: 'account', limit: 1200, windowSeconds: 60 }, { per: 'client', limit: 300, windowSeconds: 60 }],
+      },
+      [introspectionAction]: { label: 'introspection requests', accountName: 'client', whenStoreFails: 'open', rules: [{ per: 'account', limit: 3000, windowSeconds: 60 }, { per: 'client', limit: 3000, windowSeconds: 60 }] },
       [userCodeAction]: { label: 'device codes', whenStoreFails: 'closed', rules: [{ per: 'account', limit: 10, windowSeconds: 15 * 60 }, { per: 'client', limit: 20, windowSeconds: 15 * 60 }] },
     },
     routes: {
-      '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx) },
+      // Metadata and keys are public: any origin may read them (a browser-based client discovers the server).
+      '.well-known/oauth-authorization-server': { GET: async (ctx) => metadata(ctx), cors: () => publicCors },
       ...resourceRoutes(options),
-      ...(openIdOn(options) && { '.well-known/openid-configuration': { GET: async (ctx: Context) => openIdConfiguration(ctx, metadata(ctx)) } }),
+      ...(openIdOn(options) && { '.well-known/openid-configuration': { GET: async (ctx: Context) => openIdConfiguration(ctx, metadata(ctx)), cors: () => publicCors } }),
       'connected-apps': { GET: listConnectedApps, POST: actOnConnectedApps },
-      oauth2: { GET: dispatch(getRoutes, 'GET'), POST: dispatch(postRoutes, 'POST'), provider: true },
+      oauth2: { GET: dispatch(getRoutes, 'GET'), POST: dispatch(postRoutes, 'POST'), provider: true, cors: oauth2Cors },
     },
     configure(_, resolved) {
       if (!resolved.adapter) throw configurationError('latchkey: oauthServer needs an adapter, which keeps its keys, grants and refresh tokens: adapter: PostgresAdapter(db, { plugins: [oauth] }) (or MemoryAdapter({ plugins: [oauth] }) in tests)')

@@ -57,14 +57,6 @@ function refusal(resource: string, failure?: { error: 'invalid_token' | 'insuffi
   return Response.json(body, { status, headers: { 'www-authenticate': `Bearer ${parts.join(', ')}`, 'cache-control': 'no-store' } })
 }
 
-/** The request's bearer token; undefined for none; null for an Authorization header that is not one bearer token. */
-export function bearer(request: Request): string | undefined | null {
-  const header = request.headers.get('authorization')
-  if (header === null) return undefined
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)
-  return match ? match[1]! : /^Bearer\b/i.test(header) ? null : undefined
-}
-
 /** The shared checks once the token is verified: scopes. */
 function withScopes(claims: AccessTokenClaims, options: VerifyAccessTokenOptions): VerifiedAccessToken | Response {
   const scopes = claims.scope.split(' ').filter(Boolean)

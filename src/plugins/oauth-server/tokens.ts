@@ -6,7 +6,7 @@
  * revokes its grant: every token that authorization issued.
  */
 import { base64url, jwtVerify, SignJWT, type JWTPayload } from 'jose'
-import { json, randomToken, readBody, sha256Hex, timingSafeEqual, type Body, type Context, type ResolvedConfig, type Reply } from 'latchkey/server'
+import { enforceRateLimit, json, randomToken, readBody, sha256Hex, timingSafeEqual, type Body, type Context, type ResolvedConfig, type Reply } from 'latchkey/server'
 import { codeIdentifier } from './authorize.js'
 import { authenticateClient, param, requestedScopes } from './clients.js'
 import { asOAuth, OAuthError } from './errors.js'
@@ -14,7 +14,7 @@ import { issuerOf, oauthStore, serverOptions } from './instance.js'
 import { idTokenAnswer } from './id-token.js'
 import { keys, verificationKey } from './keys.js'
 import { deviceGrant } from './device.js'
-import { bindIssued, checkRefreshBinding, checkTokenRequestProof } from './dpop.js'
+import { bindIssued, checkCodeBinding, checkRefreshBinding, checkTokenRequestProof } from './dpop.js'
 import { deviceCodeGrant, type ResolvedClient } from './options.js'
 import type { Grant } from './store.js'
 
@@ -38,6 +38,9 @@ export interface AccessTokenClaims extends JWTPayload {
 export const algorithms = ['RS256', 'ES256', 'EdDSA']
 const verifierPattern = /^[A-Za-z0-9\-._~]{43,128}$/
 const purgeLimit = 100
+/** The rate-limit actions of the token and introspection endpoints (plugin.ts declares their rules). */
+export const tokenAction = 'oauthToken'
+export const introspectionAction = 'oauthIntrospection'
 
 async function accessToken(ctx: Context, claims: { sub: string; aud: string; client_id: string; scope: string; grant_id?: string; auth_time?: number; cnf?: { jkt: string } }): Promise<string> {
   const { accessTokenTtl } = serverOptions.get(ctx.config)
@@ -112,6 +115,7 @@ async function codeGrant(ctx: Context, client: ResolvedClient, body: Body): Prom
   }
   if (grant.revokedAt) throw new OAuthError('invalid_grant', 'The grant was revoked')
   if (grant.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri is not the one of the authorization request')
+  await checkCodeBinding(ctx, grant.id)
   if (!verifierPattern.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~')
   const challenge = base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))
   if (!grant.codeChallenge || !timingSafeEqual(challenge, grant.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
@@ -165,6 +169,8 @@ export function token(ctx: Context): Promise<Reply> {
   return asOAuth(ctx, async () => {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
     const client = await authenticateClient(ctx, body, serverOptions.get(ctx.config))
+    // Counted once the client is known: an unknown client_id adds no row.
+    await enforceRateLimit(ctx.config.rateLimit, ctx.request, tokenAction, client.clientId, ctx.now)
     await checkTokenRequestProof(ctx)
     const type = param(body, 'grant_type')
     if (type === 'authorization_code') return codeGrant(ctx, client, body)
@@ -234,6 +240,7 @@ export function introspect(ctx: Context): Promise<Reply> {
     const body = await readBody(ctx.request, ctx.config.maxBodySize)
     const client = await authenticateClient(ctx, body, serverOptions.get(ctx.config))
     if (client.secretHash === undefined) throw new OAuthError('invalid_client', 'Client authentication failed: introspection needs a confidential client', 401)
+    await enforceRateLimit(ctx.config.rateLimit, ctx.request, introspectionAction, client.clientId, ctx.now)
     const token = param(body, 'token')
     if (token === undefined) throw new OAuthError('invalid_request', 'token is missing')
     const may = (clientId: string) => client.introspectAny || clientId === client.clientId

@@ -7,7 +7,7 @@
  */
 import type { LatchkeyPlugin, ResolvedConfig, SignInMethod } from './types.js'
 
-export type { Action, LatchkeyPlugin, Route, SignInMethod } from './types.js'
+export type { Action, CorsRule, LatchkeyPlugin, Route, SignInMethod } from './types.js'
 
 /** The sign-in method that runs this provider's kind; none where the instance has no feature for it. */
 export function methodOf(config: Pick<ResolvedConfig, 'methods'>, provider: { type: string; kind?: string }): SignInMethod | undefined {

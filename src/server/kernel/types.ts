@@ -272,6 +272,23 @@ export interface Action {
   flow?: boolean
   /** Answers without page words: never waits for the configured languages to load (`PageLanguages.ready`). */
   wordless?: boolean
+  /**
+   * Its own cross-origin rule, in place of the app's `trustedOrigins` (src/server/kernel/cors.ts):
+   * given the sub-path segment (the provider id), the rule, or undefined for no cross-origin calls.
+   */
+  cors?: (ctx: Context, sub: string | undefined) => CorsRule | undefined
+}
+
+/** Who may call a route from another origin, and with what; never with credentials. */
+export interface CorsRule {
+  /** `'*'`: any origin (public documents); else the origins (`https://host[:port]`) echoed back. */
+  origins: '*' | ReadonlySet<string>
+  /** The methods a preflight may ask for. */
+  methods: readonly string[]
+  /** Request headers beyond the CORS-safelisted ones, lower case. */
+  headers: readonly string[]
+  /** Response headers the page may read. */
+  expose: readonly string[]
 }
 
 export interface SignInMethod {
