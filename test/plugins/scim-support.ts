@@ -15,7 +15,14 @@ export const plugins = [orgs, provisioning]
 let seq = 0
 export const unique = () => `${Date.now().toString(36)}${++seq}`
 
-export function scimApp(adapter: Adapter, options?: ScimOptions) {
+/** What a test may set beyond the plugin's options: listeners, rate limits, the session strategy. */
+export interface AppExtras {
+  events?: Record<string, (message: never) => unknown>
+  rateLimit?: Parameters<typeof Latchkey>[0]['rateLimit']
+  strategy?: 'database' | 'jwt'
+}
+
+export function scimApp(adapter: Adapter, options?: ScimOptions, extras: AppExtras = {}) {
   const logs: string[] = []
   const clock = { now: Date.now() }
   const handler = Latchkey({
@@ -23,8 +30,9 @@ export function scimApp(adapter: Adapter, options?: ScimOptions) {
     secret: testSecret,
     adapter,
     plugins: [orgs, options ? scim(options) : provisioning],
-    session: { strategy: 'database' },
-    rateLimit: false,
+    session: { strategy: extras.strategy ?? 'database' },
+    rateLimit: extras.rateLimit ?? false,
+    ...(extras.events && { events: extras.events as never }),
     logger: { error: (e) => logs.push(`error ${e.name}: ${e.message}`), warn: (w) => logs.push(`warn ${w}`), debug: () => {} },
     providers: [Credentials({ credentials: { username: {} }, authorize: async ({ username }) => (await adapter.getUser!(String(username))) ?? null })],
   })

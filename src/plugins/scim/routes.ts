@@ -7,7 +7,7 @@ import type { Action, Context, Reply } from 'latchkey/server'
 import { resourceTypesReply, schemasReply, serviceProviderConfig } from './discovery.js'
 import { ScimError } from './errors.js'
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from './groups.js'
-import { errorReply, organizationOfToken } from './http.js'
+import { callerOfToken, errorReply } from './http.js'
 import type { ResolvedScim } from './options.js'
 import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from './users.js'
 
@@ -37,22 +37,23 @@ async function dispatch(ctx: Context, options: ResolvedScim, method: Method, res
     return kind === 'Schemas' ? schemasReply(ctx, id) : resourceTypesReply(ctx, id)
   }
   if (kind !== 'Users' && kind !== 'Groups') throw new ScimError(404, 'Expected /scim/v2/ followed by Users, Groups, ServiceProviderConfig, ResourceTypes or Schemas')
-  const org = await organizationOfToken(ctx)
+  const caller = await callerOfToken(ctx)
+  const org = caller.organization.id
   const users = kind === 'Users'
   if (id === undefined) {
     if (method === 'GET') return users ? listUsers(ctx, options, org) : listGroups(ctx, options, org)
-    if (method === 'POST') return users ? createUser(ctx, options, org) : createGroup(ctx, org)
+    if (method === 'POST') return users ? createUser(ctx, options, caller) : createGroup(ctx, org)
     throw refuse()
   }
   switch (method) {
     case 'GET':
       return users ? getUser(ctx, org, id) : getGroup(ctx, org, id)
     case 'PUT':
-      return users ? replaceUser(ctx, options, org, id) : replaceGroup(ctx, org, id)
+      return users ? replaceUser(ctx, options, caller, id) : replaceGroup(ctx, org, id)
     case 'PATCH':
-      return users ? patchUser(ctx, options, org, id) : patchGroup(ctx, org, id)
+      return users ? patchUser(ctx, options, caller, id) : patchGroup(ctx, org, id)
     case 'DELETE':
-      return users ? deleteUser(ctx, org, id) : deleteGroup(ctx, org, id)
+      return users ? deleteUser(ctx, caller, id) : deleteGroup(ctx, org, id)
     default:
       throw refuse()
   }

@@ -7,6 +7,7 @@ import { useAdapter, type Context, type Reply } from 'latchkey/server'
 import { invalidFilter, invalidValue, notFound, ScimError, uniqueness } from './errors.js'
 import { matches, parseFilter, plainEquality, type Filter, type FilterPath } from './filter.js'
 import { listReply, pageOf, project, readScimBody, scimReply, store } from './http.js'
+import { fire, type Caller } from './events.js'
 import { grant, revoke } from './membership.js'
 import { normalizeResource, type Doc } from './normalize.js'
 import type { ResolvedScim } from './options.js'
@@ -99,7 +100,8 @@ export async function getUser(ctx: Context, organizationId: string, id: string):
   return answer(ctx, 200, found)
 }
 
-export async function createUser(ctx: Context, options: ResolvedScim, organizationId: string): Promise<Reply> {
+export async function createUser(ctx: Context, options: ResolvedScim, caller: Caller): Promise<Reply> {
+  const organizationId = caller.organization.id
   const doc = normalizeResource(userKind, await readScimBody(ctx))
   const fields = fieldsOf(doc)
   const email = emailOf(doc)
@@ -127,40 +129,46 @@ export async function createUser(ctx: Context, options: ResolvedScim, organizati
     if (made) await adapter.deleteUser(user.id)
     throw uniqueness('The userName, or the account of this email address,')
   }
-  if (record.active) await grant(ctx, organizationId, user.id, options.role)
+  if (record.active) await grant(ctx, caller, user.id, options.role)
   return answer(ctx, 201, record)
 }
 
 /** Stores a user's new document, provisioning or deprovisioning where `active` changed. */
-async function save(ctx: Context, options: ResolvedScim, current: ScimUserRecord, doc: Doc): Promise<Reply> {
+async function save(ctx: Context, options: ResolvedScim, caller: Caller, current: ScimUserRecord, doc: Doc): Promise<Reply> {
   const fields = fieldsOf(doc)
-  if (current.active && !fields.active) await revoke(ctx, current.organizationId, current.userId)
-  if (!current.active && fields.active) await grant(ctx, current.organizationId, current.userId, options.role)
+  if (current.active && !fields.active) await deactivate(ctx, caller, current, false)
+  if (!current.active && fields.active) await grant(ctx, caller, current.userId, options.role)
   const saved = await store(ctx).updateScimUser(current.organizationId, current.id, { ...fields, updatedAt: new Date(ctx.now) })
   if (saved === 'taken') throw uniqueness('The userName')
   if (!saved) throw notFound('User')
   return answer(ctx, 200, saved)
 }
 
-export async function replaceUser(ctx: Context, options: ResolvedScim, organizationId: string, id: string): Promise<Reply> {
-  const body = await readScimBody(ctx)
-  const current = await store(ctx).getScimUser(organizationId, id)
-  if (!current) throw notFound('User')
-  return save(ctx, options, current, normalizeResource(userKind, body))
+/** Deprovisions: the membership and its sessions end; said once, where the user was active. */
+async function deactivate(ctx: Context, caller: Caller, current: ScimUserRecord, deleted: boolean): Promise<void> {
+  await revoke(ctx, caller, current.userId)
+  if (current.active) await fire(ctx, 'scimUserDeactivated', { organization: caller.organization, user: { id: current.id, userId: current.userId, userName: current.userName }, deleted, by: caller.token })
 }
 
-export async function patchUser(ctx: Context, options: ResolvedScim, organizationId: string, id: string): Promise<Reply> {
+export async function replaceUser(ctx: Context, options: ResolvedScim, caller: Caller, id: string): Promise<Reply> {
   const body = await readScimBody(ctx)
-  const current = await store(ctx).getScimUser(organizationId, id)
+  const current = await store(ctx).getScimUser(caller.organization.id, id)
   if (!current) throw notFound('User')
-  return save(ctx, options, current, applyPatch(userKind, docOf(current), body, id))
+  return save(ctx, options, caller, current, normalizeResource(userKind, body))
 }
 
-export async function deleteUser(ctx: Context, organizationId: string, id: string): Promise<Reply> {
+export async function patchUser(ctx: Context, options: ResolvedScim, caller: Caller, id: string): Promise<Reply> {
+  const body = await readScimBody(ctx)
+  const current = await store(ctx).getScimUser(caller.organization.id, id)
+  if (!current) throw notFound('User')
+  return save(ctx, options, caller, current, applyPatch(userKind, docOf(current), body, id))
+}
+
+export async function deleteUser(ctx: Context, caller: Caller, id: string): Promise<Reply> {
   const s = store(ctx)
-  const current = await s.getScimUser(organizationId, id)
+  const current = await s.getScimUser(caller.organization.id, id)
   if (!current) throw notFound('User')
-  await revoke(ctx, organizationId, current.userId)
-  await s.deleteScimUser(organizationId, id)
+  await deactivate(ctx, caller, current, true)
+  await s.deleteScimUser(caller.organization.id, id)
   return scimReply(ctx, 204, null)
 }

@@ -1,0 +1,76 @@
+/**
+ * SCIM beyond the resources (memory adapter): the events a configuration hears, the per-token
+ * rate limit, a name or address the IdP changes later, and deprovisioning under the JWT strategy.
+ * IdP requests are raw data, in Okta's and Entra's shapes.
+ */
+import { describe, expect, it } from 'vitest'
+import { MemoryAdapter } from '../../src/adapters/memory.js'
+import { plugins, scimApp, unique, type AppExtras } from './scim-support.js'
+
+const patchOp = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
+const core = 'urn:ietf:params:scim:schemas:core:2.0:User'
+
+function listening() {
+  const heard: Array<[string, any]> = []
+  const on = (name: string) => (message: unknown) => void heard.push([name, message])
+  const names = ['organizationMemberAdded', 'organizationMemberRemoved', 'organizationRoleChanged', 'scimTokenCreated', 'scimTokenRevoked', 'scimUserDeactivated']
+  const events = Object.fromEntries(names.map((n) => [n, on(n)])) as AppExtras['events']
+  return { heard, events, named: (name: string) => heard.filter(([n]) => n === name).map(([, m]) => m) }
+}
+
+describe('SCIM events', () => {
+  it('token made and revoked, member added and removed via scim with the token as actor, user deactivated', async () => {
+    const { heard, events, named } = listening()
+    const adapter = MemoryAdapter({ plugins })
+    const app = scimApp(adapter, undefined, { events })
+    const org = await app.organization()
+    const [made] = named('scimTokenCreated')
+    expect(made).toEqual({ organization: { id: org.id, name: 'Acme', slug: expect.any(String) }, token: { id: org.tokenId, name: 'IdP', createdAt: expect.any(Date) }, by: { id: org.owner.id, email: `${org.owner.id}@example.com` } })
+    expect(JSON.stringify(heard)).not.toContain(org.token)
+    heard.length = 0
+
+    const mail = `ev-${unique()}@example.com`
+    const user = await (await app.call(org.token, 'POST', '/Users', { schemas: [core], userName: mail })).json()
+    const userId = (await adapter.getUserByEmail!(mail))!.id
+    const by = { id: org.tokenId, name: 'IdP' }
+    expect(heard).toEqual([['organizationMemberAdded', { organization: expect.objectContaining({ id: org.id }), member: { userId, role: 'member' }, via: 'scim', by }]])
+    heard.length = 0
+    // A PATCH that changes nothing of membership says nothing.
+    await app.call(org.token, 'PATCH', `/Users/${user.id}`, { schemas: [patchOp], Operations: [{ op: 'replace', path: 'title', value: 'Eng' }] })
+    expect(heard).toEqual([])
+    // Okta's deactivation.
+    await app.call(org.token, 'PATCH', `/Users/${user.id}`, { schemas: [patchOp], Operations: [{ op: 'replace', value: { active: false } }] })
+    expect(heard.map(([n]) => n)).toEqual(['organizationMemberRemoved', 'scimUserDeactivated'])
+    expect(named('organizationMemberRemoved')[0]).toEqual({ organization: expect.objectContaining({ id: org.id }), member: { userId, role: 'member' }, left: false, via: 'scim', by })
+    expect(named('scimUserDeactivated')[0]).toEqual({ organization: expect.objectContaining({ id: org.id }), user: { id: user.id, userId, userName: mail }, deleted: false, by })
+    heard.length = 0
+    // Deleting an inactive user: nothing more to say.
+    expect((await app.call(org.token, 'DELETE', `/Users/${user.id}`)).status).toBe(204)
+    expect(heard).toEqual([])
+    // An active user DELETEd (Entra): removed and deactivated, deleted: true.
+    const other = await (await app.call(org.token, 'POST', '/Users', { schemas: [core], userName: `ev2-${unique()}@example.com` })).json()
+    heard.length = 0
+    await app.call(org.token, 'DELETE', `/Users/${other.id}`)
+    expect(heard.map(([n]) => n)).toEqual(['organizationMemberRemoved', 'scimUserDeactivated'])
+    expect(named('scimUserDeactivated')[0].deleted).toBe(true)
+    heard.length = 0
+
+    expect((await app.post(org.owner.jar, `/scim-tokens/${org.id}`, { action: 'revoke', id: org.tokenId })).status).toBe(200)
+    expect(heard).toEqual([['scimTokenRevoked', { organization: expect.objectContaining({ id: org.id }), token: { id: org.tokenId, name: 'IdP', createdAt: expect.any(Date) }, by: { id: org.owner.id, email: expect.any(String) } }]])
+    // A revoke of no token says nothing.
+    heard.length = 0
+    await app.post(org.owner.jar, `/scim-tokens/${org.id}`, { action: 'revoke', id: org.tokenId })
+    expect(heard).toEqual([])
+  })
+
+  it('linking an existing member adds no membership and says nothing of one', async () => {
+    const { events, named } = listening()
+    const adapter = MemoryAdapter({ plugins })
+    const app = scimApp(adapter, { verifiedEmails: true }, { events })
+    const org = await app.organization()
+    // The owner provisioned by their own IdP: already a member, so no event, and no role change.
+    await app.call(org.token, 'POST', '/Users', { schemas: [core], userName: `${org.owner.id}@example.com` })
+    expect(named('organizationMemberAdded').filter((m) => m.via === 'scim')).toEqual([])
+    expect((await (await app.owner(org)).json()).members.find((m: { userId: string }) => m.userId === org.owner.id).role).toBe('owner')
+  })
+})
