@@ -74,3 +74,37 @@ describe('SCIM events', () => {
     expect((await (await app.owner(org)).json()).members.find((m: { userId: string }) => m.userId === org.owner.id).role).toBe('owner')
   })
 })
+
+describe('SCIM rate limit', () => {
+  it('counts per token: past the limit a SCIM 429 with Retry-After, nothing done; another token unaffected; the window passes', async () => {
+    const adapter = MemoryAdapter({ plugins })
+    const app = scimApp(adapter, undefined, { rateLimit: { rules: { scimRequest: [{ per: 'account', limit: 3, windowSeconds: 60 }] } } })
+    const a = await app.organization()
+    const b = await app.organization()
+    for (let i = 0; i < 3; i++) expect((await app.call(a.token, 'GET', '/Users')).status).toBe(200)
+    const mail = `rl-${unique()}@example.com`
+    const refused = await app.call(a.token, 'POST', '/Users', { schemas: [core], userName: mail })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('content-type')).toMatch(/^application\/scim\+json/)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60)
+    const body = await refused.json()
+    expect(body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '429' })
+    expect(body.detail).toMatch(/SCIM token/)
+    expect(await adapter.getUserByEmail!(mail)).toBeNull()
+    // The discovery endpoints take no token and are not counted per token.
+    expect((await app.call(a.token, 'GET', '/ServiceProviderConfig')).status).toBe(200)
+    expect((await app.call(b.token, 'GET', '/Users')).status).toBe(200)
+    // Unknown tokens are refused before counting: they never use up a real token's allowance.
+    app.clock.now += 61_000
+    for (let i = 0; i < 5; i++) expect((await app.call(`lks_${'y'.repeat(43)}`, 'GET', '/Users')).status).toBe(401)
+    expect((await app.call(a.token, 'POST', '/Users', { schemas: [core], userName: mail })).status).toBe(201)
+  })
+
+  it('is on by default and generous: a burst of requests from one token passes', async () => {
+    const app = scimApp(MemoryAdapter({ plugins }), undefined, { rateLimit: {} })
+    const org = await app.organization()
+    const answers = await Promise.all(Array.from({ length: 200 }, () => app.call(org.token, 'GET', '/Users?count=1')))
+    expect(answers.every((r) => r.status === 200)).toBe(true)
+  })
+})

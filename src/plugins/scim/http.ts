@@ -18,7 +18,9 @@ export function scimReply(ctx: Context, status: number, body: unknown, extra: Re
 
 export function errorReply(ctx: Context, error: ScimError): Reply {
   const body = { schemas: [urn.error], status: String(error.status), ...(error.scimType && { scimType: error.scimType }), detail: error.message }
-  return scimReply(ctx, error.status, body, error.status === 401 ? { 'www-authenticate': 'Bearer realm="scim"' } : {})
+  const extra: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer realm="scim"' } : {}
+  if (error.retryAfter !== undefined) extra['retry-after'] = String(error.retryAfter)
+  return scimReply(ctx, error.status, body, extra)
 }
 
 /** The request's bearer token and its organization; 401 for none, an unknown or revoked one, or one whose organization is gone. */

@@ -3,7 +3,7 @@
  * organization, so no path names one and no id of another organization can be reached. Every
  * failure answers a SCIM error body; one that is not a SCIM failure is logged and answered 500.
  */
-import type { Action, Context, Reply } from 'latchkey/server'
+import { AuthError, enforceRateLimit, type Action, type Context, type Reply } from 'latchkey/server'
 import { resourceTypesReply, schemasReply, serviceProviderConfig } from './discovery.js'
 import { ScimError } from './errors.js'
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from './groups.js'
@@ -12,6 +12,18 @@ import type { ResolvedScim } from './options.js'
 import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from './users.js'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** Counted per token (plugin.ts declares the rule); a refusal is a SCIM error, with Retry-After. */
+export const requestAction = 'scimRequest'
+
+async function limited(ctx: Context, tokenId: string): Promise<void> {
+  try {
+    await enforceRateLimit(ctx.config.rateLimit, ctx.request, requestAction, tokenId, ctx.now)
+  } catch (error) {
+    if (error instanceof AuthError && error.retryAfter !== undefined) throw new ScimError(error.status, error.message, undefined, error.retryAfter)
+    throw error
+  }
+}
 
 function segments(rest: string | undefined): string[] | null {
   if (!rest) return []
@@ -38,6 +50,7 @@ async function dispatch(ctx: Context, options: ResolvedScim, method: Method, res
   }
   if (kind !== 'Users' && kind !== 'Groups') throw new ScimError(404, 'Expected /scim/v2/ followed by Users, Groups, ServiceProviderConfig, ResourceTypes or Schemas')
   const caller = await callerOfToken(ctx)
+  await limited(ctx, caller.token.id)
   const org = caller.organization.id
   const users = kind === 'Users'
   if (id === undefined) {
