@@ -75,6 +75,25 @@ describe('SCIM events', () => {
   })
 })
 
+describe('SCIM role events', () => {
+  it('a mapped group fires organizationRoleChanged via scim, there and back', async () => {
+    const { heard, events, named } = listening()
+    const app = scimApp(MemoryAdapter({ plugins }), undefined, { events })
+    const org = await app.organization()
+    const mapped = (await app.mappedToken(org, { Leads: 'admin' })).body
+    const mail = `lead-${unique()}@example.com`
+    const user = await (await app.call(mapped.token, 'POST', '/Users', { userName: mail })).json()
+    const userId = (await (await app.owner(org)).json()).members.find((m: { email: string }) => m.email === mail).userId
+    heard.length = 0
+    const group = await (await app.call(mapped.token, 'POST', '/Groups', { displayName: 'Leads', members: [{ value: user.id }] })).json()
+    const by = { id: mapped.id, name: 'Mapped' }
+    expect(named('organizationRoleChanged')).toEqual([{ organization: expect.objectContaining({ id: org.id }), member: { userId, role: 'admin' }, from: 'member', via: 'scim', by }])
+    await app.call(mapped.token, 'PATCH', `/Groups/${group.id}`, { schemas: [patchOp], Operations: [{ op: 'Remove', path: 'members', value: [{ value: user.id }] }] })
+    expect(named('organizationRoleChanged')[1]).toEqual({ organization: expect.objectContaining({ id: org.id }), member: { userId, role: 'member' }, from: 'admin', via: 'scim', by })
+    expect(heard).toHaveLength(2)
+  })
+})
+
 describe('SCIM rate limit', () => {
   it('counts per token: past the limit a SCIM 429 with Retry-After, nothing done; another token unaffected; the window passes', async () => {
     const adapter = MemoryAdapter({ plugins })

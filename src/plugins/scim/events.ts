@@ -56,6 +56,9 @@ export async function fire<N extends keyof All>(ctx: Context, name: N, message: 
 export interface Caller {
   organization: ScimOrganizationInfo
   token: ScimTokenActor
+  /** The token's group mapping, and who made it (no mapped role ranks above them). */
+  groupRoles: Record<string, string>
+  createdBy: string | null
 }
 
 export const tokenInfo = (t: ScimTokenRecord): ScimTokenEventInfo => ({ id: t.id, name: t.name, createdAt: t.createdAt })

@@ -3,7 +3,7 @@ import { sha256Hex, useAdapter, type Context, type Reply } from 'latchkey/server
 import { invalidSyntax, invalidValue, ScimError, unauthorized } from './errors.js'
 import { organizationInfo, type Caller } from './events.js'
 import type { Doc } from './normalize.js'
-import type { ScimStore, ScimTokenRecord } from './records.js'
+import type { ScimStore } from './records.js'
 import { storeMethods } from './store.js'
 import { urn } from './schema.js'
 
@@ -24,7 +24,7 @@ export function errorReply(ctx: Context, error: ScimError): Reply {
 }
 
 /** The request's bearer token and its organization; 401 for none, an unknown or revoked one, or one whose organization is gone. */
-export async function callerOfToken(ctx: Context): Promise<Caller & { record: ScimTokenRecord }> {
+export async function callerOfToken(ctx: Context): Promise<Caller> {
   const header = ctx.incoming.header('authorization') ?? ''
   const m = /^Bearer +([A-Za-z0-9._~+/-]{20,200}=*) *$/i.exec(header)
   if (!m) throw unauthorized()
@@ -33,7 +33,7 @@ export async function callerOfToken(ctx: Context): Promise<Caller & { record: Sc
   const organizations = useAdapter<{ getOrganization(id: string): Promise<{ id: string; name: string; slug: string } | null> }>(ctx.config, ['getOrganization'], 'scim')
   const organization = await organizations.getOrganization(token.organizationId)
   if (!organization) throw unauthorized()
-  return { organization: organizationInfo(organization), token: { id: token.id, name: token.name }, record: token }
+  return { organization: organizationInfo(organization), token: { id: token.id, name: token.name }, groupRoles: token.groupRoles, createdBy: token.createdBy }
 }
 
 /** A JSON object body of application/scim+json (or application/json), at most the configuration's `maxBodySize`. */

@@ -5,6 +5,7 @@
  */
 import { configurationError, type LatchkeyPlugin } from 'latchkey/server'
 import { errorCodes } from './errors.js'
+import { roleMethods } from './group-roles.js'
 import { memberMethods } from './membership.js'
 import { resolveOptions, type ScimOptions } from './options.js'
 import { requestAction, scimAction } from './routes.js'
@@ -18,7 +19,7 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
   return {
     id: 'scim',
     schema: scimSchema,
-    adapterMethods: () => [...storeMethods, ...memberMethods, 'getMember', 'getUserByEmail', 'createUser', 'deleteUser', 'deleteSession'],
+    adapterMethods: () => [...storeMethods, ...memberMethods, ...roleMethods, 'getUserByEmail', 'createUser', 'deleteUser', 'deleteSession'],
     errorCodes,
     rateLimits: {
       // IdPs push in bursts (a first sync, a group of thousands): generous, and per token, so one organization's IdP never slows another's.

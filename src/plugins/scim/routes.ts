@@ -55,18 +55,18 @@ async function dispatch(ctx: Context, options: ResolvedScim, method: Method, res
   const users = kind === 'Users'
   if (id === undefined) {
     if (method === 'GET') return users ? listUsers(ctx, options, org) : listGroups(ctx, options, org)
-    if (method === 'POST') return users ? createUser(ctx, options, caller) : createGroup(ctx, org)
+    if (method === 'POST') return users ? createUser(ctx, options, caller) : createGroup(ctx, options, caller)
     throw refuse()
   }
   switch (method) {
     case 'GET':
       return users ? getUser(ctx, org, id) : getGroup(ctx, org, id)
     case 'PUT':
-      return users ? replaceUser(ctx, options, caller, id) : replaceGroup(ctx, org, id)
+      return users ? replaceUser(ctx, options, caller, id) : replaceGroup(ctx, options, caller, id)
     case 'PATCH':
-      return users ? patchUser(ctx, options, caller, id) : patchGroup(ctx, org, id)
+      return users ? patchUser(ctx, options, caller, id) : patchGroup(ctx, options, caller, id)
     case 'DELETE':
-      return users ? deleteUser(ctx, caller, id) : deleteGroup(ctx, org, id)
+      return users ? deleteUser(ctx, caller, id) : deleteGroup(ctx, options, caller, id)
     default:
       throw refuse()
   }

@@ -7,6 +7,7 @@
 import { AuthError, json, randomToken, readAction, requireFresh, requireOwner, sha256Hex, stringField, useAdapter, type Context, type Reply, type SignedIn } from 'latchkey/server'
 import { tokenNotFound } from './errors.js'
 import { fire, organizationInfo, tokenInfo, userActor } from './events.js'
+import { readGroupRoles, rolesOf } from './group-roles.js'
 import { store } from './http.js'
 import type { ScimTokenRecord } from './records.js'
 
@@ -31,7 +32,7 @@ async function manager(ctx: Context, organizationId: string): Promise<{ me: Sign
   return { me, organization, role: member.role }
 }
 
-const view = (t: ScimTokenRecord) => ({ id: t.id, name: t.name, createdBy: t.createdBy, createdAt: t.createdAt.toISOString() })
+const view = (t: ScimTokenRecord) => ({ id: t.id, name: t.name, createdBy: t.createdBy, createdAt: t.createdAt.toISOString(), groupRoles: t.groupRoles })
 
 export async function listTokens(ctx: Context, organizationId: string | undefined): Promise<Reply> {
   if (!organizationId) throw new AuthError('InvalidRequest', 'Expected /scim-tokens/<organization id>', { status: 400 })
@@ -42,7 +43,7 @@ export async function listTokens(ctx: Context, organizationId: string | undefine
 export async function tokensPost(ctx: Context, organizationId: string | undefined): Promise<Reply> {
   const { body, action } = await readAction(ctx, ['create', 'revoke'])
   if (!organizationId) throw new AuthError('InvalidRequest', 'Expected /scim-tokens/<organization id>', { status: 400 })
-  const { me, organization } = await manager(ctx, organizationId)
+  const { me, organization, role } = await manager(ctx, organizationId)
   if (action === 'revoke') {
     const id = stringField(body, 'id')
     if (!id || id.length > 200) throw new AuthError('InvalidRequest', 'Expected "id": the id of one of the organization\'s SCIM tokens', { status: 400 })
@@ -54,8 +55,9 @@ export async function tokensPost(ctx: Context, organizationId: string | undefine
   requireFresh(ctx, me.signedInAt)
   const name = (stringField(body, 'name') ?? '').trim()
   if (!name || name.length > maxName || /[\u0000-\u001f\u007f]/.test(name)) throw new AuthError('InvalidRequest', `Expected "name": 1 to ${maxName} printable characters, to tell the token apart`, { status: 400 })
+  const groupRoles = readGroupRoles((body as Record<string, unknown>).groupRoles, rolesOf(ctx), role)
   const token = `lks_${randomToken(32)}`
-  const made = await store(ctx).createScimToken({ id: crypto.randomUUID(), organizationId, name, tokenHash: await sha256Hex(token), createdBy: me.user.id, createdAt: new Date(ctx.now) })
+  const made = await store(ctx).createScimToken({ id: crypto.randomUUID(), organizationId, name, tokenHash: await sha256Hex(token), createdBy: me.user.id, createdAt: new Date(ctx.now), groupRoles })
   await fire(ctx, 'scimTokenCreated', { organization: organizationInfo(organization), token: tokenInfo(made), by: userActor(me) })
   return json(ctx, { ...view(made), token, endpoint: `${ctx.baseUrl}/scim/v2` })
 }

@@ -8,6 +8,7 @@ import { invalidFilter, invalidValue, notFound, ScimError, uniqueness } from './
 import { matches, parseFilter, plainEquality, type Filter, type FilterPath } from './filter.js'
 import { listReply, pageOf, project, readScimBody, scimReply, store } from './http.js'
 import { fire, type Caller } from './events.js'
+import { roleFor } from './group-roles.js'
 import { grant, revoke } from './membership.js'
 import { normalizeResource, type Doc } from './normalize.js'
 import type { ResolvedScim } from './options.js'
@@ -137,7 +138,7 @@ export async function createUser(ctx: Context, options: ResolvedScim, caller: Ca
 async function save(ctx: Context, options: ResolvedScim, caller: Caller, current: ScimUserRecord, doc: Doc): Promise<Reply> {
   const fields = fieldsOf(doc)
   if (current.active && !fields.active) await deactivate(ctx, caller, current, false)
-  if (!current.active && fields.active) await grant(ctx, caller, current.userId, options.role)
+  if (!current.active && fields.active) await grant(ctx, caller, current.userId, await roleFor(ctx, options, caller, current.id))
   const saved = await store(ctx).updateScimUser(current.organizationId, current.id, { ...fields, updatedAt: new Date(ctx.now) })
   if (saved === 'taken') throw uniqueness('The userName')
   if (!saved) throw notFound('User')
