@@ -75,6 +75,60 @@ describe('SCIM events', () => {
   })
 })
 
+describe("a later change of a user's name or address from the IdP", () => {
+  it('the name always; the address not where the IdP is not vouched for', async () => {
+    const adapter = MemoryAdapter({ plugins })
+    const app = scimApp(adapter)
+    const org = await app.organization()
+    const mail = `n-${unique()}@example.com`
+    const user = await (await app.call(org.token, 'POST', '/Users', { schemas: [core], userName: mail, name: { givenName: 'Ada', familyName: 'Byron' } })).json()
+    const id = (await adapter.getUserByEmail!(mail))!.id
+    expect((await adapter.getUser!(id))!.name).toBe('Ada Byron')
+    // Okta's PUT of the whole user, a new family name and a new address.
+    const moved = `moved-${unique()}@example.com`
+    const put = await app.call(org.token, 'PUT', `/Users/${user.id}`, { schemas: [core], userName: mail, name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ primary: true, value: moved }], active: true })
+    expect(put.status).toBe(200)
+    const after = (await adapter.getUser!(id))!
+    expect(after.name).toBe('Ada Lovelace')
+    expect(after.email).toBe(mail)
+    expect((await put.json()).emails[0].value).toBe(moved)
+  })
+
+  it('the address where the IdP vouches (Entra\'s PATCH), verified; never onto one another account holds: 409, nothing changed', async () => {
+    const adapter = MemoryAdapter({ plugins })
+    const app = scimApp(adapter, { verifiedEmails: ({ email }) => email.endsWith('@contoso.example') })
+    const org = await app.organization()
+    const upn = `g-${unique()}@contoso.example`
+    const user = await (await app.call(org.token, 'POST', '/Users', { schemas: [core], userName: upn, emails: [{ primary: true, type: 'work', value: upn }], displayName: 'Grace' })).json()
+    const id = (await adapter.getUserByEmail!(upn))!.id
+    const next = `hopper-${unique()}@contoso.example`
+    const patched = await app.call(org.token, 'PATCH', `/Users/${user.id}`, {
+      schemas: [patchOp],
+      Operations: [
+        { op: 'Replace', path: 'emails[type eq "work"].value', value: next },
+        { op: 'Replace', path: 'displayName', value: 'Grace Hopper' },
+      ],
+    })
+    expect(patched.status).toBe(200)
+    const after = (await adapter.getUser!(id))!
+    expect([after.email, after.name]).toEqual([next, 'Grace Hopper'])
+    expect(after.emailVerified).toBeInstanceOf(Date)
+    // An address the IdP does not vouch for: the SCIM resource changes, the account keeps its address.
+    const elsewhere = `x-${unique()}@example.com`
+    expect((await app.call(org.token, 'PATCH', `/Users/${user.id}`, { schemas: [patchOp], Operations: [{ op: 'Replace', path: 'emails[type eq "work"].value', value: elsewhere }] })).status).toBe(200)
+    expect((await adapter.getUser!(id))!.email).toBe(next)
+    // Onto another account's address: refused, and neither the resource nor the account changed.
+    const taken = `taken-${unique()}@contoso.example`
+    await adapter.createUser!({ id: `other-${unique()}`, email: taken, emailVerified: new Date() })
+    const before = await (await app.call(org.token, 'GET', `/Users/${user.id}`)).json()
+    const refused = await app.call(org.token, 'PATCH', `/Users/${user.id}`, { schemas: [patchOp], Operations: [{ op: 'Replace', path: 'emails[type eq "work"].value', value: taken }, { op: 'Replace', path: 'displayName', value: 'Someone' }] })
+    expect(refused.status).toBe(409)
+    expect((await refused.json()).scimType).toBe('uniqueness')
+    expect(await (await app.call(org.token, 'GET', `/Users/${user.id}`)).json()).toEqual(before)
+    expect([(await adapter.getUser!(id))!.email, (await adapter.getUser!(id))!.name]).toEqual([next, 'Grace Hopper'])
+  })
+})
+
 describe('SCIM role events', () => {
   it('a mapped group fires organizationRoleChanged via scim, there and back', async () => {
     const { heard, events, named } = listening()

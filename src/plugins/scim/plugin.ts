@@ -19,7 +19,7 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
   return {
     id: 'scim',
     schema: scimSchema,
-    adapterMethods: () => [...storeMethods, ...memberMethods, ...roleMethods, 'getUserByEmail', 'createUser', 'deleteUser', 'deleteSession'],
+    adapterMethods: () => [...storeMethods, ...memberMethods, ...roleMethods, 'getUser', 'getUserByEmail', 'createUser', 'updateUser', 'deleteUser', 'deleteSession'],
     errorCodes,
     rateLimits: {
       // IdPs push in bursts (a first sync, a group of thousands): generous, and per token, so one organization's IdP never slows another's.

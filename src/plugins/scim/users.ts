@@ -3,7 +3,7 @@
  * `active: false` (PUT or PATCH) and DELETE deprovision: the membership goes and the user's
  * sessions in the organization end (membership.ts); `active: true` provisions again.
  */
-import { useAdapter, type Context, type Reply } from 'latchkey/server'
+import { useAdapter, type AdapterUser, type Context, type Reply } from 'latchkey/server'
 import { invalidFilter, invalidValue, notFound, ScimError, uniqueness } from './errors.js'
 import { matches, parseFilter, plainEquality, type Filter, type FilterPath } from './filter.js'
 import { listReply, pageOf, project, readScimBody, scimReply, store } from './http.js'
@@ -134,14 +134,54 @@ export async function createUser(ctx: Context, options: ResolvedScim, caller: Ca
   return answer(ctx, 201, record)
 }
 
-/** Stores a user's new document, provisioning or deprovisioning where `active` changed. */
+/**
+ * What a later change from the IdP makes of the latchkey user: the name always (where it sends
+ * one); the address only where the configuration says the IdP vouches for it, and never one
+ * another account holds (409, checked before anything is stored).
+ */
+async function profileChanges(ctx: Context, options: ResolvedScim, current: ScimUserRecord, doc: Doc): Promise<Partial<AdapterUser> | null> {
+  const adapter = useAdapter(ctx.config, ['getUser', 'getUserByEmail'], 'scim')
+  const user = await adapter.getUser(current.userId)
+  if (!user) return null
+  const changes: Partial<AdapterUser> = {}
+  const name = nameOf(doc)
+  if (name !== null && name !== user.name) changes.name = name
+  let email: string | null = null
+  try {
+    email = emailOf(doc)
+  } catch {
+    // No address in the new document: the user keeps theirs.
+  }
+  if (email && email !== user.email && (await options.vouches(current.organizationId, email))) {
+    const holder = await adapter.getUserByEmail(email)
+    if (holder && holder.id !== user.id) throw uniqueness('An account of this email address')
+    changes.email = email
+    changes.emailVerified = new Date(ctx.now)
+  }
+  return Object.keys(changes).length ? changes : null
+}
+
+async function applyProfile(ctx: Context, userId: string, changes: Partial<AdapterUser> | null): Promise<void> {
+  if (!changes) return
+  try {
+    await useAdapter(ctx.config, ['updateUser'], 'scim').updateUser({ ...changes, id: userId })
+  } catch (error) {
+    // Another account took the address in between: the database's unique index said so.
+    if (changes.email && (await useAdapter(ctx.config, ['getUserByEmail'], 'scim').getUserByEmail(changes.email))?.id !== userId) throw uniqueness('An account of this email address')
+    throw error
+  }
+}
+
+/** Stores a user's new document, provisioning or deprovisioning where `active` changed, and the latchkey user's name and address. */
 async function save(ctx: Context, options: ResolvedScim, caller: Caller, current: ScimUserRecord, doc: Doc): Promise<Reply> {
   const fields = fieldsOf(doc)
+  const profile = await profileChanges(ctx, options, current, doc)
   if (current.active && !fields.active) await deactivate(ctx, caller, current, false)
   if (!current.active && fields.active) await grant(ctx, caller, current.userId, await roleFor(ctx, options, caller, current.id))
   const saved = await store(ctx).updateScimUser(current.organizationId, current.id, { ...fields, updatedAt: new Date(ctx.now) })
   if (saved === 'taken') throw uniqueness('The userName')
   if (!saved) throw notFound('User')
+  await applyProfile(ctx, current.userId, profile)
   return answer(ctx, 200, saved)
 }
 
