@@ -129,6 +129,27 @@ describe("a later change of a user's name or address from the IdP", () => {
   })
 })
 
+describe('deprovisioning under the JWT strategy', () => {
+  it('the organization is gone from the session at the next read; the session stays (a JWT cannot be deleted); provisioned again, the old claim does not come back', async () => {
+    const adapter = MemoryAdapter({ plugins })
+    const app = scimApp(adapter, undefined, { strategy: 'jwt' })
+    const org = await app.organization()
+    const mail = `jwt-${unique()}@example.com`
+    const user = await (await app.call(org.token, 'POST', '/Users', { schemas: [core], userName: mail })).json()
+    const id = (await adapter.getUserByEmail!(mail))!.id
+    const jar = await app.signIn(id)
+    expect((await app.post(jar, '/organizations', { action: 'switch', organizationId: org.id })).status).toBe(200)
+    expect((await jar.session()).organization).toMatchObject({ id: org.id, role: 'member' })
+    await app.call(org.token, 'PATCH', `/Users/${user.id}`, { schemas: [patchOp], Operations: [{ op: 'replace', value: { active: false } }] })
+    const after = await jar.session()
+    expect(after.user.id ?? after.user.email).toBeTruthy()
+    expect(after.organization).toBeUndefined()
+    // Active again: a new membership, so the token's old claim names nothing; the user switches anew.
+    await app.call(org.token, 'PATCH', `/Users/${user.id}`, { schemas: [patchOp], Operations: [{ op: 'replace', value: { active: true } }] })
+    expect((await jar.session()).organization).toBeUndefined()
+  })
+})
+
 describe('SCIM role events', () => {
   it('a mapped group fires organizationRoleChanged via scim, there and back', async () => {
     const { heard, events, named } = listening()
