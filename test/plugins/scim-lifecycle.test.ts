@@ -202,3 +202,26 @@ describe('SCIM rate limit', () => {
     expect(answers.every((r) => r.status === 200)).toBe(true)
   })
 })
+
+describe('listing users', () => {
+  it("reads a page's groups in one call, whatever the page's size, and shows each user's own", async () => {
+    const adapter = MemoryAdapter({ plugins }) as ReturnType<typeof MemoryAdapter> & Record<string, (...args: any[]) => Promise<unknown>>
+    const calls = { one: 0, many: 0 }
+    const [one, many] = [adapter.groupsOfScimUser!, adapter.groupsOfScimUsers!]
+    adapter.groupsOfScimUser = (...args) => (calls.one++, one(...args))
+    adapter.groupsOfScimUsers = (...args) => (calls.many++, many(...args))
+    const app = scimApp(adapter)
+    const org = await app.organization()
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) ids.push((await (await app.call(org.token, 'POST', '/Users', { userName: `l${i}-${unique()}@example.com` })).json()).id)
+    await app.call(org.token, 'POST', '/Groups', { displayName: 'Odd', members: [{ value: ids[1] }, { value: ids[3] }] })
+    Object.assign(calls, { one: 0, many: 0 })
+    const page = await (await app.call(org.token, 'GET', '/Users?startIndex=1&count=5')).json()
+    expect(calls).toEqual({ one: 0, many: 1 })
+    const shown = Object.fromEntries(page.Resources.map((r: { id: string; groups: Array<{ display: string }> }) => [r.id, r.groups.map((g) => g.display).join()]))
+    expect(shown).toEqual(Object.fromEntries(ids.map((id, i) => [id, i % 2 ? 'Odd' : ''])))
+    // Groups excluded: no call at all.
+    await app.call(org.token, 'GET', '/Users?excludedAttributes=groups')
+    expect(calls).toEqual({ one: 0, many: 1 })
+  })
+})

@@ -42,10 +42,10 @@ function nameOf(doc: Doc): string | null {
   return (doc.displayName as string | undefined) ?? (name?.formatted as string | undefined) ?? (given || null)
 }
 
-async function render(ctx: Context, r: ScimUserRecord, withGroups = true): Promise<Doc> {
+/** `groups`: the user's, where the caller read them (a page's in one query); else none are shown. */
+function render(ctx: Context, r: ScimUserRecord, groups: Array<{ id: string; displayName: string }> = []): Doc {
   const { [urn.enterprise]: extension, ...core } = r.attributes
   const base = `${ctx.baseUrl}/scim/v2`
-  const groups = withGroups ? await store(ctx).groupsOfScimUser(r.organizationId, r.id) : []
   return {
     schemas: extension ? [urn.user, urn.enterprise] : [urn.user],
     id: r.id,
@@ -57,7 +57,7 @@ async function render(ctx: Context, r: ScimUserRecord, withGroups = true): Promi
 }
 
 const answer = async (ctx: Context, status: number, r: ScimUserRecord) => {
-  const body = project(await render(ctx, r), ctx.url.searchParams)
+  const body = project(render(ctx, r, await store(ctx).groupsOfScimUser(r.organizationId, r.id)), ctx.url.searchParams)
   return scimReply(ctx, status, body, { location: `${ctx.baseUrl}/scim/v2/Users/${r.id}`, etag: `W/"${r.version}"` })
 }
 
@@ -74,7 +74,11 @@ export async function listUsers(ctx: Context, options: ResolvedScim, organizatio
   const text = params.get('filter')
   const s = store(ctx)
   const withGroups = !/(^|,)\s*groups\s*(,|$)/i.test(params.get('excludedAttributes') ?? '')
-  const out = async (users: ScimUserRecord[]) => Promise.all(users.map(async (u) => project(await render(ctx, u, withGroups), params)))
+  // One query for the page's groups, whatever its size.
+  const out = async (users: ScimUserRecord[]) => {
+    const groups = withGroups && users.length ? await s.groupsOfScimUsers(organizationId, users.map((u) => u.id)) : {}
+    return users.map((u) => project(render(ctx, u, groups[u.id]), params))
+  }
   const filter = text ? parseFilter(userKind, text) : undefined
   const plain = filter && plainEquality(filter, ['userName', 'externalId', 'id'])
   if (!filter || plain) {
@@ -91,7 +95,7 @@ export async function listUsers(ctx: Context, options: ResolvedScim, organizatio
   const { total, users } = await s.listScimUsers(organizationId, {}, { offset: 0, limit: options.maxScan + 1 })
   if (total > options.maxScan) throw new ScimError(400, `The organization has more than ${options.maxScan} users: filter with "userName eq" or "externalId eq"`, 'tooMany')
   const hits: ScimUserRecord[] = []
-  for (const u of users) if (matches(filter, await render(ctx, u, false))) hits.push(u)
+  for (const u of users) if (matches(filter, render(ctx, u))) hits.push(u)
   return listReply(ctx, await out(hits.slice(startIndex - 1, startIndex - 1 + count)), hits.length, startIndex)
 }
 
