@@ -245,6 +245,10 @@ describe('SCIM attacks', () => {
 
   it("group roles: A's mapped token never changes a role in B; an owner in a mapped group stays owner", async () => {
     const { adapter, app, a, b, user } = await world()
+    // A's owner cannot make a mapped token in B.
+    const across = await app.mappedToken({ id: b.id, owner: a.owner }, { G: 'member' })
+    expect(across.res.status).toBe(404)
+    expect(across.body.error).toBe('OrganizationNotFound')
     const mapped = (await app.mappedToken(a, { G: 'admin' })).body.token
     const bUserId = (await adapter.getUserByEmail!(user.userName))!.id
     const made = await (await app.call(mapped, 'POST', '/Groups', { displayName: 'G', members: [{ value: user.id }] })).json()
