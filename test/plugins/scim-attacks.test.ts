@@ -208,4 +208,60 @@ describe('SCIM attacks', () => {
     expect((await stale.json()).error).toBe('SessionNotFresh')
     expect((await (await a.owner.jar.get(`/auth/scim-tokens/${a.id}`)).json()).tokens).toHaveLength(1)
   })
+
+  it('group roles: owner refused, bad mappings refused, nothing made; never above the creator, even after they are demoted', async () => {
+    const { app, a } = await world()
+    const tokens = async () => (await (await a.owner.jar.get(`/auth/scim-tokens/${a.id}`)).json()).tokens.length
+    const before = await tokens()
+    for (const groupRoles of [{ G: 'owner' }, { G: 'nosuchrole' }, { G: 7 }, ['admin'], 'admin', { '': 'admin' }, { ['x'.repeat(300)]: 'admin' }, { 'a\u0000b': 'admin' }, Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`g${i}`, 'member']))]) {
+      const { res, body } = await app.mappedToken(a, groupRoles)
+      expect(res.status).toBe(400)
+      expect(body.error).toBe('InvalidRequest')
+    }
+    expect(await tokens()).toBe(before)
+    // A role that may manage tokens but ranks as member cannot map a group to admin.
+    const mail = `it-${unique()}@example.com`
+    const resource = await (await app.call(a.token, 'POST', '/Users', { userName: mail })).json()
+    const itId = (await (await app.owner(a)).json()).members.find((m: { email: string }) => m.email === mail).userId
+    expect((await app.post(a.owner.jar, `/organizations/${a.id}`, { action: 'set-role', userId: itId, role: 'it' })).status).toBe(200)
+    const it = await app.signIn(itId)
+    const above = await app.mappedToken(a, { G: 'admin' }, it)
+    expect(above.res.status).toBe(403)
+    expect(above.body.error).toBe('OrganizationForbidden')
+    expect(await tokens()).toBe(before)
+    const ok = await app.mappedToken(a, { G: 'editor' }, it)
+    expect(ok.res.status).toBe(200)
+    // An admin's token mapping to admin: once the admin is demoted, it gives admin no more.
+    expect((await app.post(a.owner.jar, `/organizations/${a.id}`, { action: 'set-role', userId: itId, role: 'admin' })).status).toBe(200)
+    const adminToken = (await app.mappedToken(a, { Admins: 'admin' }, it)).body.token
+    expect((await app.post(a.owner.jar, `/organizations/${a.id}`, { action: 'set-role', userId: itId, role: 'member' })).status).toBe(200)
+    const other = `o-${unique()}@example.com`
+    const target = await (await app.call(adminToken, 'POST', '/Users', { userName: other })).json()
+    const targetId = (await (await app.owner(a)).json()).members.find((m: { email: string }) => m.email === other).userId
+    await app.call(adminToken, 'POST', '/Groups', { displayName: 'Admins', members: [{ value: target.id }, { value: resource.id }] })
+    expect(await app.roleOf(a, targetId)).toBe('member')
+    expect(await app.roleOf(a, itId)).toBe('member')
+  })
+
+  it("group roles: A's mapped token never changes a role in B; an owner in a mapped group stays owner", async () => {
+    const { adapter, app, a, b, user } = await world()
+    // A's owner cannot make a mapped token in B.
+    const across = await app.mappedToken({ id: b.id, owner: a.owner }, { G: 'member' })
+    expect(across.res.status).toBe(404)
+    expect(across.body.error).toBe('OrganizationNotFound')
+    const mapped = (await app.mappedToken(a, { G: 'admin' })).body.token
+    const bUserId = (await adapter.getUserByEmail!(user.userName))!.id
+    const made = await (await app.call(mapped, 'POST', '/Groups', { displayName: 'G', members: [{ value: user.id }] })).json()
+    expect(made.members).toEqual([])
+    expect(await app.roleOf(b, bUserId)).toBe('member')
+    // The owner, linked by a vouching IdP, then put in a group mapped to admin: still owner; out of it: still owner.
+    const vouching = scimApp(adapter, { verifiedEmails: true })
+    const o = await vouching.organization()
+    const token = (await vouching.mappedToken(o, { Staff: 'admin' })).body.token
+    const owner = await (await vouching.call(token, 'POST', '/Users', { userName: `${o.owner.id}@example.com` })).json()
+    const group = await (await vouching.call(token, 'POST', '/Groups', { displayName: 'Staff', members: [{ value: owner.id }] })).json()
+    expect(await vouching.roleOf(o, o.owner.id)).toBe('owner')
+    await vouching.call(token, 'DELETE', `/Groups/${group.id}`)
+    expect(await vouching.roleOf(o, o.owner.id)).toBe('owner')
+  })
 })

@@ -8,14 +8,22 @@ import { scim, type ScimOptions } from 'latchkey/plugins/scim'
 import { Jar } from '../support/jar.js'
 import { testSecret } from '../support/server.js'
 
-export const orgs = organizations({ roles: { admin: { scim: ['manage'] } } })
+// `it` may manage SCIM tokens but ranks as member; `editor` is an app role a group may map to.
+export const orgs = organizations({ roles: { admin: { scim: ['manage'] }, it: { scim: ['manage'] }, editor: { doc: ['edit'] } } })
 export const provisioning = scim()
 export const plugins = [orgs, provisioning]
 
 let seq = 0
 export const unique = () => `${Date.now().toString(36)}${++seq}`
 
-export function scimApp(adapter: Adapter, options?: ScimOptions) {
+/** What a test may set beyond the plugin's options: listeners, rate limits, the session strategy. */
+export interface AppExtras {
+  events?: Record<string, (message: never) => unknown>
+  rateLimit?: Parameters<typeof Latchkey>[0]['rateLimit']
+  strategy?: 'database' | 'jwt'
+}
+
+export function scimApp(adapter: Adapter, options?: ScimOptions, extras: AppExtras = {}) {
   const logs: string[] = []
   const clock = { now: Date.now() }
   const handler = Latchkey({
@@ -23,8 +31,9 @@ export function scimApp(adapter: Adapter, options?: ScimOptions) {
     secret: testSecret,
     adapter,
     plugins: [orgs, options ? scim(options) : provisioning],
-    session: { strategy: 'database' },
-    rateLimit: false,
+    session: { strategy: extras.strategy ?? 'database' },
+    rateLimit: extras.rateLimit ?? false,
+    ...(extras.events && { events: extras.events as never }),
     logger: { error: (e) => logs.push(`error ${e.name}: ${e.message}`), warn: (w) => logs.push(`warn ${w}`), debug: () => {} },
     providers: [Credentials({ credentials: { username: {} }, authorize: async ({ username }) => (await adapter.getUser!(String(username))) ?? null })],
   })
@@ -60,5 +69,13 @@ export function scimApp(adapter: Adapter, options?: ScimOptions) {
     )
   /** The organization's page as its owner sees it (its members). */
   const owner = (org: { id: string; owner: { jar: Jar } }) => org.owner.jar.get(`/auth/organizations/${org.id}`)
-  return { handler, clock, logs, signIn, person, post, organization, call, owner }
+  /** The role of `userId` in the organization, as its owner's page lists it (undefined: not a member). */
+  const roleOf = async (org: { id: string; owner: { jar: Jar } }, userId: string): Promise<string | undefined> =>
+    ((await (await owner(org)).json()).members as Array<{ userId: string; role: string }>).find((m) => m.userId === userId)?.role
+  /** Another token of the organization, made by `jar` (its owner by default) with a group mapping. */
+  const mappedToken = async (org: { id: string; owner: { jar: Jar } }, groupRoles: unknown, jar: Jar = org.owner.jar) => {
+    const res = await post(jar, `/scim-tokens/${org.id}`, { action: 'create', name: 'Mapped', groupRoles })
+    return { res, body: (await res.json()) as { token: string; id: string; groupRoles: Record<string, string>; error?: string } }
+  }
+  return { handler, clock, logs, signIn, person, post, organization, call, owner, roleOf, mappedToken }
 }

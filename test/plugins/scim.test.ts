@@ -178,6 +178,56 @@ for (const [storeName, makeStore] of Object.entries(stores)) {
       expect((await removed.json()).members.map((m: { value: string }) => m.value)).toEqual([ids[1]])
     })
 
+    it("groups mapped to roles, with Okta's and Entra's group PATCH shapes: the highest mapped role, back to the default on leaving", async () => {
+      const app = await setup()
+      const org = await app.organization()
+      const { res, body: mapped } = await app.mappedToken(org, { 'Eng Admins': 'admin', 'editors-ext': 'editor' })
+      expect(res.status).toBe(200)
+      expect(mapped.groupRoles).toEqual({ 'Eng Admins': 'admin', 'editors-ext': 'editor' })
+      const listed = await (await org.owner.jar.get(`/auth/scim-tokens/${org.id}`)).json()
+      expect(listed.tokens.find((t: { id: string }) => t.id === mapped.id).groupRoles).toEqual({ 'Eng Admins': 'admin', 'editors-ext': 'editor' })
+      const token = mapped.token
+      const people: Array<{ id: string; userId: string }> = []
+      for (const n of ['ada', 'bob']) {
+        const mail = `${n}-${unique()}@example.com`
+        const made = await (await app.call(token, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: mail, emails: [{ primary: true, value: mail }], active: true })).json()
+        const userId = (await (await app.owner(org)).json()).members.find((m: { email: string }) => m.email === mail).userId
+        people.push({ id: made.id, userId })
+      }
+      const [ada, bob] = people as [{ id: string; userId: string }, { id: string; userId: string }]
+      expect(await app.roleOf(org, ada.userId)).toBe('member')
+      // Okta pushes a group with a member, then adds another.
+      const eng = await (await app.call(token, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Eng Admins', members: [{ value: ada.id, display: 'ada' }] })).json()
+      expect(await app.roleOf(org, ada.userId)).toBe('admin')
+      await app.call(token, 'PATCH', `/Groups/${eng.id}`, { schemas: [patchOp], Operations: [{ op: 'add', path: 'members', value: [{ value: bob.id, display: 'bob' }] }] })
+      expect(await app.roleOf(org, bob.userId)).toBe('admin')
+      // Entra: a group mapped by its externalId; Add members; the higher role (admin) stays.
+      const editors = await (await app.call(token, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], externalId: 'editors-ext', displayName: 'Editors', meta: { resourceType: 'Group' } })).json()
+      await app.call(token, 'PATCH', `/Groups/${editors.id}`, { schemas: [patchOp], Operations: [{ op: 'Add', path: 'members', value: [{ value: ada.id }] }] })
+      expect(await app.roleOf(org, ada.userId)).toBe('admin')
+      // Okta drops ada from Eng Admins: editor, by the group she is still in.
+      await app.call(token, 'PATCH', `/Groups/${eng.id}`, { schemas: [patchOp], Operations: [{ op: 'remove', path: `members[value eq "${ada.id}"]` }] })
+      expect(await app.roleOf(org, ada.userId)).toBe('editor')
+      // Entra removes her from Editors: back to the default.
+      await app.call(token, 'PATCH', `/Groups/${editors.id}`, { schemas: [patchOp], Operations: [{ op: 'Remove', path: 'members', value: [{ value: ada.id }] }] })
+      expect(await app.roleOf(org, ada.userId)).toBe('member')
+      // Deprovisioned and provisioned again: the role her groups give comes back with the membership.
+      await app.call(token, 'PATCH', `/Users/${bob.id}`, { schemas: [patchOp], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] })
+      expect(await app.roleOf(org, bob.userId)).toBeUndefined()
+      await app.call(token, 'PATCH', `/Users/${bob.id}`, { schemas: [patchOp], Operations: [{ op: 'Replace', path: 'active', value: 'True' }] })
+      expect(await app.roleOf(org, bob.userId)).toBe('admin')
+      // A renamed group no longer matches the mapping; deleting one drops its role too.
+      await app.call(token, 'PATCH', `/Groups/${eng.id}`, { schemas: [patchOp], Operations: [{ op: 'replace', value: { id: eng.id, displayName: 'Eng' } }] })
+      expect(await app.roleOf(org, bob.userId)).toBe('member')
+      await app.call(token, 'PATCH', `/Groups/${eng.id}`, { schemas: [patchOp], Operations: [{ op: 'replace', value: { displayName: 'Eng Admins' } }] })
+      expect(await app.roleOf(org, bob.userId)).toBe('admin')
+      expect((await app.call(token, 'DELETE', `/Groups/${eng.id}`)).status).toBe(204)
+      expect(await app.roleOf(org, bob.userId)).toBe('member')
+      // A token without a mapping leaves roles alone.
+      await app.call(org.token, 'POST', '/Groups', { displayName: 'Eng Admins', members: [{ value: ada.id }] })
+      expect(await app.roleOf(org, ada.userId)).toBe('member')
+    })
+
     it('discovery: ServiceProviderConfig, ResourceTypes and Schemas', async () => {
       const app = await setup()
       const config = await app.call(null, 'GET', '/ServiceProviderConfig')

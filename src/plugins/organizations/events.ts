@@ -36,22 +36,36 @@ export interface Actor {
   email: string | null
 }
 
+/** Who acted for `via: 'scim'`: the organization's SCIM token (the IdP), by its id and name. */
+export interface ScimTokenActor {
+  id: string
+  name: string
+}
+
 export interface OrganizationEvents {
   /**
    * A member joined: the creator of a new organization (`via: 'create'`), an invitee who accepted,
    * a user who joined by their verified address's domain (`'domain'`, with `domain`), or one made a
    * member at sign-in by a domain with `autoJoin` (`'auto-join'`, `by` the user).
    */
-  organizationMemberAdded?: (message: {
-    organization: OrganizationEventInfo
-    member: MemberEventInfo
-    via: 'create' | 'invitation' | 'domain' | 'auto-join'
-    domain?: string
-    by: Actor
-  }) => void | Promise<void>
-  /** A member left (`by` is the member) or was removed. */
-  organizationMemberRemoved?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; left: boolean; by: Actor }) => void | Promise<void>
-  organizationRoleChanged?: (message: { organization: OrganizationEventInfo; member: MemberEventInfo; from: string; by: Actor }) => void | Promise<void>
+  organizationMemberAdded?: (
+    message:
+      | { organization: OrganizationEventInfo; member: MemberEventInfo; via: 'create' | 'invitation' | 'domain' | 'auto-join'; domain?: string; by: Actor }
+      /** Provisioned by the organization's IdP (the SCIM plugin). */
+      | { organization: OrganizationEventInfo; member: MemberEventInfo; via: 'scim'; by: ScimTokenActor },
+  ) => void | Promise<void>
+  /** A member left (`by` is the member) or was removed; `via: 'scim'` when the IdP deprovisioned them. */
+  organizationMemberRemoved?: (
+    message:
+      | { organization: OrganizationEventInfo; member: MemberEventInfo; left: boolean; via?: undefined; by: Actor }
+      | { organization: OrganizationEventInfo; member: MemberEventInfo; left: false; via: 'scim'; by: ScimTokenActor },
+  ) => void | Promise<void>
+  /** `via: 'scim'` when a group the IdP changed maps to another role. */
+  organizationRoleChanged?: (
+    message:
+      | { organization: OrganizationEventInfo; member: MemberEventInfo; from: string; via?: undefined; by: Actor }
+      | { organization: OrganizationEventInfo; member: MemberEventInfo; from: string; via: 'scim'; by: ScimTokenActor },
+  ) => void | Promise<void>
   organizationInvitationSent?: (message: { organization: OrganizationEventInfo; invitation: InvitationEventInfo; by: Actor }) => void | Promise<void>
   /** `by` is the invitee, now a member with `member.role`. */
   organizationInvitationAccepted?: (message: { organization: OrganizationEventInfo; invitation: InvitationEventInfo; member: MemberEventInfo; by: Actor }) => void | Promise<void>

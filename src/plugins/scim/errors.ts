@@ -17,6 +17,8 @@ export class ScimError extends Error {
     readonly status: number,
     message: string,
     readonly scimType?: ScimType,
+    /** Seconds, for a `Retry-After` header (429, 503). */
+    readonly retryAfter?: number,
   ) {
     super(message)
     this.name = 'ScimError'

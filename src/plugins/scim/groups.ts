@@ -1,12 +1,14 @@
 /**
  * /Groups: the organization's groups and their members (its provisioned users), kept in the
- * plugin's own tables. A group grants nothing by itself: the app reads them (docs/scim.md).
+ * plugin's own tables. A group grants a role only where the token maps it (group-roles.ts).
  * Members that are not the organization's users are left out.
  */
 import type { Context, Reply } from 'latchkey/server'
 import { invalidValue, notFound, ScimError, uniqueness } from './errors.js'
 import { matches, parseFilter, plainEquality } from './filter.js'
 import { listReply, pageOf, project, readScimBody, scimReply, store } from './http.js'
+import type { Caller } from './events.js'
+import { applyGroupRoles } from './group-roles.js'
 import { normalizeResource, type Doc } from './normalize.js'
 import type { ResolvedScim } from './options.js'
 import { applyPatch } from './patch.js'
@@ -68,36 +70,42 @@ export async function getGroup(ctx: Context, organizationId: string, id: string)
   return answer(ctx, 200, found)
 }
 
-export async function createGroup(ctx: Context, organizationId: string): Promise<Reply> {
+export async function createGroup(ctx: Context, options: ResolvedScim, caller: Caller): Promise<Reply> {
   const fields = fieldsOf(normalizeResource(groupKind, await readScimBody(ctx)))
   const now = new Date(ctx.now)
-  const made = await store(ctx).createScimGroup({ id: crypto.randomUUID(), organizationId, ...fields, createdAt: now, updatedAt: now, version: 1 })
+  const made = await store(ctx).createScimGroup({ id: crypto.randomUUID(), organizationId: caller.organization.id, ...fields, createdAt: now, updatedAt: now, version: 1 })
   if (made === 'taken') throw uniqueness('The displayName')
+  await applyGroupRoles(ctx, options, caller, made.members)
   return answer(ctx, 201, made)
 }
 
-async function save(ctx: Context, current: ScimGroupRecord, doc: Doc): Promise<Reply> {
+/** Stores the group's new document; the roles of those who joined or left (or stayed, when its name changed) follow. */
+async function save(ctx: Context, options: ResolvedScim, caller: Caller, current: ScimGroupRecord, doc: Doc): Promise<Reply> {
   const saved = await store(ctx).updateScimGroup(current.organizationId, current.id, { ...fieldsOf(doc), updatedAt: new Date(ctx.now) })
   if (saved === 'taken') throw uniqueness('The displayName')
   if (!saved) throw notFound('Group')
+  await applyGroupRoles(ctx, options, caller, [...current.members, ...saved.members])
   return answer(ctx, 200, saved)
 }
 
-export async function replaceGroup(ctx: Context, organizationId: string, id: string): Promise<Reply> {
+export async function replaceGroup(ctx: Context, options: ResolvedScim, caller: Caller, id: string): Promise<Reply> {
   const body = await readScimBody(ctx)
-  const current = await store(ctx).getScimGroup(organizationId, id)
+  const current = await store(ctx).getScimGroup(caller.organization.id, id)
   if (!current) throw notFound('Group')
-  return save(ctx, current, normalizeResource(groupKind, body))
+  return save(ctx, options, caller, current, normalizeResource(groupKind, body))
 }
 
-export async function patchGroup(ctx: Context, organizationId: string, id: string): Promise<Reply> {
+export async function patchGroup(ctx: Context, options: ResolvedScim, caller: Caller, id: string): Promise<Reply> {
   const body = await readScimBody(ctx)
-  const current = await store(ctx).getScimGroup(organizationId, id)
+  const current = await store(ctx).getScimGroup(caller.organization.id, id)
   if (!current) throw notFound('Group')
-  return save(ctx, current, applyPatch(groupKind, docOf(current), body, id))
+  return save(ctx, options, caller, current, applyPatch(groupKind, docOf(current), body, id))
 }
 
-export async function deleteGroup(ctx: Context, organizationId: string, id: string): Promise<Reply> {
-  if (!(await store(ctx).deleteScimGroup(organizationId, id))) throw notFound('Group')
+export async function deleteGroup(ctx: Context, options: ResolvedScim, caller: Caller, id: string): Promise<Reply> {
+  const s = store(ctx)
+  const current = await s.getScimGroup(caller.organization.id, id)
+  if (!current || !(await s.deleteScimGroup(caller.organization.id, id))) throw notFound('Group')
+  await applyGroupRoles(ctx, options, caller, current.members)
   return scimReply(ctx, 204, null)
 }

@@ -1,6 +1,7 @@
 /** What every SCIM endpoint shares: its answers (application/scim+json), its bodies, the bearer token, paging. */
 import { sha256Hex, useAdapter, type Context, type Reply } from 'latchkey/server'
 import { invalidSyntax, invalidValue, ScimError, unauthorized } from './errors.js'
+import { organizationInfo, type Caller } from './events.js'
 import type { Doc } from './normalize.js'
 import type { ScimStore } from './records.js'
 import { storeMethods } from './store.js'
@@ -17,19 +18,22 @@ export function scimReply(ctx: Context, status: number, body: unknown, extra: Re
 
 export function errorReply(ctx: Context, error: ScimError): Reply {
   const body = { schemas: [urn.error], status: String(error.status), ...(error.scimType && { scimType: error.scimType }), detail: error.message }
-  return scimReply(ctx, error.status, body, error.status === 401 ? { 'www-authenticate': 'Bearer realm="scim"' } : {})
+  const extra: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer realm="scim"' } : {}
+  if (error.retryAfter !== undefined) extra['retry-after'] = String(error.retryAfter)
+  return scimReply(ctx, error.status, body, extra)
 }
 
-/** The organization the request's bearer token belongs to; 401 for none, an unknown or revoked one, or one whose organization is gone. */
-export async function organizationOfToken(ctx: Context): Promise<string> {
+/** The request's bearer token and its organization; 401 for none, an unknown or revoked one, or one whose organization is gone. */
+export async function callerOfToken(ctx: Context): Promise<Caller> {
   const header = ctx.incoming.header('authorization') ?? ''
   const m = /^Bearer +([A-Za-z0-9._~+/-]{20,200}=*) *$/i.exec(header)
   if (!m) throw unauthorized()
   const token = await store(ctx).scimTokenByHash(await sha256Hex(m[1]!))
   if (!token) throw unauthorized()
-  const organizations = useAdapter<{ getOrganization(id: string): Promise<unknown> }>(ctx.config, ['getOrganization'], 'scim')
-  if (!(await organizations.getOrganization(token.organizationId))) throw unauthorized()
-  return token.organizationId
+  const organizations = useAdapter<{ getOrganization(id: string): Promise<{ id: string; name: string; slug: string } | null> }>(ctx.config, ['getOrganization'], 'scim')
+  const organization = await organizations.getOrganization(token.organizationId)
+  if (!organization) throw unauthorized()
+  return { organization: organizationInfo(organization), token: { id: token.id, name: token.name }, groupRoles: token.groupRoles, createdBy: token.createdBy }
 }
 
 /** A JSON object body of application/scim+json (or application/json), at most the configuration's `maxBodySize`. */

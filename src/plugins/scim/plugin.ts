@@ -5,9 +5,10 @@
  */
 import { configurationError, type LatchkeyPlugin } from 'latchkey/server'
 import { errorCodes } from './errors.js'
+import { roleMethods } from './group-roles.js'
 import { memberMethods } from './membership.js'
 import { resolveOptions, type ScimOptions } from './options.js'
-import { scimAction } from './routes.js'
+import { requestAction, scimAction } from './routes.js'
 import { scimSchema, storeMethods } from './store.js'
 import { listTokens, tokensPost } from './tokens.js'
 
@@ -18,8 +19,12 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
   return {
     id: 'scim',
     schema: scimSchema,
-    adapterMethods: () => [...storeMethods, ...memberMethods, 'getMember', 'getUserByEmail', 'createUser', 'deleteUser', 'deleteSession'],
+    adapterMethods: () => [...storeMethods, ...memberMethods, ...roleMethods, 'getUser', 'getUserByEmail', 'createUser', 'updateUser', 'deleteUser', 'deleteSession'],
     errorCodes,
+    rateLimits: {
+      // IdPs push in bursts (a first sync, a group of thousands): generous, and per token, so one organization's IdP never slows another's.
+      [requestAction]: { label: 'SCIM requests', accountName: 'SCIM token', whenStoreFails: 'open', rules: [{ per: 'account', limit: 6000, windowSeconds: 60 }] },
+    },
     configure(config, resolvedConfig) {
       if (!resolvedConfig.adapter) throw configurationError('scim: needs an adapter made with the organizations plugin and this one: openDatabase({ plugins: [orgs, scim] })')
       const ids = (config.plugins ?? []).map((p) => p.id)

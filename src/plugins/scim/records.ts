@@ -8,6 +8,8 @@ export interface ScimTokenRecord {
   /** The admin who made it; null once that user is gone. */
   createdBy: string | null
   createdAt: Date
+  /** A SCIM group's displayName or externalId → the role its members get (never owner). Empty: groups grant nothing. */
+  groupRoles: Record<string, string>
 }
 
 /** A provisioned user: the SCIM resource, and the latchkey user it stands for. */
@@ -37,6 +39,13 @@ export interface ScimGroupRecord {
   createdAt: Date
   updatedAt: Date
   version: number
+}
+
+/** A group as a user's `groups` lists it, and as a role mapping reads it. */
+export interface GroupOfUser {
+  id: string
+  displayName: string
+  externalId: string | null
 }
 
 export interface Page {
@@ -73,4 +82,6 @@ export interface ScimStore {
   deleteScimGroup(organizationId: string, id: string): Promise<boolean>
   /** The groups a user resource is a member of, by name. */
   groupsOfScimUser(organizationId: string, id: string): Promise<Array<{ id: string; displayName: string }>>
+  /** The groups of many user resources at once (one query: a page of users), by name; every id asked is a key, and none of another organization. */
+  groupsOfScimUsers(organizationId: string, ids: string[]): Promise<Record<string, GroupOfUser[]>>
 }

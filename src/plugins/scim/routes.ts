@@ -3,15 +3,27 @@
  * organization, so no path names one and no id of another organization can be reached. Every
  * failure answers a SCIM error body; one that is not a SCIM failure is logged and answered 500.
  */
-import type { Action, Context, Reply } from 'latchkey/server'
+import { AuthError, enforceRateLimit, type Action, type Context, type Reply } from 'latchkey/server'
 import { resourceTypesReply, schemasReply, serviceProviderConfig } from './discovery.js'
 import { ScimError } from './errors.js'
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from './groups.js'
-import { errorReply, organizationOfToken } from './http.js'
+import { callerOfToken, errorReply } from './http.js'
 import type { ResolvedScim } from './options.js'
 import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from './users.js'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** Counted per token (plugin.ts declares the rule); a refusal is a SCIM error, with Retry-After. */
+export const requestAction = 'scimRequest'
+
+async function limited(ctx: Context, tokenId: string): Promise<void> {
+  try {
+    await enforceRateLimit(ctx.config.rateLimit, ctx.request, requestAction, tokenId, ctx.now)
+  } catch (error) {
+    if (error instanceof AuthError && error.retryAfter !== undefined) throw new ScimError(error.status, error.message, undefined, error.retryAfter)
+    throw error
+  }
+}
 
 function segments(rest: string | undefined): string[] | null {
   if (!rest) return []
@@ -37,22 +49,24 @@ async function dispatch(ctx: Context, options: ResolvedScim, method: Method, res
     return kind === 'Schemas' ? schemasReply(ctx, id) : resourceTypesReply(ctx, id)
   }
   if (kind !== 'Users' && kind !== 'Groups') throw new ScimError(404, 'Expected /scim/v2/ followed by Users, Groups, ServiceProviderConfig, ResourceTypes or Schemas')
-  const org = await organizationOfToken(ctx)
+  const caller = await callerOfToken(ctx)
+  await limited(ctx, caller.token.id)
+  const org = caller.organization.id
   const users = kind === 'Users'
   if (id === undefined) {
     if (method === 'GET') return users ? listUsers(ctx, options, org) : listGroups(ctx, options, org)
-    if (method === 'POST') return users ? createUser(ctx, options, org) : createGroup(ctx, org)
+    if (method === 'POST') return users ? createUser(ctx, options, caller) : createGroup(ctx, options, caller)
     throw refuse()
   }
   switch (method) {
     case 'GET':
       return users ? getUser(ctx, org, id) : getGroup(ctx, org, id)
     case 'PUT':
-      return users ? replaceUser(ctx, options, org, id) : replaceGroup(ctx, org, id)
+      return users ? replaceUser(ctx, options, caller, id) : replaceGroup(ctx, options, caller, id)
     case 'PATCH':
-      return users ? patchUser(ctx, options, org, id) : patchGroup(ctx, org, id)
+      return users ? patchUser(ctx, options, caller, id) : patchGroup(ctx, options, caller, id)
     case 'DELETE':
-      return users ? deleteUser(ctx, org, id) : deleteGroup(ctx, org, id)
+      return users ? deleteUser(ctx, caller, id) : deleteGroup(ctx, options, caller, id)
     default:
       throw refuse()
   }

@@ -18,8 +18,9 @@ export function memoryStore(): ScimStore {
 
   return {
     async createScimToken(token) {
-      tokens.set(token.id, copy(token))
-      return publicToken(token)
+      const stored = { ...copy(token), groupRoles: copy(token.groupRoles ?? {}) }
+      tokens.set(token.id, stored)
+      return publicToken(stored)
     },
     async listScimTokens(organizationId) {
       return ordered([...tokens.values()].filter((t) => t.organizationId === organizationId)).map(publicToken)
@@ -103,6 +104,10 @@ export function memoryStore(): ScimStore {
         .filter((g) => g.organizationId === organizationId && g.members.includes(id))
         .map((g) => ({ id: g.id, displayName: g.displayName }))
         .sort((a, b) => (a.displayName < b.displayName ? -1 : 1))
+    },
+    async groupsOfScimUsers(organizationId, ids) {
+      const mineSorted = [...groups.values()].filter((g) => g.organizationId === organizationId).sort((a, b) => (a.displayName < b.displayName ? -1 : a.displayName > b.displayName ? 1 : a.id < b.id ? -1 : 1))
+      return Object.fromEntries(ids.map((id) => [id, mineSorted.filter((g) => g.members.includes(id)).map((g) => ({ id: g.id, displayName: g.displayName, externalId: g.externalId }))]))
     },
   }
 }

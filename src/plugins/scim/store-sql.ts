@@ -4,7 +4,7 @@
  * a group's name) is the database's, so two servers provisioning at once agree.
  */
 import type { PluginMigration, SchemaQueryable } from 'latchkey/server'
-import type { ScimGroupRecord, ScimStore, ScimTokenRecord, ScimUserRecord } from './records.js'
+import type { GroupOfUser, ScimGroupRecord, ScimStore, ScimTokenRecord, ScimUserRecord } from './records.js'
 
 export const migrations: PluginMigration[] = [
   {
@@ -53,6 +53,11 @@ export const migrations: PluginMigration[] = [
       'CREATE INDEX scim_group_members_user ON scim_group_members (user_resource_id)',
     ],
   },
+  {
+    version: 2,
+    name: "SCIM tokens' group-to-role mapping",
+    statements: [`ALTER TABLE scim_tokens ADD COLUMN group_roles jsonb NOT NULL DEFAULT '{}'::jsonb`],
+  },
 ]
 
 type Row = Record<string, unknown>
@@ -61,7 +66,7 @@ const str = (v: unknown) => (v == null ? null : String(v))
 const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v)
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505'
 
-const TOKEN = 'id, organization_id, name, created_by, created_at'
+const TOKEN = 'id, organization_id, name, created_by, created_at, group_roles'
 const USER = 'id, organization_id, user_id, user_name, external_id, active, attributes, created_at, updated_at, version'
 const GROUP = 'id, organization_id, display_name, external_id, created_at, updated_at, version'
 /** The members of `g`, sorted, as JSON: a subquery over a group row. */
@@ -69,7 +74,14 @@ const membersOf = (g: string) => `COALESCE((SELECT json_agg(m.user_resource_id O
 /** The organization's own user resources among the JSON list `$n`. */
 const ownUsers = (org: string, list: string) => `SELECT u.id FROM scim_users u WHERE u.organization_id = ${org} AND u.id IN (SELECT jsonb_array_elements_text(${list}::text::jsonb))`
 
-const toToken = (r: Row): ScimTokenRecord => ({ id: String(r.id), organizationId: String(r.organization_id), name: String(r.name), createdBy: str(r.created_by), createdAt: date(r.created_at) })
+const toToken = (r: Row): ScimTokenRecord => ({
+  id: String(r.id),
+  organizationId: String(r.organization_id),
+  name: String(r.name),
+  createdBy: str(r.created_by),
+  createdAt: date(r.created_at),
+  groupRoles: (parsed(r.group_roles) ?? {}) as Record<string, string>,
+})
 const toUser = (r: Row): ScimUserRecord => ({
   id: String(r.id),
   organizationId: String(r.organization_id),
@@ -109,8 +121,8 @@ export function sqlStore(db: SchemaQueryable): ScimStore {
   return {
     async createScimToken(t) {
       const [row] = await rows(
-        `INSERT INTO scim_tokens (id, organization_id, name, token_hash, created_by, created_at) VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz) RETURNING ${TOKEN}`,
-        [t.id, t.organizationId, t.name, t.tokenHash, t.createdBy, t.createdAt],
+        `INSERT INTO scim_tokens (id, organization_id, name, token_hash, created_by, created_at, group_roles) VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz, $7::text::jsonb) RETURNING ${TOKEN}`,
+        [t.id, t.organizationId, t.name, t.tokenHash, t.createdBy, t.createdAt, JSON.stringify(t.groupRoles ?? {})],
       )
       return toToken(row!)
     },
@@ -212,6 +224,17 @@ export function sqlStore(db: SchemaQueryable): ScimStore {
         [organizationId, id],
       )
       return found.map((r) => ({ id: String(r.id), displayName: String(r.display_name) }))
+    },
+    async groupsOfScimUsers(organizationId, ids) {
+      const out: Record<string, GroupOfUser[]> = Object.fromEntries(ids.map((id) => [id, []]))
+      if (!ids.length) return out
+      const found = await rows(
+        `SELECT m.user_resource_id, g.id, g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+         WHERE g.organization_id = $1::text AND m.user_resource_id = ANY($2::text[]) ORDER BY g.display_name, g.id`,
+        [organizationId, ids],
+      )
+      for (const r of found) out[String(r.user_resource_id)]?.push({ id: String(r.id), displayName: String(r.display_name), externalId: str(r.external_id) })
+      return out
     },
   }
 }

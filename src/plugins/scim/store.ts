@@ -26,6 +26,7 @@ export const storeMethods: Array<keyof ScimStore> = [
   'updateScimGroup',
   'deleteScimGroup',
   'groupsOfScimUser',
+  'groupsOfScimUsers',
 ]
 
 /** The organizations store's method the cases need: an organization to hang the rows on. */
@@ -62,8 +63,9 @@ export const scimSchema: PluginSchema<ScimStore> = {
     'a SCIM token is found by its hash only, listed without it, and revoked only in its organization': async (store) => {
       const [a, b] = [await organization(store), await organization(store)]
       const tokenHash = `hash-${crypto.randomUUID()}`
-      const token = await store.createScimToken({ id: crypto.randomUUID(), organizationId: a, name: 'Okta', tokenHash, createdBy: null, createdAt: new Date() })
+      const token = await store.createScimToken({ id: crypto.randomUUID(), organizationId: a, name: 'Okta', tokenHash, createdBy: null, createdAt: new Date(), groupRoles: { 'Eng Admins': 'admin' } })
       check((await store.scimTokenByHash(tokenHash))?.organizationId === a, 'the token found by its hash')
+      check((await store.scimTokenByHash(tokenHash))?.groupRoles['Eng Admins'] === 'admin', 'its group mapping kept')
       check(!('tokenHash' in (await store.listScimTokens(a))[0]!), 'the list without the hash')
       check(!(await store.deleteScimToken(b, token.id)), "another organization's revoke to touch nothing")
       check(await store.deleteScimToken(a, token.id), 'the token revoked')
@@ -107,6 +109,22 @@ export const scimSchema: PluginSchema<ScimStore> = {
       await store.deleteScimUser(a, bob.id)
       check((await store.getScimGroup(a, id))!.members.join() === ada.id, 'a deleted user gone from the group')
       check(await store.deleteScimGroup(a, id), 'the group deleted')
+    },
+    "a page of users' groups in one call, none of another organization": async (store) => {
+      const [a, b] = [await organization(store), await organization(store)]
+      const [ada, bob, cy] = [await provisioned(store, a, 'ada'), await provisioned(store, a, 'bob'), await provisioned(store, a, 'cy')]
+      const eve = await provisioned(store, b, 'eve')
+      const now = new Date()
+      const group = (organizationId: string, displayName: string, externalId: string | null, members: string[]) =>
+        store.createScimGroup({ id: crypto.randomUUID(), organizationId, displayName, externalId, members, createdAt: now, updatedAt: now, version: 1 }) as Promise<{ id: string }>
+      const sales = await group(a, 'Sales', 'ext-s', [ada.id, bob.id])
+      const eng = await group(a, 'Eng', null, [ada.id])
+      await group(b, 'Other', null, [eve.id])
+      const found = await store.groupsOfScimUsers(a, [ada.id, bob.id, cy.id, eve.id])
+      check(found[ada.id]!.map((g) => g.id).join() === [eng.id, sales.id].join(), "ada's two groups, by name")
+      check(found[bob.id]!.length === 1 && found[bob.id]![0]!.externalId === 'ext-s' && found[bob.id]![0]!.displayName === 'Sales', "bob's group with its externalId")
+      check(found[cy.id]!.length === 0 && found[eve.id]!.length === 0, 'none for a user without, nor for another organization\'s')
+      check(Object.keys(await store.groupsOfScimUsers(a, [])).length === 0, 'nothing asked, nothing answered')
     },
   },
 }

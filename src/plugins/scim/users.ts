@@ -3,10 +3,12 @@
  * `active: false` (PUT or PATCH) and DELETE deprovision: the membership goes and the user's
  * sessions in the organization end (membership.ts); `active: true` provisions again.
  */
-import { useAdapter, type Context, type Reply } from 'latchkey/server'
+import { useAdapter, type AdapterUser, type Context, type Reply } from 'latchkey/server'
 import { invalidFilter, invalidValue, notFound, ScimError, uniqueness } from './errors.js'
 import { matches, parseFilter, plainEquality, type Filter, type FilterPath } from './filter.js'
 import { listReply, pageOf, project, readScimBody, scimReply, store } from './http.js'
+import { fire, type Caller } from './events.js'
+import { roleFor } from './group-roles.js'
 import { grant, revoke } from './membership.js'
 import { normalizeResource, type Doc } from './normalize.js'
 import type { ResolvedScim } from './options.js'
@@ -40,10 +42,10 @@ function nameOf(doc: Doc): string | null {
   return (doc.displayName as string | undefined) ?? (name?.formatted as string | undefined) ?? (given || null)
 }
 
-async function render(ctx: Context, r: ScimUserRecord, withGroups = true): Promise<Doc> {
+/** `groups`: the user's, where the caller read them (a page's in one query); else none are shown. */
+function render(ctx: Context, r: ScimUserRecord, groups: Array<{ id: string; displayName: string }> = []): Doc {
   const { [urn.enterprise]: extension, ...core } = r.attributes
   const base = `${ctx.baseUrl}/scim/v2`
-  const groups = withGroups ? await store(ctx).groupsOfScimUser(r.organizationId, r.id) : []
   return {
     schemas: extension ? [urn.user, urn.enterprise] : [urn.user],
     id: r.id,
@@ -55,7 +57,7 @@ async function render(ctx: Context, r: ScimUserRecord, withGroups = true): Promi
 }
 
 const answer = async (ctx: Context, status: number, r: ScimUserRecord) => {
-  const body = project(await render(ctx, r), ctx.url.searchParams)
+  const body = project(render(ctx, r, await store(ctx).groupsOfScimUser(r.organizationId, r.id)), ctx.url.searchParams)
   return scimReply(ctx, status, body, { location: `${ctx.baseUrl}/scim/v2/Users/${r.id}`, etag: `W/"${r.version}"` })
 }
 
@@ -72,7 +74,11 @@ export async function listUsers(ctx: Context, options: ResolvedScim, organizatio
   const text = params.get('filter')
   const s = store(ctx)
   const withGroups = !/(^|,)\s*groups\s*(,|$)/i.test(params.get('excludedAttributes') ?? '')
-  const out = async (users: ScimUserRecord[]) => Promise.all(users.map(async (u) => project(await render(ctx, u, withGroups), params)))
+  // One query for the page's groups, whatever its size.
+  const out = async (users: ScimUserRecord[]) => {
+    const groups = withGroups && users.length ? await s.groupsOfScimUsers(organizationId, users.map((u) => u.id)) : {}
+    return users.map((u) => project(render(ctx, u, groups[u.id]), params))
+  }
   const filter = text ? parseFilter(userKind, text) : undefined
   const plain = filter && plainEquality(filter, ['userName', 'externalId', 'id'])
   if (!filter || plain) {
@@ -89,7 +95,7 @@ export async function listUsers(ctx: Context, options: ResolvedScim, organizatio
   const { total, users } = await s.listScimUsers(organizationId, {}, { offset: 0, limit: options.maxScan + 1 })
   if (total > options.maxScan) throw new ScimError(400, `The organization has more than ${options.maxScan} users: filter with "userName eq" or "externalId eq"`, 'tooMany')
   const hits: ScimUserRecord[] = []
-  for (const u of users) if (matches(filter, await render(ctx, u, false))) hits.push(u)
+  for (const u of users) if (matches(filter, render(ctx, u))) hits.push(u)
   return listReply(ctx, await out(hits.slice(startIndex - 1, startIndex - 1 + count)), hits.length, startIndex)
 }
 
@@ -99,7 +105,8 @@ export async function getUser(ctx: Context, organizationId: string, id: string):
   return answer(ctx, 200, found)
 }
 
-export async function createUser(ctx: Context, options: ResolvedScim, organizationId: string): Promise<Reply> {
+export async function createUser(ctx: Context, options: ResolvedScim, caller: Caller): Promise<Reply> {
+  const organizationId = caller.organization.id
   const doc = normalizeResource(userKind, await readScimBody(ctx))
   const fields = fieldsOf(doc)
   const email = emailOf(doc)
@@ -127,40 +134,86 @@ export async function createUser(ctx: Context, options: ResolvedScim, organizati
     if (made) await adapter.deleteUser(user.id)
     throw uniqueness('The userName, or the account of this email address,')
   }
-  if (record.active) await grant(ctx, organizationId, user.id, options.role)
+  if (record.active) await grant(ctx, caller, user.id, options.role)
   return answer(ctx, 201, record)
 }
 
-/** Stores a user's new document, provisioning or deprovisioning where `active` changed. */
-async function save(ctx: Context, options: ResolvedScim, current: ScimUserRecord, doc: Doc): Promise<Reply> {
+/**
+ * What a later change from the IdP makes of the latchkey user: the name always (where it sends
+ * one); the address only where the configuration says the IdP vouches for it, and never one
+ * another account holds (409, checked before anything is stored).
+ */
+async function profileChanges(ctx: Context, options: ResolvedScim, current: ScimUserRecord, doc: Doc): Promise<Partial<AdapterUser> | null> {
+  const adapter = useAdapter(ctx.config, ['getUser', 'getUserByEmail'], 'scim')
+  const user = await adapter.getUser(current.userId)
+  if (!user) return null
+  const changes: Partial<AdapterUser> = {}
+  const name = nameOf(doc)
+  if (name !== null && name !== user.name) changes.name = name
+  let email: string | null = null
+  try {
+    email = emailOf(doc)
+  } catch {
+    // No address in the new document: the user keeps theirs.
+  }
+  if (email && email !== user.email && (await options.vouches(current.organizationId, email))) {
+    const holder = await adapter.getUserByEmail(email)
+    if (holder && holder.id !== user.id) throw uniqueness('An account of this email address')
+    changes.email = email
+    changes.emailVerified = new Date(ctx.now)
+  }
+  return Object.keys(changes).length ? changes : null
+}
+
+async function applyProfile(ctx: Context, userId: string, changes: Partial<AdapterUser> | null): Promise<void> {
+  if (!changes) return
+  try {
+    await useAdapter(ctx.config, ['updateUser'], 'scim').updateUser({ ...changes, id: userId })
+  } catch (error) {
+    // Another account took the address in between: the database's unique index said so.
+    if (changes.email && (await useAdapter(ctx.config, ['getUserByEmail'], 'scim').getUserByEmail(changes.email))?.id !== userId) throw uniqueness('An account of this email address')
+    throw error
+  }
+}
+
+/** Stores a user's new document, provisioning or deprovisioning where `active` changed, and the latchkey user's name and address. */
+async function save(ctx: Context, options: ResolvedScim, caller: Caller, current: ScimUserRecord, doc: Doc): Promise<Reply> {
   const fields = fieldsOf(doc)
-  if (current.active && !fields.active) await revoke(ctx, current.organizationId, current.userId)
-  if (!current.active && fields.active) await grant(ctx, current.organizationId, current.userId, options.role)
+  const profile = await profileChanges(ctx, options, current, doc)
+  if (current.active && !fields.active) await deactivate(ctx, caller, current, false)
+  if (!current.active && fields.active) await grant(ctx, caller, current.userId, await roleFor(ctx, options, caller, current.id))
   const saved = await store(ctx).updateScimUser(current.organizationId, current.id, { ...fields, updatedAt: new Date(ctx.now) })
   if (saved === 'taken') throw uniqueness('The userName')
   if (!saved) throw notFound('User')
+  await applyProfile(ctx, current.userId, profile)
   return answer(ctx, 200, saved)
 }
 
-export async function replaceUser(ctx: Context, options: ResolvedScim, organizationId: string, id: string): Promise<Reply> {
-  const body = await readScimBody(ctx)
-  const current = await store(ctx).getScimUser(organizationId, id)
-  if (!current) throw notFound('User')
-  return save(ctx, options, current, normalizeResource(userKind, body))
+/** Deprovisions: the membership and its sessions end; said once, where the user was active. */
+async function deactivate(ctx: Context, caller: Caller, current: ScimUserRecord, deleted: boolean): Promise<void> {
+  await revoke(ctx, caller, current.userId)
+  if (current.active) await fire(ctx, 'scimUserDeactivated', { organization: caller.organization, user: { id: current.id, userId: current.userId, userName: current.userName }, deleted, by: caller.token })
 }
 
-export async function patchUser(ctx: Context, options: ResolvedScim, organizationId: string, id: string): Promise<Reply> {
+export async function replaceUser(ctx: Context, options: ResolvedScim, caller: Caller, id: string): Promise<Reply> {
   const body = await readScimBody(ctx)
-  const current = await store(ctx).getScimUser(organizationId, id)
+  const current = await store(ctx).getScimUser(caller.organization.id, id)
   if (!current) throw notFound('User')
-  return save(ctx, options, current, applyPatch(userKind, docOf(current), body, id))
+  return save(ctx, options, caller, current, normalizeResource(userKind, body))
 }
 
-export async function deleteUser(ctx: Context, organizationId: string, id: string): Promise<Reply> {
+export async function patchUser(ctx: Context, options: ResolvedScim, caller: Caller, id: string): Promise<Reply> {
+  const body = await readScimBody(ctx)
+  const current = await store(ctx).getScimUser(caller.organization.id, id)
+  if (!current) throw notFound('User')
+  return save(ctx, options, caller, current, applyPatch(userKind, docOf(current), body, id))
+}
+
+export async function deleteUser(ctx: Context, caller: Caller, id: string): Promise<Reply> {
   const s = store(ctx)
-  const current = await s.getScimUser(organizationId, id)
+  const current = await s.getScimUser(caller.organization.id, id)
   if (!current) throw notFound('User')
-  await revoke(ctx, organizationId, current.userId)
-  await s.deleteScimUser(organizationId, id)
+  await deactivate(ctx, caller, current, true)
+  await s.deleteScimUser(caller.organization.id, id)
   return scimReply(ctx, 204, null)
 }
