@@ -6,10 +6,8 @@ import { settingsStyles } from './profile-styles.js'
 import type { ProfileKey } from './profile-words.js'
 import { ConnectionForm } from './sso-connection-form.js'
 import { ScimTokens } from './sso-scim-tokens.js'
-import { ShownOrganization } from './shown-organization.js'
+import { ShownOrganization, ssoTestKey as testKey } from './shown-organization.js'
 
-/** The sign-in test under way, kept across the trip to the IdP and back (this tab only). */
-const testKey = 'latchkey-sso-test'
 const styles = `${settingsStyles}
 fieldset{border:0;margin:0;padding:0;display:grid;gap:.3rem;min-width:0}
 legend{padding:0}
@@ -118,7 +116,7 @@ export function ssoSetupElement(client: AuthClient): CustomElementConstructor {
         if (!reached.ok) return void this.results.set(c.id, { ok: false, text: this.p('ssoTestFailed', { message: reached.message }) })
         const provider = Object.values(await this.client.getProviders()).find((p) => (p.type as string) === 'sso')
         if (!provider) return void this.results.set(c.id, { ok: false, text: this.p('ssoTestFailed', { message: 'sso' }) })
-        sessionStorage.setItem(testKey, JSON.stringify({ id: c.id, name: c.name }))
+        sessionStorage.setItem(testKey, JSON.stringify({ id: c.id, name: c.name, organizationId: orgId }))
         // The round trip: to the IdP and back to this page, signed in through the connection.
         await this.client.signIn(provider.id, { connection: c.id, callbackUrl: location.href })
       })

@@ -253,7 +253,7 @@ const messages: ProfileMessages = {
   scimNewToken: 'الرمز',
   scimShownOnce: 'انسخ رمز {name} الآن: لن يُعرض مرة أخرى.',
   scimHide: 'نسخته',
-  scimRevokeName: 'إبطال {name}',
+  scimRevokeName: 'إلغاء {name}',
   scimRevokeAsk: 'هل تريد إبطال {name}؟ لن يتمكن مزوّد الهوية من استخدامه بعد ذلك.',
   scimRevoked: 'تم إبطال {name}.',
   whyCreateScimToken: 'إنشاء رمز SCIM',
