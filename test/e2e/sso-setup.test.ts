@@ -27,9 +27,15 @@ defineElements(window.client)
 window.ready = true
 </script></html>`
 
+/** The drop-in script's page: its settings part brings the organization element and the sso one. */
+const dropInTeam = `<!doctype html><html lang="ar" dir="rtl"><meta charset="utf-8"><title>فريقك</title>
+<main><latchkey-organization></latchkey-organization></main>
+<script src="/latchkey.iife.js" data-base-path="/auth" data-service-worker="/latchkey-sw.js"></script>
+<script>window.client = Latchkey.client; window.ready = true</script></html>`
+
 const provider = oidcIdp()
 afterAll(() => provider.close())
-const env = browserAndServer({ sso: true, scim: true, pages: { '/team': teamPage }, providers: provider.providers })
+const env = browserAndServer({ sso: true, scim: true, pages: { '/team': teamPage, '/drop-in-team': dropInTeam }, providers: provider.providers })
 
 interface Opened {
   context: BrowserContext
@@ -216,7 +222,9 @@ test('axe: no violation with a connection, a new token and a question open, ligh
   await page.emulateMedia({ colorScheme: 'dark' })
   await clean('dark')
   await page.evaluate(() => (document.documentElement.lang = 'ar'))
-  await expect.poll(() => part(page, 'add-connection').textContent()).not.toBe('Add connection')
+  // Its own words (src/locales/ar/sso.ts), on top of the settings elements'.
+  await expect.poll(() => part(page, 'add-connection').textContent()).toBe('إضافة الاتصال')
+  expect(await part(page, 'cancel').textContent()).toBe('إلغاء')
   await expect.poll(() => setup(page).getAttribute('lang')).toBe('ar')
   expect(await setup(page).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('[part~="connection-form"]')!).direction)).toBe('rtl')
   await clean('Arabic, dark')
@@ -228,5 +236,17 @@ test('axe: no violation with a connection, a new token and a question open, ligh
   await expect.poll(() => overflowing(page)).toEqual([])
   await part(page, 'cancel').click()
   expect(await overflowing(page)).toEqual([])
+  await context.close()
+})
+
+test("the drop-in: <latchkey-sso-setup>'s words are a file of their own, fetched with it in Arabic", async () => {
+  const context = await env.browser.newContext()
+  const fetched: string[] = []
+  context.on('request', (r) => /\/locales\//.test(r.url()) && fetched.push(new URL(r.url()).pathname))
+  const page = await openPage(context, `${env.server.url}/drop-in-team`)
+  await owner(page, 'dora', 'Drop-in')
+  await expect.poll(() => part(page, 'add-connection').textContent(), { timeout: 10_000 }).toBe('إضافة الاتصال')
+  expect(await part(page, 'create-token').textContent()).toBe((await import('../../src/locales/ar/sso.js')).default.scimCreate)
+  expect(fetched.sort()).toEqual(['/locales/ar-profile.js', '/locales/ar-sso.js', '/locales/ar.js'])
   await context.close()
 })
