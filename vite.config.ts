@@ -4,7 +4,8 @@
  *                           dist/latchkey-react.js, -vue.js, -svelte.js (ESM, lazy chunk in dist/chunks/), and
  *                           dist/locales/<tag>.js: the elements' languages but English, loaded on demand
  *                           by latchkey-components.js and by the drop-in script beside them, and
- *                           dist/locales/<tag>-profile.js: the account settings elements' words, the same way
+ *                           dist/locales/<tag>-profile.js: the account settings elements' words, the same way, and
+ *                           dist/locales/<tag>-sso.js: <latchkey-sso-setup>'s
  *   vite build --mode locales  dist/locales/<tag>.js alone (the demo serves them beside its drop-in)
  *   vite build --mode iife  dist/latchkey.iife.js (drop-in <script>, global `Latchkey`), and its later parts beside it,
  *                           dist/latchkey-settings.js and dist/latchkey-steps.js (scripts/drop-in-parts.ts)
@@ -20,10 +21,11 @@ import { dropInParts } from './scripts/drop-in-parts.js'
 
 /**
  * Each language file as an entry of its own, so the ESM build and the drop-in share one file each:
- * the elements' words (`locales/<tag>.js`) and the account settings elements' (`locales/<tag>-profile.js`).
+ * the elements' words (`locales/<tag>.js`), the account settings elements' (`locales/<tag>-profile.js`)
+ * and `<latchkey-sso-setup>`'s (`locales/<tag>-sso.js`).
  */
 const locales = Object.fromEntries(
-  languages.filter((tag) => tag !== 'en').flatMap((tag) => [[`locales/${tag}`, `src/locales/${tag}/elements.ts`], [`locales/${tag}-profile`, `src/locales/${tag}/profile.ts`]]),
+  languages.filter((tag) => tag !== 'en').flatMap((tag) => [[`locales/${tag}`, `src/locales/${tag}/elements.ts`], [`locales/${tag}-profile`, `src/locales/${tag}/profile.ts`], [`locales/${tag}-sso`, `src/locales/${tag}/sso.ts`]]),
 )
 
 export default defineConfig(({ mode }): UserConfig => {

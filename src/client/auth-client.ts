@@ -1,7 +1,7 @@
 /** The client's core as an app sees it: its options and its methods (create-auth-client.ts makes it). */
 import type { WorkerRegistrationResult } from './register-worker.js'
 import type { AppProvider, AuthStatus, Session, SessionState } from './types.js'
-import type { ElementMessages, Language, ProfileMessages } from '../locales/index.js'
+import type { ElementMessages, Language, ProfileMessages, SsoMessages } from '../locales/index.js'
 
 export interface AuthClientOptions {
   /** Where the server's routes live: a path, or an absolute URL. Default `/auth`. */
@@ -19,13 +19,13 @@ export interface AuthClientOptions {
    */
   locale?: string
   /** Messages of a shipped language the app words its own way: `{ en: { signOut: 'Log out' } }`. */
-  messages?: { [tag in Language]?: Partial<ElementMessages & ProfileMessages> }
+  messages?: { [tag in Language]?: Partial<ElementMessages & ProfileMessages & SsoMessages> }
   /**
    * Languages the app adds, each a whole catalogue (a missing key is a type error): `{ it: { ... } }`.
-   * The account settings elements' words (`<latchkey-profile>`, `ProfileMessages`) may be left
-   * out: those then show in English.
+   * The account settings elements' words (`<latchkey-profile>`, `ProfileMessages`) and
+   * `<latchkey-sso-setup>`'s (`SsoMessages`) may be left out: those then show in English.
    */
-  languages?: Record<string, ElementMessages & Partial<ProfileMessages>>
+  languages?: Record<string, ElementMessages & Partial<ProfileMessages> & Partial<SsoMessages>>
 }
 
 /** What the elements speak: the `locale`, `messages` and `languages` options as given. */

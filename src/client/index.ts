@@ -16,4 +16,4 @@ export { scimTokens, type ScimTokensClient, type ScimToken } from './plugins/sci
 export { connectedApps, type ConnectedAppsClient, type ConnectedApp } from './plugins/connected-apps.js'
 export { AuthClientError, type AuthClientErrorCode } from './errors.js'
 export type { AccountInfo, AppProvider, AuthStatus, IdentityInfo, ProviderForm, Session, SessionInfo, SessionState } from './types.js'
-export type { ElementMessages, Language, Plural, ProfileMessages } from '../locales/index.js'
+export type { ElementMessages, Language, Plural, ProfileMessages, SsoMessages } from '../locales/index.js'

@@ -6,7 +6,7 @@
 import type { SsoConnectionFields } from '../client/index.js'
 import { h } from './dom.js'
 import { invalid, roleWords, takenName } from './organization-roles.js'
-import type { ProfileKey } from './profile-words.js'
+import type { SsoKey } from './sso-words.js'
 
 type Field = HTMLInputElement | HTMLTextAreaElement
 
@@ -54,8 +54,8 @@ export class ConnectionForm {
     this.samlPart.hidden = this.kind !== 'saml'
   }
   /** Its words in the element's language, and the roles it offers (never owner). */
-  words(p: (key: ProfileKey) => string, roles: string[]) {
-    const said: Record<string, ProfileKey> = { name: 'ssoName', issuer: 'ssoIssuer', clientId: 'ssoClientId', clientSecret: 'ssoClientSecret', metadataXml: 'ssoMetadataXml', metadataUrl: 'ssoMetadataUrl', domains: 'ssoDomains', defaultRole: 'ssoDefaultRole' }
+  words(p: (key: SsoKey) => string, roles: string[]) {
+    const said: Record<string, SsoKey> = { name: 'ssoName', issuer: 'ssoIssuer', clientId: 'ssoClientId', clientSecret: 'ssoClientSecret', metadataXml: 'ssoMetadataXml', metadataUrl: 'ssoMetadataUrl', domains: 'ssoDomains', defaultRole: 'ssoDefaultRole' }
     for (const span of this.form.querySelectorAll<HTMLElement>('span[data-for]')) span.textContent = p(said[span.dataset.for!]!)
     this.legend.textContent = p('ssoKind')
     this.form.setAttribute('aria-label', p('ssoAddHeading'))
@@ -91,7 +91,7 @@ export class ConnectionForm {
     return named === 'defaultRole' ? undefined : (this[named as 'name'] as Field)
   }
   /** The words for a refusal of one of its fields. */
-  refusal(field: Field | undefined): ProfileKey | undefined {
+  refusal(field: Field | undefined): SsoKey | undefined {
     if (!field) return undefined
     if (field === this.issuer || field === this.metadataUrl) return 'ssoUrlInvalid'
     if (field === this.metadataXml) return 'ssoMetadataInvalid'

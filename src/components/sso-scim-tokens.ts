@@ -8,18 +8,18 @@ import type { AuthClient, ScimToken } from '../client/index.js'
 import { when } from './dates.js'
 import { h, isolate, keep } from './dom.js'
 import { need } from './plugins.js'
-import type { ProfileKey } from './profile-words.js'
+import type { SsoKey } from './sso-words.js'
 
 export interface ScimHost {
   client: AuthClient
   lang(): string
-  p(key: ProfileKey, values?: Record<string, unknown>): string
-  heading(key: ProfileKey): HTMLElement
+  p(key: SsoKey, values?: Record<string, unknown>): string
+  heading(key: SsoKey): HTMLElement
   act(button: HTMLButtonElement, run: () => Promise<unknown>, why?: string): Promise<boolean>
   render(): void
-  said(key: ProfileKey, values?: Record<string, unknown>): void
+  said(key: SsoKey, values?: Record<string, unknown>): void
   /** A value with its Copy button. */
-  copyable(label: ProfileKey, text: string, id: string): HTMLElement
+  copyable(label: SsoKey, text: string, id: string): HTMLElement
   /** The form whose action failed, so its error shows under it. */
   failed(form: HTMLFormElement | undefined, field?: HTMLInputElement): void
 }

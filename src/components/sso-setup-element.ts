@@ -3,13 +3,11 @@ import { h, isolate, keep } from './dom.js'
 import { rankOf } from './organization-roles.js'
 import { maybe, need } from './plugins.js'
 import { settingsStyles } from './profile-styles.js'
-import type { ProfileKey } from './profile-words.js'
 import { ConnectionForm } from './sso-connection-form.js'
 import { ScimTokens } from './sso-scim-tokens.js'
-import { ShownOrganization } from './shown-organization.js'
+import { ShownOrganization, ssoTestKey as testKey } from './shown-organization.js'
+import { saySso, ssoWordsFor, type SsoKey } from './sso-words.js'
 
-/** The sign-in test under way, kept across the trip to the IdP and back (this tab only). */
-const testKey = 'latchkey-sso-test'
 const styles = `${settingsStyles}
 fieldset{border:0;margin:0;padding:0;display:grid;gap:.3rem;min-width:0}
 legend{padding:0}
@@ -38,6 +36,11 @@ export function ssoSetupElement(client: AuthClient): CustomElementConstructor {
   return class LatchkeySsoSetup extends ShownOrganization {
     protected readonly tag = 'latchkey-sso-setup'
     protected override ownStyles = styles
+    protected override wordsFor(tag: string) {
+      return ssoWordsFor(this.client, tag)
+    }
+    /** `key`'s message, of the settings elements' catalogue or this element's own, in its language. */
+    protected override p = (key: SsoKey, values?: Record<string, unknown>) => saySso(this.words, key, values)
     /** undefined: not read yet; null: the server has no sso plugin. */
     private connections?: SsoConnection[] | null
     private connectionsFor?: string
@@ -46,7 +49,7 @@ export function ssoSetupElement(client: AuthClient): CustomElementConstructor {
     /** Each connection's test result, by id. */
     private results = new Map<string, { ok: boolean; text: string }>()
     private connectionForm = new ConnectionForm(() => void this.add())
-    private done?: { key: ProfileKey; values?: Record<string, unknown> }
+    private done?: { key: SsoKey; values?: Record<string, unknown> }
     private scim = new ScimTokens({
       client, lang: () => this.words.lang, p: this.p, heading: (k) => this.heading(k), act: (b, run, why) => this.act(b, run, why), render: () => this.render(),
       said: (key, values) => (this.done = { key, values }), copyable: (l, t, id) => this.copyable(l, t, id),
@@ -82,11 +85,11 @@ export function ssoSetupElement(client: AuthClient): CustomElementConstructor {
       if (this.failedForm === this.connectionForm.form) this.failedField = this.connectionForm.fieldOf(e) as HTMLInputElement | undefined
       super.fail(e)
     }
-    private heading(key: ProfileKey) {
+    private heading(key: SsoKey) {
       const level = Math.min(6, Math.max(1, Number(this.getAttribute('heading-level')) || 3))
       return h(`h${level}` as 'h3', { part: 'subheading' }, this.p(key))
     }
-    private copyable(label: ProfileKey, text: string, id: string): HTMLElement {
+    private copyable(label: SsoKey, text: string, id: string): HTMLElement {
       const said = h('span', { part: 'message', role: 'status' })
       const copy: HTMLButtonElement = h('button', {
         type: 'button', part: 'button copy', 'aria-describedby': `${id}-label`,
@@ -118,7 +121,7 @@ export function ssoSetupElement(client: AuthClient): CustomElementConstructor {
         if (!reached.ok) return void this.results.set(c.id, { ok: false, text: this.p('ssoTestFailed', { message: reached.message }) })
         const provider = Object.values(await this.client.getProviders()).find((p) => (p.type as string) === 'sso')
         if (!provider) return void this.results.set(c.id, { ok: false, text: this.p('ssoTestFailed', { message: 'sso' }) })
-        sessionStorage.setItem(testKey, JSON.stringify({ id: c.id, name: c.name }))
+        sessionStorage.setItem(testKey, JSON.stringify({ id: c.id, name: c.name, organizationId: orgId }))
         // The round trip: to the IdP and back to this page, signed in through the connection.
         await this.client.signIn(provider.id, { connection: c.id, callbackUrl: location.href })
       })

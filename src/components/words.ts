@@ -6,7 +6,7 @@
  */
 import type { AuthClient } from '../client/index.js'
 import en from '../locales/en/elements.js'
-import { languages, type ElementMessages, type ProfileMessages } from '../locales/index.js'
+import { languages, type ElementMessages, type ProfileMessages, type SsoMessages } from '../locales/index.js'
 import { fill, negotiate } from '../core/locale.js'
 
 /**
@@ -15,7 +15,7 @@ import { fill, negotiate } from '../core/locale.js'
  */
 export interface Words {
   lang: string
-  messages: ElementMessages & Partial<ProfileMessages>
+  messages: ElementMessages & Partial<ProfileMessages> & Partial<SsoMessages>
 }
 
 export type Key = keyof ElementMessages
@@ -25,15 +25,15 @@ export const english: Words = { lang: 'en', messages: en }
 /** `key`'s message in `words`, its `{names}` filled from `values`. */
 export const say = ({ lang, messages }: Words, key: Key, values?: Record<string, unknown>) => fill(lang, messages[key], values)
 
-/** A language file by name: `<tag>` (the elements' words) or `<tag>-profile` (the settings elements'). */
-type Loader = (file: string) => Promise<{ default: ElementMessages | ProfileMessages }>
+/** A language file by name: `<tag>` (the elements' words), `<tag>-profile` (the settings elements') or `<tag>-sso` (`<latchkey-sso-setup>`'s). */
+type Loader = (file: string) => Promise<{ default: ElementMessages | ProfileMessages | SsoMessages }>
 /** Without a loader (an entry that sets none), every language is English. */
 let loader: Loader = async () => ({ default: en })
 /** How the shipped languages other than English arrive (set once by the entry point). */
 export const useLoader = (load: Loader) => (loader = load)
 
 /** Each language file, fetched once, when first asked for; a file that cannot be loaded answers undefined. */
-const loaded: Record<string, Promise<ElementMessages | ProfileMessages | undefined>> = {}
+const loaded: Record<string, Promise<ElementMessages | ProfileMessages | SsoMessages | undefined>> = {}
 export const languageFile = (file: string) => (loaded[file] ??= Promise.resolve(file).then(loader).then((f) => f.default, () => undefined))
 
 /**

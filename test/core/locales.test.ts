@@ -1,6 +1,6 @@
 /**
  * The catalogues: every shipped language has exactly English's keys (for the elements, for the
- * account settings elements and for the server's pages), each plural has the forms its language's plural rules ask for, and every
+ * account settings elements, for `<latchkey-sso-setup>` and for the server's pages), each plural has the forms its language's plural rules ask for, and every
  * fill-in English has. Then the choice of a language and the filling in of a message.
  */
 import { readdirSync } from 'node:fs'
@@ -21,7 +21,7 @@ describe('the catalogues', () => {
     expect(folders.sort()).toEqual([...languages].sort())
   })
 
-  for (const part of ['elements', 'profile', 'pages']) {
+  for (const part of ['elements', 'profile', 'sso', 'pages']) {
     describe(part, () => {
       it.each(languages.filter((l) => l !== 'en'))('%s has every key of English and no other', async (tag) => {
         const [en, other] = [await load('en', part), await load(tag, part)]

@@ -49,6 +49,13 @@ export async function continueAs(page: Page, identifier: string, host = 'latchke
   await page.locator(`${host} [part~="ways-step"]`).waitFor()
 }
 
+/** Signs `username` in with the test app's credentials provider from the page's script (an address not proven: `<username>@example.com`). */
+export const signInAs = (page: Page, username: string) =>
+  page.evaluate(async (username) => {
+    const result = await window.client.signIn('credentials', { username, password: 'secret', redirect: false })
+    if (!result.ok) throw new Error(`sign-in refused: ${result.error}`)
+  }, username)
+
 /** Signs in with the test app's credentials provider: the username, Continue, then the password. */
 export async function signInWithForm(page: Page, username: string, password = 'secret', host = 'latchkey-signin'): Promise<void> {
   await continueAs(page, username, host)

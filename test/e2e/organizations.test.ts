@@ -10,7 +10,7 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import { violations } from './axe.js'
-import { browserAndServer, focusedAt, markDue, openPage, overflowing, tabUntil } from './helpers.js'
+import { browserAndServer, focusedAt, markDue, openPage, overflowing, signInAs, tabUntil } from './helpers.js'
 
 const orgsPage = `<!doctype html><html lang="en"><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
@@ -48,12 +48,7 @@ async function open(query = '', context?: BrowserContext, viewport?: { width: nu
   return { context, page, problems }
 }
 
-/** Signs `username` in with the credentials provider (an address not proven: `<username>@example.com`). */
-const signIn = (page: Page, username: string) =>
-  page.evaluate(async (username) => {
-    const result = await window.client.signIn('credentials', { username, password: 'secret', redirect: false })
-    if (!result.ok) throw new Error(`sign-in refused: ${result.error}`)
-  }, username)
+const signIn = signInAs
 
 /** Signs `email` in through the emailed link (a proven address, as accepting an invitation needs). */
 async function signInByEmail(page: Page, email: string) {

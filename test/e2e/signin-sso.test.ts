@@ -9,8 +9,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
 import { Browser } from '../oauth/harness.js'
-import { startIdp, type Idp } from '../support/idp.js'
-import { post, verifyDomain, type Store } from '../plugins/sso-support.js'
+import { oidcIdp, post, verifyDomain, type Store } from '../plugins/sso-support.js'
 import { violations } from './axe.js'
 import { browserAndServer, openPage, settled } from './helpers.js'
 
@@ -25,17 +24,9 @@ defineElements(window.client)
 window.ready = true
 </script></html>`
 
-let idp: Idp | undefined
-afterAll(() => idp?.close())
-const env = browserAndServer({
-  sso: true,
-  password: true,
-  pages: { '/sso': ssoPage },
-  providers: async (appUrl) => {
-    idp = await startIdp({ clients: [{ client_id: 'acme', client_secret: 'acme-secret', redirect_uris: [`${appUrl}/auth/callback/sso`] }] })
-    return []
-  },
-})
+const provider = oidcIdp()
+afterAll(() => provider.close())
+const env = browserAndServer({ sso: true, password: true, pages: { '/sso': ssoPage }, providers: provider.providers })
 
 /** An admin (credentials) makes the organization Acme, verifies example.com and adds its OIDC connection. */
 async function acme() {
@@ -45,7 +36,7 @@ async function acme() {
   const org = await post(admin, app, '/organizations', { action: 'create', name: 'Acme' })
   expect(org.status, JSON.stringify(org.body)).toBe(200)
   const made = await post(admin, app, `/sso-connections/${org.body.id}`, {
-    action: 'create', kind: 'oidc', name: 'Acme IdP', issuer: idp!.issuer, clientId: 'acme', clientSecret: 'acme-secret', domains: ['example.com'],
+    action: 'create', kind: 'oidc', name: 'Acme IdP', issuer: provider.idp().issuer, clientId: 'acme', clientSecret: 'acme-secret', domains: ['example.com'],
   })
   expect(made.status, JSON.stringify(made.body)).toBe(200)
   await verifyDomain(env.server.adapter as Store, org.body.id, 'example.com')
@@ -95,7 +86,7 @@ test("an address of the verified domain is offered the organization's sign-in an
   // The keyboard alone: the focus is on the primary action; Enter goes to the IdP.
   expect(await signin(page).evaluate((el) => el.shadowRoot!.activeElement?.getAttribute('part'))).toContain('primary')
   await page.keyboard.press('Enter')
-  await page.waitForURL((u) => u.origin === idp!.origin)
+  await page.waitForURL((u) => u.origin === provider.idp().origin)
   await page.getByLabel('Email').fill('alice@example.com')
   await page.getByLabel('Password').fill('alice-password')
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()

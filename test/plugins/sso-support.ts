@@ -9,6 +9,7 @@ import { organizations } from 'latchkey/plugins/organizations'
 import { sso, type SsoStore } from 'latchkey/plugins/sso'
 import { Browser, recordingLogger, startApp, type App } from '../oauth/harness.js'
 import { testSecret } from '../support/server.js'
+import { startIdp, type Idp } from '../support/idp.js'
 
 export const orgs = organizations({ roles: { auditor: { report: ['read'] } } })
 
@@ -86,3 +87,21 @@ export async function orgAdmin(app: SsoApp) {
   if (made.status !== 200) throw new Error(`organization not made: ${JSON.stringify(made.body)}`)
   return { ...admin, organizationId: made.body.id as string }
 }
+
+/**
+ * The browser tests' IdP (oidc-provider, the demo's), with the client `acme` / `acme-secret` whose
+ * redirect URI is the app's: `providers` starts it once the app's URL is known (an app-server
+ * option), `idp()` answers it, `close` ends it.
+ */
+export function oidcIdp(): { providers: (appUrl: string) => Promise<[]>; idp: () => Idp; close: () => Promise<void> | undefined } {
+  let idp: Idp | undefined
+  return {
+    providers: async (appUrl) => {
+      idp = await startIdp({ clients: [{ client_id: 'acme', client_secret: 'acme-secret', redirect_uris: [`${appUrl}/auth/callback/sso`] }] })
+      return []
+    },
+    idp: () => idp!,
+    close: () => idp?.close(),
+  }
+}
+

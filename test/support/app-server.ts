@@ -20,6 +20,7 @@ import { Latchkey } from '../../src/server/latchkey.js'
 import { organizations as organizationsPlugin, type OrganizationsOptions } from '../../src/plugins/organizations/index.js'
 import { oauthServer as oauthServerPlugin } from '../../src/plugins/oauth-server/index.js'
 import { sso as ssoPlugin } from '../../src/plugins/sso/index.js'
+import { scim as scimPlugin } from '../../src/plugins/scim/index.js'
 import { requireFreshSession, requireSession, toNodeHandler } from '../../src/node/index.js'
 
 export interface SessionRequest {
@@ -100,6 +101,8 @@ export interface AppServerOptions {
   oauthServer?: boolean
   /** Enterprise sign-in (src/plugins/sso) over the organizations plugin (on, with its defaults, where `organizations` is not given); IdPs on loopback http allowed. */
   sso?: boolean
+  /** SCIM provisioning (src/plugins/scim) over the organizations plugin (on, with its defaults, where `organizations` is not given). */
+  scim?: boolean
 }
 
 const dist = join(import.meta.dirname, '../../dist')
@@ -187,10 +190,11 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let inFlight = 0
   const idlers: (() => void)[] = []
   let reachable = true
-  const orgs = options.organizations || options.sso ? organizationsPlugin(options.organizations === true || !options.organizations ? undefined : options.organizations) : undefined
+  const orgs = options.organizations || options.sso || options.scim ? organizationsPlugin(options.organizations === true || !options.organizations ? undefined : options.organizations) : undefined
   const plugins = [
     ...(orgs ? [orgs] : []),
     ...(orgs && options.sso ? [ssoPlugin({ organizations: orgs, allowLoopbackHttp: true })] : []),
+    ...(orgs && options.scim ? [scimPlugin()] : []),
     ...(options.oauthServer
       ? [
           oauthServerPlugin({
