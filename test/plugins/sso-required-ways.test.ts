@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { Latchkey } from 'latchkey/server'
 import { Phone } from 'latchkey/plugins/phone'
 import Credentials from '../../src/providers/credentials.js'
+import Email from '../../src/providers/email.js'
 import Passkey from '../../src/providers/passkey.js'
 import Password, { type PasswordEmail } from '../../src/providers/password.js'
 import { hashPassword } from '../../src/server/features/password/hash.js'
@@ -34,6 +35,7 @@ function server() {
       Credentials({ credentials: { username: {} }, authorize: async ({ username }) => (await adapter.getUser!(String(username))) ?? null }),
       Password({ breached: false, sendEmail: (m) => void mail.push(m) }),
       Passkey(),
+      Email({ sendVerificationRequest: async () => void mail.push({ kind: 'email-link' } as never) }),
       Phone({ sendSms: async (to, text) => void texts.push({ to, text }), defaultCountry: 'US' }),
     ],
   })
@@ -164,5 +166,50 @@ describe('a phone code of a user whose address is in a required domain', () => {
     expect(await errorOf(await phoneSignIn(after))).toBe('SsoRequired')
     expect(await after.session()).toBeNull()
     if (users !== undefined) expect((await made.adapter.listUsers!()).length).toBe(users)
+  })
+})
+
+describe('the built-in sign-in page, for an address of a required domain', () => {
+  const page = { accept: 'text/html', 'accept-language': 'fr' }
+  /** Posts `fields` to `path` as the page's form does; follows the one redirect to the page it answers. */
+  async function fromPage(jar: Jar, path: string, fields: Record<string, string>) {
+    const posted = await jar.postForm(`/auth${path}`, { csrfToken: await jar.csrf(), callbackUrl: '/home', ...fields }, page)
+    expect(posted.status).toBe(302)
+    const to = new URL(posted.headers.get('location')!)
+    const shown = await jar.get(to.pathname + to.search, page)
+    return { to, status: shown.status, body: await shown.text() }
+  }
+
+  it('answers a password or an email form posted there with the sign-in page: SsoRequired in its language, the organization\'s form first', async () => {
+    await acme(made.adapter, true)
+    await withPassword('alice@acme.test')
+    const jar = new Jar(made.handler)
+    const pages: string[] = []
+    for (const [path, fields] of [
+      ['/callback/password', { email: 'alice@acme.test', password: 'password-of-alice@acme.test' }],
+      ['/callback/password', { email: 'nobody@acme.test', password: 'whatever it is' }],
+      ['/signin/email', { email: 'alice@acme.test' }],
+    ] as const) {
+      const { to, status, body } = await fromPage(jar, path, fields)
+      pages.push(body)
+      expect(to.pathname).toBe('/auth/signin')
+      expect(to.searchParams.get('error')).toBe('SsoRequired')
+      expect(status).toBe(200)
+      expect(body).toContain('<p class="error" role="alert" data-error="SsoRequired">Votre organisation exige la connexion par son authentification unique.</p>')
+      // The organization's form is the first on the page, its field focused.
+      const forms = [...body.matchAll(/<form method="post" action="([^"]+)"/g)].map((m) => new URL(m[1]!).pathname)
+      expect(forms[0]).toBe('/auth/signin/sso')
+      expect(body).toMatch(/<input type="email" name="email" required autocomplete="email" maxlength="320" autofocus>/)
+      expect(body).toContain('Continuer avec l&#39;authentification unique')
+    }
+    // An address with an account and one without: the same page.
+    expect(pages[0]).toBe(pages[1])
+    expect(await jar.session()).toBeNull()
+    await made.handler.settled()
+    expect(made.mail).toEqual([])
+    // Without the error, the page's order is the configuration's and nothing is focused.
+    const plain = await (await jar.get('/auth/signin', page)).text()
+    expect(plain).not.toContain('autofocus')
+    expect(plain).not.toContain('data-error')
   })
 })

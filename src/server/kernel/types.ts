@@ -380,6 +380,12 @@ export interface LatchkeyPlugin {
    * built-in ones. Any other code it throws reaches the browser as `Configuration`.
    */
   errorCodes?: readonly string[]
+  /**
+   * Of its error codes, those a person goes on from at the sign-in page (`?error=`), as after a
+   * wrong password, where a sign-in posted from a page is refused (not the error page); that page
+   * then shows this plugin's form first. sso's `SsoRequired`: its form is the way on.
+   */
+  signInPageErrors?: readonly string[]
   /** The actions it counts (`enforceRateLimit`), with their default rules and words; `rateLimit.rules` in the configuration may replace the rules. */
   rateLimits?: Record<string, RateLimitActionSpec>
   /**
