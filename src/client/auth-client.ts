@@ -99,7 +99,13 @@ export interface WayIn {
    * null, not offered; an offer, it becomes the step's primary, and `alone` leaves no other way.
    * Without it, a way is offered by the shape of what was typed alone.
    */
-  offers?(client: AuthClient, identifier: string): Promise<WayInOffer | null>
+  offers?(client: AuthClient, identifier: string, options?: { fresh?: boolean }): Promise<WayInOffer | null>
+  /**
+   * Refusals (error codes) after which the element asks `offers` again for the identifier shown,
+   * `fresh` (past any answer kept): sso's `SsoRequired`, where its connection became required
+   * after discovery answered, or discovery failed. An offer then redraws the step around it.
+   */
+  offersAgainOn?: readonly string[]
 }
 
 /** A way's answer to what was typed (`WayIn.offers`): `detail` is for its renderer (`host.offered`). */

@@ -20,6 +20,7 @@ interface Drawing {
   draw: SignInRenderer | ((host: OwnHost, p: AppProvider) => HTMLElement | null)
   messages?: WayIn['messages']
   offers?: WayIn['offers']
+  offersAgainOn?: WayIn['offersAgainOn']
   takes?: WayInIdentifier
   rank: number
 }
@@ -141,6 +142,27 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
     private showError(code: string, reason?: string, near?: HTMLElement) {
       // Not a failure: the sign-in goes on with its second factor.
       if (code === 'SecondFactorRequired') return this.challenge()
+      this.display(code, reason, near)
+      const identifier = this.offered?.identifier
+      const again = this.ways.filter((p) => this.drawings.get(p.id)!.offersAgainOn?.includes(code))
+      if (identifier && again.length) this.track(this.offerAgain(identifier, again, code, reason)).catch(() => {})
+    }
+    /**
+     * A way refused `identifier` with a code another way asks to hear (sso's `SsoRequired`): those
+     * ways' `offers` are asked again, fresh; one that now offers itself is drawn as the step's
+     * primary, the refusal's words at its top. Nothing offered: the words stay where they were.
+     */
+    private async offerAgain(identifier: string, ways: AppProvider[], code: string, reason?: string) {
+      const answered = await Promise.all(ways.map(async (p) => [p.id, await this.drawings.get(p.id)!.offers!(this.client, identifier, { fresh: true }).catch(() => null)] as const))
+      const found = answered.find(([, offer]) => offer)
+      // Typed again, or gone back, meanwhile: the answer is for a step no longer shown.
+      if (!found || this.offered?.identifier !== identifier || this.input?.value.trim() !== identifier) return
+      const kept = this.answers?.identifier === identifier ? [...this.answers.offers] : []
+      this.answers = { identifier, offers: new Map([...kept, ...answered]) }
+      this.offer(identifier, found[0])
+      this.display(code, reason)
+    }
+    private display(code: string, reason?: string, near?: HTMLElement) {
       this.error.textContent = this.said(code, reason)
       this.code = code
       this.reason = reason
@@ -417,7 +439,7 @@ export function signInElement(client: AuthClient): CustomElementConstructor {
       const load = typeof renderer === 'function' ? (renderer as () => Promise<SignInRenderer>) : lazyRenderers[name]
       const known = drawn[name] ?? { rank: 1 }
       const draw = load ? await load() : own[name] ?? own.button!
-      this.drawings.set(p.id, { name, draw, messages: way?.messages, offers: way?.offers, takes: way?.identifier ?? known.takes?.(p, this.credentialsFields), rank: known.rank })
+      this.drawings.set(p.id, { name, draw, messages: way?.messages, offers: way?.offers, offersAgainOn: way?.offersAgainOn, takes: way?.identifier ?? known.takes?.(p, this.credentialsFields), rank: known.rank })
     }
     /** `p` drawn at `place`; its sign-in button remembered for the "Last used" badge. */
     private draw(p: AppProvider, place: SignInPlace): HTMLElement | null {

@@ -278,8 +278,9 @@ function fail(ctx: Context, error: unknown, flow: boolean): Reply {
     const message = type === 'Configuration' ? english.Configuration : (error as Error).message
     return json(ctx, { error: type, message }, type === 'Configuration' ? 500 : status)
   }
-  // The person goes on at the sign-in page after a wrong password.
-  const page = type === 'CredentialsSignin' ? (ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`) : (ctx.config.pages.error ?? `${ctx.baseUrl}/error`)
+  // The person goes on at the sign-in page after a wrong password, or a plugin's refusal it names.
+  const onSignInPage = type === 'CredentialsSignin' || ctx.config.plugins.some((p) => p.signInPageErrors?.includes(type))
+  const page = onSignInPage ? (ctx.config.pages.signIn ?? `${ctx.baseUrl}/signin`) : (ctx.config.pages.error ?? `${ctx.baseUrl}/error`)
   return redirectWithError(ctx, page, type, type === 'Configuration' ? 500 : status)
 }
 

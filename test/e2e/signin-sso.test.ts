@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
 import { Browser } from '../oauth/harness.js'
-import { oidcIdp, post, verifyDomain, type Store } from '../plugins/sso-support.js'
+import { oidcIdp, post, unverifyDomain, verifyDomain, type Store } from '../plugins/sso-support.js'
 import { violations } from './axe.js'
 import { browserAndServer, openPage, settled } from './helpers.js'
 
@@ -28,19 +28,20 @@ const provider = oidcIdp()
 afterAll(() => provider.close())
 const env = browserAndServer({ sso: true, password: true, pages: { '/sso': ssoPage }, providers: provider.providers })
 
-/** An admin (credentials) makes the organization Acme, verifies example.com and adds its OIDC connection. */
-async function acme() {
+/** An admin (credentials) makes the organization Acme, verifies `domain` (unless `verify` is false) and adds its OIDC connection. */
+async function acme(domain = 'example.com', verify = true) {
   const app = { auth: `${env.server.url}/auth` }
   const admin = new Browser()
   await admin.postForm(app.auth, '/callback/credentials', { username: 'admin', password: 'secret' })
   const org = await post(admin, app, '/organizations', { action: 'create', name: 'Acme' })
   expect(org.status, JSON.stringify(org.body)).toBe(200)
   const made = await post(admin, app, `/sso-connections/${org.body.id}`, {
-    action: 'create', kind: 'oidc', name: 'Acme IdP', issuer: provider.idp().issuer, clientId: 'acme', clientSecret: 'acme-secret', domains: ['example.com'],
+    action: 'create', kind: 'oidc', name: 'Acme IdP', issuer: provider.idp().issuer, clientId: 'acme', clientSecret: 'acme-secret', domains: [domain],
   })
   expect(made.status, JSON.stringify(made.body)).toBe(200)
-  await verifyDomain(env.server.adapter as Store, org.body.id, 'example.com')
-  return { require: () => post(admin, app, `/sso-connections/${org.body.id}`, { action: 'update', id: made.body.id, required: true }) }
+  const verified = () => verifyDomain(env.server.adapter as Store, org.body.id, domain)
+  if (verify) await verified()
+  return { verified, require: () => post(admin, app, `/sso-connections/${org.body.id}`, { action: 'update', id: made.body.id, required: true }) }
 }
 
 const signin = (page: Page) => page.locator('latchkey-signin')
@@ -49,6 +50,17 @@ const part = (page: Page, name: string) => signin(page).locator(`[part~="${name}
 const shown = (page: Page, which: 'primary' | 'choice') =>
   signin(page).evaluate((el, which) => [...el.shadowRoot!.querySelectorAll(`[part~="${which}"]`)].filter((p) => p.getClientRects().length).map((p) => p.textContent), which)
 const discoveries = () => env.server.requests.get('GET /auth/sso-discover') ?? 0
+
+/** The sso page in a new context, its first step drawn; `problems` collects the page's errors. */
+async function ssoPageOpen() {
+  const context = await env.browser.newContext()
+  const page = await openPage(context, `${env.server.url}/sso`)
+  const problems: string[] = []
+  page.on('pageerror', (e) => problems.push(e.message))
+  await part(page, 'identifier-form').waitFor()
+  await settled(page)
+  return { context, page, problems }
+}
 
 async function continueWith(page: Page, address: string) {
   const input = signin(page).locator('input[part~="identifier"]')
@@ -60,12 +72,7 @@ async function continueWith(page: Page, address: string) {
 
 test("an address of the verified domain is offered the organization's sign-in and completes through the IdP; another domain sees the usual ways; a required connection stands alone; axe, English and Arabic", async () => {
   const { require } = await acme()
-  const context = await env.browser.newContext()
-  const page = await openPage(context, `${env.server.url}/sso`)
-  const problems: string[] = []
-  page.on('pageerror', (e) => problems.push(e.message))
-  await part(page, 'identifier-form').waitFor()
-  await settled(page)
+  const { context, page, problems } = await ssoPageOpen()
 
   // Another domain: the usual ways, the password first; its domain asked once per page.
   const asked = discoveries()
@@ -106,6 +113,40 @@ test("an address of the verified domain is offered the organization's sign-in an
   await expect.poll(() => shown(other, 'primary')).toEqual(['المتابعة بتسجيل الدخول الخاص بـ\u2068Acme\u2069'])
   expect(await signin(other).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('[part~="ways-step"]')!).direction)).toBe('rtl')
   expect(await violations(other)).toEqual([])
+  expect(problems).toEqual([])
+  await context.close()
+})
+
+test("a way refused with SsoRequired after discovery answered (the domain verified and required since): the element asks discovery again and offers the organization's sign-in alone, the refusal's words above it", async () => {
+  // The admin's own address is of example.com, which the test before made required.
+  await unverifyDomain(env.server.adapter as Store, 'example.com')
+  const { verified, require } = await acme('stale.test', false)
+  const { context, page, problems } = await ssoPageOpen()
+  // Not verified yet: discovery answers no connection, kept for the page; the password is offered.
+  const asked = discoveries()
+  await continueWith(page, 'bob@stale.test')
+  expect(await shown(page, 'primary')).toEqual(['Sign in'])
+  expect(discoveries()).toBe(asked + 1)
+
+  await verified()
+  expect((await require()).body.required).toBe(true)
+  // The keyboard alone: the password typed, Enter.
+  const password = signin(page).locator('input[type="password"]')
+  await password.fill('a password of his')
+  await password.press('Enter')
+  await part(page, 'sso-form').waitFor()
+  await settled(page)
+  expect(discoveries()).toBe(asked + 2)
+  expect(await shown(page, 'primary')).toEqual(["Continue with \u2068Acme\u2069's sign-in"])
+  expect(await shown(page, 'choice')).toEqual([])
+  expect(await signin(page).locator('[part~="error"]').textContent()).toBe('Your organization requires you to sign in through its own sign-in.')
+  expect(await signin(page).evaluate((el) => el.shadowRoot!.activeElement?.getAttribute('part'))).toContain('primary')
+  expect(await violations(page)).toEqual([])
+  // Back and Continue again: the fresh answer is the one kept.
+  await part(page, 'back').click()
+  await continueWith(page, 'bob@stale.test')
+  expect(await shown(page, 'primary')).toEqual(["Continue with \u2068Acme\u2069's sign-in"])
+  expect(discoveries()).toBe(asked + 2)
   expect(problems).toEqual([])
   await context.close()
 })

@@ -141,7 +141,9 @@ describe('a required connection, and another organization', () => {
     const browser = new Browser()
     const started = await browser.postForm(app.auth, '/signin/sso', { connection: theirs.body.id, callbackUrl: '/dashboard' })
     const done = await deliver(browser, await atIdp(browser, new URL(((await started.json()) as { url: string }).url), alice))
-    expect(done.error).toBe('SsoRequired')
+    // Refused: back at the sign-in page (its organization's form first), not the error page.
+    const landed = new URL(done.location, app.url)
+    expect([landed.pathname, landed.searchParams.get('error')]).toEqual(['/auth/signin', 'SsoRequired'])
     expect(await sessionOf(browser, app)).toBeNull()
     expect(await app.adapter.getUserByAccount!({ provider: 'sso', providerAccountId: `${theirs.body.id}:alice` })).toBeNull()
   })

@@ -16,7 +16,7 @@ export interface SsoDiscovery {
 
 /** `client.sso`: its docs are on `KnownNamespaces`, at the end of this file. */
 export interface SsoClient {
-  discover(email: string): Promise<SsoDiscovery>
+  discover(email: string, options?: { fresh?: boolean }): Promise<SsoDiscovery>
   signIn(options: { email?: string; connection?: string; provider?: string; callbackUrl?: string }): Promise<SignInResult | undefined>
 }
 
@@ -30,24 +30,26 @@ const domainOf = (email: string) => {
 }
 
 /** The offer for an address: the connection, primary; alone where it is required. */
-async function offers(client: AuthClient, identifier: string): Promise<WayInOffer | null> {
+async function offers(client: AuthClient, identifier: string, options?: { fresh?: boolean }): Promise<WayInOffer | null> {
   const sso = (client as AuthClient & { sso?: SsoClient }).sso
   if (!sso || !domainOf(identifier)) return null
-  const { connection } = await sso.discover(identifier)
+  const { connection } = await sso.discover(identifier, options)
   return connection && { alone: connection.required, detail: connection }
 }
 
 /** The plugin that adds `client.sso`. */
 export const sso = (): ClientPlugin<'sso', SsoClient> => ({
   name: 'sso',
-  waysIn: [{ knows: isSso, renderer: 'sso', identifier: 'email', offers }],
+  // Another way refused as the connection requires: discovery is asked again, its kept answer dropped.
+  waysIn: [{ knows: isSso, renderer: 'sso', identifier: 'email', offers, offersAgainOn: ['SsoRequired'] }],
   setup: ({ client, get }) => {
     // Per page: each domain asked once. A failed ask is forgotten, so the next one asks again.
     const asked = new Map<string, Promise<SsoDiscovery>>()
     return {
-      discover(email) {
+      discover(email, options) {
         const domain = domainOf(email)
         if (!domain) return Promise.resolve({ domain: '', connection: null })
+        if (options?.fresh) asked.delete(domain)
         let answer = asked.get(domain)
         if (!answer) {
           // The domain alone goes to the server, never the address.
@@ -69,7 +71,7 @@ declare module '../plugin.js' {
   interface KnownNamespaces {
     /**
      * `client.sso`: `discover(email)` answers the connection of the address's domain (asking the
-     * server once per domain, with the domain only), or `connection: null`; `signIn({ email })` (or
+     * server once per domain, with the domain only; `{ fresh: true }` asks again), or `connection: null`; `signIn({ email })` (or
      * `{ connection }`, an id) sends the browser to the organization's identity provider.
      */
     readonly sso: SsoClient

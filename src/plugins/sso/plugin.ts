@@ -23,6 +23,8 @@ export function sso(options: SsoOptions): SsoPlugin {
     id: 'sso',
     schema: ssoSchema,
     errorCodes,
+    // Refused another way: the sign-in page, with this plugin's form first, is the way on.
+    signInPageErrors: ['SsoRequired'],
     messages,
     cookies: [flowCookie],
     adapterMethods: () => [...storeMethods, 'getMember', 'getOrganization', 'addMember', 'getUser', 'getUserByEmail', 'getUserByAccount', 'createUser', 'updateUser', 'linkAccount'],
@@ -55,9 +57,10 @@ export function sso(options: SsoOptions): SsoPlugin {
       callback: (ctx) => oidcCallback(ctx, resolved),
       pageForm(_provider, app, hidden, _words, ctx) {
         const words = pluginWords(ctx, messages)
+        const refused = ctx.url.searchParams.get('error') === 'SsoRequired'
         return (
           `<form method="post" action="${escapeHtml(app.signinUrl)}">${hidden}` +
-          `<label>${words.html('ssoEmail')} <input type="email" name="email" required autocomplete="email" maxlength="320"></label>` +
+          `<label>${words.html('ssoEmail')} <input type="email" name="email" required autocomplete="email" maxlength="320"${refused ? ' autofocus' : ''}></label>` +
           `<button>${words.html('ssoContinue')}</button></form>`
         )
       },

@@ -380,6 +380,12 @@ export interface LatchkeyPlugin {
    * built-in ones. Any other code it throws reaches the browser as `Configuration`.
    */
   errorCodes?: readonly string[]
+  /**
+   * Of its error codes, those a person goes on from at the sign-in page (`?error=`), as after a
+   * wrong password, where a sign-in posted from a page is refused (not the error page); that page
+   * then shows this plugin's form first. sso's `SsoRequired`: its form is the way on.
+   */
+  signInPageErrors?: readonly string[]
   /** The actions it counts (`enforceRateLimit`), with their default rules and words; `rateLimit.rules` in the configuration may replace the rules. */
   rateLimits?: Record<string, RateLimitActionSpec>
   /**
@@ -391,7 +397,8 @@ export interface LatchkeyPlugin {
   /**
    * Before a sign-in goes on, whatever its way in: answers a refusal (an `AuthError` with a code it
    * registers) to stop it, else nothing. Called where a way starts with an address (`step:
-   * 'start'`: an email link or code about to be sent, a password about to be checked; no user yet),
+   * 'start'`: an email link or code about to be sent, a password about to be checked, a password
+   * reset asked for or used; no user yet),
    * and in the completion step (`'complete'`) before any user is made or linked, then again with
    * the stored user where its address differs from the one the way in gave. It must answer from
    * what it is given, never from whether an account exists, where the answer reaches a browser.

@@ -25,12 +25,15 @@ export async function getSignInPage(ctx: Context): Promise<Reply> {
   if (second) return html(ctx, signInPage(ctx, words, [second], query), 200, signInFormTargets(ctx))
   const forms: string[] = []
   const scripts = new Set<string>()
+  // Opened after a plugin's refusal the person goes on from here: that plugin's way first.
+  const refusedBy = query.error ? ctx.config.plugins.find((p) => p.signInPageErrors?.includes(query.error!)) : undefined
   for (const provider of ctx.config.providers.values()) {
     const app = toAppProvider(ctx, provider)
     const method = methodOf(ctx.config, provider)
     const form = method?.pageForm ? method.pageForm(provider, app, hidden, words, ctx) : buttonForm(app, hidden, words)
     if (form === null) continue
-    forms.push(form)
+    if (refusedBy?.method && refusedBy.method === method) forms.unshift(form)
+    else forms.push(form)
     if (method?.pageScript) scripts.add(method.pageScript)
   }
   return html(ctx, signInPage(ctx, words, forms, query, [...scripts]), 200, signInFormTargets(ctx), await scriptHashes([...scripts]))

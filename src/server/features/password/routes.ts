@@ -145,6 +145,8 @@ async function verifyAgain(ctx: Context, options: ResolvedPassword, body: Body):
 async function forgot(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
+  // A reset is a way back in: refused from the address alone, before anything is looked up or sent.
+  await checkBeforeSignIn(ctx, { step: 'start', email, provider: options.id })
   afterAnswer(ctx, 'The password reset email (POST /password/forgot)', 'EmailSignin', async () => {
     const store = passwordStore(ctx)
     const user = await store.getUserByEmail(email)
@@ -157,6 +159,8 @@ async function forgot(ctx: Context, options: ResolvedPassword, body: Body): Prom
 async function reset(ctx: Context, options: ResolvedPassword, body: Body): Promise<void> {
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'emailCode', email, ctx.now)
+  // A link asked for before a plugin refused the address (a connection made required) sets nothing.
+  await checkBeforeSignIn(ctx, { step: 'start', email, provider: options.id })
   const password = await newPassword(ctx, options, body)
   await useLinkOrCode(ctx, 'reset', email, body)
   const store = passwordStore(ctx)
