@@ -16,8 +16,8 @@ import { ShownOrganization } from './shown-organization.js'
  * a member removed (asked again in their row); "Invite someone" (an address and a role) and the pending
  * invitations, each revocable, for a role that may invite; Leave, and Delete for its owner (each
  * asked again in place; deleting, and making or unmaking an owner, need a recent sign-in, asked
- * for in place: fresh.ts); for a role with `sso:manage` or `scim:manage`, and a client with
- * `ssoConnections()` or `scimTokens()`, enterprise sign-in (`<latchkey-sso-setup>`, its code loaded
+ * for in place: fresh.ts); for a role with `sso:manage` or `scim:manage`, a client with
+ * `ssoConnections()` or `scimTokens()` and a server with the sso plugin, enterprise sign-in (`<latchkey-sso-setup>`, its code loaded
  * the first time it shows). Sub-headings at `heading-level` (default 3). Needs the organizations
  * plugin. Empty when signed out; a line that says so where no organization is active.
  */
@@ -218,6 +218,23 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
         this.render()
       }
     }
+    /** Whether the server has enterprise sign-in (a provider of type `sso`); false until its providers are read. */
+    private enterpriseOn = false
+    private enterpriseAsked = false
+    /** Asks once: a server without the sso plugin is never asked for connections or tokens (a 404 in the console). */
+    private enterpriseServer(): boolean {
+      if (!this.enterpriseAsked) {
+        this.enterpriseAsked = true
+        void this.client
+          .getProviders()
+          .then((providers) => Object.values(providers).some((p) => (p as { type?: string }).type === 'sso'), () => false)
+          .then((on) => {
+            this.enterpriseOn = on
+            if (on) this.render()
+          })
+      }
+      return this.enterpriseOn
+    }
     /** Enterprise sign-in (`<latchkey-sso-setup>`), loaded the first time an admin sees it: inside this shadow root, the lazy definition does not look. */
     private enterprise(id: string): HTMLElement {
       if (!this.sso) {
@@ -340,7 +357,7 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       this.deleteButton.hidden = this.asking === 'delete'
       nodes.push(...this.domains.show(d, this.may('domain:manage')))
       const enterprise = maybe(this.client, 'ssoConnections') || maybe(this.client, 'scimTokens')
-      if (enterprise && (d.role === 'owner' || this.may('sso:manage') || this.may('scim:manage'))) nodes.push(this.enterprise(d.id))
+      if (enterprise && (d.role === 'owner' || this.may('sso:manage') || this.may('scim:manage')) && this.enterpriseServer()) nodes.push(this.enterprise(d.id))
       keep(this.actions, [this.leaveButton, ...(this.may('organization:delete') ? [this.deleteButton] : [])])
       nodes.push(this.actions)
       if (this.asking) nodes.push((this.panel ??= this.confirmPanel(this.asking)))
