@@ -2,7 +2,7 @@
  * The drop-in script: `<script src="/latchkey.iife.js" data-base-path="/auth"></script>` makes one
  * global, `Latchkey`, with a ready client carrying every built-in plugin but the passkey one (its
  * own script, latchkey-passkey.iife.js, adds it) and the organizations one (the settings part adds
- * it: drop-in-organizations.ts), and registers the components. Without
+ * it: drop-in-organizations.ts), enterprise sign-in's discovery (`sso()`) included, and registers the components. Without
  * `data-service-worker` the client uses the page's worker if it includes latchkey's and registers
  * nothing; `data-service-worker="/latchkey-sw.js"` registers latchkey's own worker (never over
  * another script), "false" keeps sessions in the page. `data-locale` is the client's `locale`. A language other than English loads the
@@ -14,7 +14,7 @@
  * build (scripts/drop-in-parts.ts) makes them, and leaves here the modules they share with
  * this script, so there is one copy of each: one client, one set of elements, one language loader.
  */
-import { createAuthClient, AuthClientError, accounts, emailCodes, identity, mfa, password, phoneCodes, sessions, type ClientPlugin } from '../client/index.js'
+import { createAuthClient, AuthClientError, accounts, emailCodes, identity, mfa, password, phoneCodes, sessions, sso, type ClientPlugin } from '../client/index.js'
 import { defineElements } from './define-elements.js'
 import { useLoader } from './words.js'
 
@@ -29,7 +29,8 @@ export const client = createAuthClient({
   basePath: data.basePath,
   serviceWorker: sw === 'false' ? false : sw || true,
   locale: data.locale,
-  plugins: [mfa(), password(), emailCodes(), phoneCodes(), sessions(), accounts(), identity(), later],
+  // sso(): an address of a domain with an enterprise connection is offered it (only where the server has the sso plugin).
+  plugins: [mfa(), password(), emailCodes(), phoneCodes(), sessions(), accounts(), identity(), sso(), later],
 })
 defineElements(client)
 export { createAuthClient, AuthClientError, defineElements }

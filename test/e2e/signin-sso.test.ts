@@ -26,7 +26,11 @@ window.ready = true
 
 const provider = oidcIdp()
 afterAll(() => provider.close())
-const env = browserAndServer({ sso: true, password: true, pages: { '/sso': ssoPage }, providers: provider.providers })
+/** The drop-in script alone: its client carries sso(). */
+const dropInPage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>latchkey drop-in</title>
+<script src="/latchkey.iife.js" data-base-path="/auth" data-service-worker="false"></script>
+<latchkey-signin></latchkey-signin></html>`
+const env = browserAndServer({ sso: true, password: true, pages: { '/sso': ssoPage, '/drop-in.html': dropInPage }, providers: provider.providers })
 
 /** An admin (credentials) makes the organization Acme, verifies `domain` (unless `verify` is false) and adds its OIDC connection. */
 async function acme(domain = 'example.com', verify = true) {
@@ -147,6 +151,22 @@ test("a way refused with SsoRequired after discovery answered (the domain verifi
   await continueWith(page, 'bob@stale.test')
   expect(await shown(page, 'primary')).toEqual(["Continue with \u2068Acme\u2069's sign-in"])
   expect(discoveries()).toBe(asked + 2)
+  expect(problems).toEqual([])
+  await context.close()
+})
+
+test("the drop-in script's sign-in offers the organization's sign-in for its domain, with no code on the page", async () => {
+  await acme('drop-in.example')
+  const context = await env.browser.newContext()
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('pageerror', (e) => problems.push(e.message))
+  await page.goto(`${env.server.url}/drop-in.html`)
+  await part(page, 'identifier-form').waitFor()
+  const asked = discoveries()
+  await continueWith(page, 'erin@drop-in.example')
+  expect(await shown(page, 'primary')).toEqual(["Continue with \u2068Acme\u2069's sign-in"])
+  expect(discoveries()).toBe(asked + 1)
   expect(problems).toEqual([])
   await context.close()
 })
