@@ -81,7 +81,7 @@ const partNotes: Record<PartName, string> = {
 const ours: Row[] = [
   // The core without plugins (what a bundler keeps of latchkey when the app passes none), then with every plugin of `latchkey`.
   ...(await measure('latchkey SDK core (src/client)', { entryPoints: ['bench/client-core.ts'], splitting: true }, { name: 'in-page fallback', note: 'loaded only when no worker controls the page' })),
-  ...(await measure('latchkey SDK core + its six plugins (mfa, password, ...)', { entryPoints: ['src/client/index.ts'], splitting: true })),
+  ...(await measure('latchkey SDK core + every plugin of latchkey (mfa, password, ...)', { entryPoints: ['src/client/index.ts'], splitting: true })),
   // As a page loads them: English up front; each other language, the password forms, a plugin's form, the second step and <latchkey-mfa> a chunk loaded when needed.
   ...(await measure('latchkey components (src/components, English)', { entryPoints: ['src/components/index.ts'], splitting: true }, (entry) => {
     const tag = /locales\/([^/]+)\//.exec(entry)?.[1]
