@@ -15,7 +15,7 @@ import { normalizeDomain, organizations, type DomainStore, type OrganizationsPlu
 import { startDnsResponder, type DnsResponder } from '../support/dns-responder.js'
 import { Jar } from '../support/jar.js'
 import { testSecret } from '../support/server.js'
-import { organizationStores } from './organization-stores.js'
+import { pluginStores } from '../support/plugin-stores.js'
 
 let dns: DnsResponder
 const resolver = new Resolver({ timeout: 1000, tries: 1 })
@@ -32,7 +32,7 @@ afterAll(async () => {
 const orgs = organizations({ roles: { editor: { project: ['update'] }, domainer: { domain: ['manage'] } }, resolveTxt: (name) => resolver.resolveTxt(name) })
 type Store = Adapter & OrganizationStore & DomainStore
 
-const stores = organizationStores<Store>(orgs, 'verified domains', 'test/plugins/organizations-domains.test.ts', closers)
+const stores = pluginStores<Store>([orgs], 'verified domains', 'test/plugins/organizations-domains.test.ts', closers)
 
 let seq = 0
 const unique = () => `${Date.now().toString(36)}${++seq}`

@@ -17,7 +17,7 @@ import { requirePermission } from 'latchkey/node'
 import { organizations, type OrganizationStore } from 'latchkey/plugins/organizations'
 import { Jar } from '../support/jar.js'
 import { testSecret } from '../support/server.js'
-import { organizationStores } from './organization-stores.js'
+import { pluginStores } from '../support/plugin-stores.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterAll(async () => {
@@ -27,7 +27,7 @@ afterAll(async () => {
 const orgs = organizations({ roles: { editor: { project: ['read', 'update'] }, inviter: { member: ['invite'] }, admin: { project: ['delete'] } } })
 type Store = Adapter & OrganizationStore
 
-const stores = organizationStores<Store>(orgs, 'organizations', 'test/plugins/organizations.test.ts', closers)
+const stores = pluginStores<Store>([orgs], 'organizations', 'test/plugins/organizations.test.ts', closers)
 
 const strategies = ['database', 'jwt'] as const
 type Strategy = (typeof strategies)[number]

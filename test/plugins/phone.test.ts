@@ -7,36 +7,21 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { fastest, warmUp } from '../support/fastest.js'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter, AuthConfig } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import { Latchkey } from 'latchkey/server'
 import { languages } from '../../src/locales/index.js'
 import { Phone, phoneNumberOf, phonePlugin, isPhoneOnlyEmail, type PhoneOptions } from 'latchkey/plugins/phone'
-import { createIsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
-import { needsService } from '../support/needs-service.js'
 import { testSecret } from '../support/server.js'
+import { pluginStores } from '../support/plugin-stores.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterAll(async () => {
   for (const close of closers) await close()
 })
 
-const stores: Record<string, () => Promise<Adapter>> = { memory: async () => MemoryAdapter() }
-const url = needsService('DATABASE_URL', 'phone sign-in on PostgreSQL (memory ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/plugins/phone.test.ts')
-if (url) {
-  let shared: Promise<Adapter> | undefined
-  // One schema for the file: each test uses numbers and client addresses of its own, so the shared rate-limit counts never meet.
-  stores.PostgreSQL = () =>
-    (shared ??= (async () => {
-      const schema = await createIsolatedSchema(url)
-      closers.push(() => schema.drop())
-      const pool = schema.pgPool(4)
-      await migrate(PostgresAdapter(pool).db)
-      return PostgresAdapter(pool)
-    })())
-}
+const stores = pluginStores<Adapter>([], 'phone sign-in', 'test/plugins/phone.test.ts', closers)
 
 const asJson = { 'x-auth-return-redirect': '1' }
 let seq = 0

@@ -6,31 +6,16 @@
  * answers against another implementation, SCIMMY.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter } from '../../src/core/types.js'
-import { createIsolatedSchema } from '../adapters/isolated-schema.js'
-import { needsService } from '../support/needs-service.js'
 import { plugins, scimApp, unique } from './scim-support.js'
+import { pluginStores } from '../support/plugin-stores.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterAll(async () => {
   for (const close of closers) await close()
 })
 
-const stores: Record<string, () => Promise<Adapter>> = { memory: async () => MemoryAdapter({ plugins }) }
-const url = needsService('DATABASE_URL', 'SCIM on PostgreSQL (memory ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/plugins/scim.test.ts')
-if (url) {
-  let shared: Promise<Adapter> | undefined
-  stores.PostgreSQL = () =>
-    (shared ??= (async () => {
-      const schema = await createIsolatedSchema(url)
-      closers.push(() => schema.drop())
-      const pool = schema.pgPool(4)
-      await migrate(PostgresAdapter(pool).db, { plugins })
-      return PostgresAdapter(pool, { plugins })
-    })())
-}
+const stores = pluginStores<Adapter>(plugins, 'SCIM', 'test/plugins/scim.test.ts', closers)
 
 const scimJson = /^application\/scim\+json/
 const patchOp = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'

@@ -6,35 +6,21 @@
 import { createHash } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../src/adapters/memory.js'
-import { migrate, PostgresAdapter } from '../../src/adapters/postgres/index.js'
 import type { Adapter } from '../../src/core/types.js'
 import Credentials from '../../src/providers/credentials.js'
 import { deviceLabel } from '../../src/server/kernel/device-label.js'
 import { Latchkey } from '../../src/server/index.js'
-import { createIsolatedSchema } from '../adapters/isolated-schema.js'
 import { Jar } from '../support/jar.js'
-import { needsService } from '../support/needs-service.js'
 import { pgliteAdapter } from '../support/pglite.js'
 import { testSecret } from '../support/server.js'
+import { pluginStores } from '../support/plugin-stores.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterAll(async () => {
   for (const close of closers) await close()
 })
 
-const stores: Record<string, () => Promise<Adapter>> = { memory: async () => MemoryAdapter(), PGlite: pgliteAdapter }
-const url = needsService('DATABASE_URL', 'sessions suite on PostgreSQL (memory and PGlite ran)', 'postgres://postgres@127.0.0.1:5432/test', 'test/server/sessions-route.test.ts')
-if (url) {
-  let shared: Promise<Adapter> | undefined
-  stores.PostgreSQL = () =>
-    (shared ??= (async () => {
-      const schema = await createIsolatedSchema(url)
-      closers.push(() => schema.drop())
-      const pool = schema.pgPool(4)
-      await migrate(PostgresAdapter(pool).db)
-      return PostgresAdapter(pool)
-    })())
-}
+const stores: Record<string, () => Promise<Adapter>> = { ...pluginStores<Adapter>([], 'sessions suite', 'test/server/sessions-route.test.ts', closers), PGlite: pgliteAdapter }
 
 const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const safari = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'
