@@ -5,27 +5,14 @@
  */
 import { afterEach, expect, it, vi } from 'vitest'
 import { connectedApps } from '../../src/client/plugins/connected-apps.js'
-import type { ClientKernel } from '../../src/client/plugin.js'
-import { post, request } from '../../src/client/request.js'
 import { AuthClientError } from '../../src/client/errors.js'
+import { stubKernel } from './stub-kernel.js'
 
 const base = 'https://app.test/auth'
 const app = { id: 'cli', name: 'CLI', logoUri: null, scopes: [{ scope: 'tools:read', words: { en: 'Read your tools' } }], grantedAt: '2026-06-01T00:00:00.000Z', lastUsedAt: null }
 
 function setUp(answer: (request: Request) => { status?: number; body: unknown }) {
-  const sent: { method: string; url: string; body?: string }[] = []
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init)
-    sent.push({ method: req.method, url: req.url, ...(req.method === 'POST' && { body: await req.clone().text() }) })
-    const { status = 200, body } = answer(req)
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-  })
-  const kernel = {
-    base,
-    get: async (path: string) => (await request(base + path)).data,
-    send: (path: string, fields: Record<string, string>, json?: boolean) => post(base + path, 'the-csrf-token', fields, json, base),
-    settle: async () => {},
-  } as unknown as ClientKernel
+  const { kernel, sent } = stubKernel(base, answer)
   return { client: connectedApps().setup(kernel), sent }
 }
 

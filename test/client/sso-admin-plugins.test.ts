@@ -6,26 +6,13 @@
 import { afterEach, expect, it, vi } from 'vitest'
 import { scimTokens } from '../../src/client/plugins/scim-tokens.js'
 import { ssoConnections } from '../../src/client/plugins/sso-connections.js'
-import type { ClientKernel } from '../../src/client/plugin.js'
-import { post, request } from '../../src/client/request.js'
 import { AuthClientError } from '../../src/client/errors.js'
+import { stubKernel } from './stub-kernel.js'
 
 const base = 'https://app.test/auth'
 
 function setUp(answer: (request: Request) => { status?: number; body: unknown }) {
-  const sent: { method: string; url: string; type?: string | null; body?: string }[] = []
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init)
-    sent.push({ method: req.method, url: req.url, ...(req.method === 'POST' && { type: req.headers.get('content-type'), body: await req.clone().text() }) })
-    const { status = 200, body } = answer(req)
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-  })
-  const kernel = {
-    base,
-    get: async (path: string) => (await request(base + path)).data,
-    send: (path: string, fields: Record<string, string>, json?: boolean) => post(base + path, 'the-csrf-token', fields, json, base),
-    settle: async () => {},
-  } as unknown as ClientKernel
+  const { kernel, sent } = stubKernel(base, answer)
   return { sso: ssoConnections().setup(kernel), scim: scimTokens().setup(kernel), sent }
 }
 
