@@ -49,7 +49,11 @@ function failuresOf(tier: string): string[] {
   } catch {
     return []
   }
-  const firstLine = (text = '') => text.split('\n').find((line) => line.trim())?.trim().slice(0, 240) ?? ''
+  // Vitest's JSON report keeps only this of a test that ran past its timeout.
+  const firstLine = (text = '') => {
+    const line = text.split('\n').find((line) => line.trim())?.trim().slice(0, 240) ?? ''
+    return line === 'Error: STACK_TRACE_ERROR' ? 'ran past its timeout (the output above says where it stood)' : line
+  }
   return (report.testResults ?? []).flatMap((file) => {
     const name = relative(process.cwd(), file.name)
     const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed')

@@ -187,20 +187,26 @@ export function createEngine(sessionUrl: string, onChange?: (state: SessionState
     return write({ session: null, due: now + idle, gap: prev?.gap, epoch: (prev?.epoch ?? 0) + 1, at: now, ended: 'DeviceKeyMissing' })
   }
 
-  /** One refresh at a time across tabs and the worker, held only around the request. */
-  const locked = (after?: number): Promise<SessionState> =>
-    locks
-      ? (locks.request(channelName(sessionUrl), { signal: AbortSignal.timeout(lockDeadline) }, () => refresh(after)) as unknown as Promise<SessionState>).catch((e) => {
-        if (e?.name === 'TimeoutError') return refresh(after)
+  /** One refresh at a time across tabs and the worker, held only around the request. `settled`: called once its answer is written. */
+  const locked = (after: number | undefined, settled: () => void): Promise<SessionState> => {
+    const run = () => refresh(after).finally(settled)
+    return locks
+      ? (locks.request(channelName(sessionUrl), { signal: AbortSignal.timeout(lockDeadline) }, run) as unknown as Promise<SessionState>).catch((e) => {
+        if (e?.name === 'TimeoutError') return run()
         throw e
       })
-      : refresh(after)
+      : run()
+  }
 
   const get = async (after?: number): Promise<SessionState> => {
     const record = await read()
     if (fresh(record, after)) return view(record!)
-    inflight ??= locked(after).finally(() => (inflight = undefined))
-    return inflight
+    if (inflight) return inflight
+    // Let go once the answer is written, before the lock is (a round trip to the browser): an ask
+    // after that reads the record, and one after it changed asks anew rather than joining.
+    const settled = () => void (inflight === asking && (inflight = undefined))
+    const asking: Promise<SessionState> = locked(after, settled).finally(settled)
+    return (inflight = asking)
   }
 
   const expire = async (gap?: number): Promise<void> => {

@@ -62,6 +62,34 @@ describe('session engine', () => {
     for (const state of next) expect(state.due).toBe(Date.now() + dueIn)
   })
 
+  it('an ask after the answer was written, while the lock is still being let go, reads the store and asks anew', async () => {
+    let letGo!: () => void
+    const releasing = new Promise<void>((resolve) => (letGo = resolve))
+    const lock = fakeLocks({ release: () => releasing })
+    browserGlobals({ locks: lock.locks })
+    const server = fakeServer()
+    const told: SessionState[] = []
+    const page = createEngine(sessionUrl, (state) => told.push(state), server.fetch)
+    server.respond(() => signedOut())
+    const first = page.get()
+    await until(() => told.length === 1)
+    // The record goes (a purge, the site's data cleared) before the first ask's lock is let go.
+    await new Promise<void>((resolve) => {
+      const open = indexedDB.open('latchkey')
+      open.onsuccess = () => {
+        const tx = open.result.transaction('sessions', 'readwrite')
+        tx.objectStore('sessions').clear()
+        tx.oncomplete = () => resolve(open.result.close())
+      }
+    })
+    const second = page.get()
+    // It does not join the first ask, whose answer predates the purge: it waits for the lock.
+    await until(() => lock.waiting === 1)
+    letGo()
+    await settled(Promise.all([first, second]))
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('refreshes without a tab that froze holding the lock, once the lock deadline passed', async () => {
     // AbortSignal.timeout runs on Node's own timer: here it runs on the test's clock.
     vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {

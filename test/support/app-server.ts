@@ -43,7 +43,7 @@ export interface AppServer {
   now(): number
   /** Holds every GET /auth/session until the returned function is called. */
   holdSessions(): () => void
-  /** Resolves once no request is in flight (every answer sent, or its connection lost). */
+  /** Resolves once no request is in flight (every answer sent, or its connection lost); fails naming those still open after 20 s. */
   idle(): Promise<void>
   /** Requests by `METHOD /path` (and ` (proof)` for one carrying a DBSC proof), counted from the start. */
   requests: Map<string, number>
@@ -187,7 +187,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const sessionRequests: SessionRequest[] = []
   const requests = new Map<string, number>()
   let held: Promise<void> | undefined
-  let inFlight = 0
+  /** The requests not yet answered, by `METHOD /path`. */
+  const unanswered = new Set<{ key: string }>()
   const idlers: (() => void)[] = []
   let reachable = true
   const orgs = options.organizations || options.sso || options.scim ? organizationsPlugin(options.organizations === true || !options.organizations ? undefined : options.organizations) : undefined
@@ -216,8 +217,9 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     // A DBSC proof is counted apart: a renewal is one proof (after one request for the challenge).
     const key = `${req.method} ${path}${req.headers['secure-session-response'] ? ' (proof)' : ''}`
     requests.set(key, (requests.get(key) ?? 0) + 1)
-    inFlight++
-    res.once('close', () => --inFlight || idlers.splice(0).forEach((idle) => idle()))
+    const entry = { key }
+    unanswered.add(entry)
+    res.once('close', () => unanswered.delete(entry) && !unanswered.size && idlers.splice(0).forEach((idle) => idle()))
     // A real server stamps Date with its own clock; the worker reads the skew from it.
     res.setHeader('date', new Date(now()).toUTCString())
     if (!reachable && (path.startsWith(base + '/') || path.startsWith('/api/'))) return void req.socket.destroy()
@@ -316,7 +318,13 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     now,
     endSessions: async (username) => void (await adapter.deleteSessionsByUserId!(`user-${username}`)),
     adapter,
-    idle: () => (inFlight ? new Promise<void>((resolve) => idlers.push(resolve)) : Promise.resolve()),
+    idle: () =>
+      !unanswered.size
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+          const late = setTimeout(() => reject(new Error(`still unanswered after 20 s: ${[...unanswered].map((e) => e.key).join(', ')}`)), 20_000)
+          idlers.push(() => resolve(clearTimeout(late)))
+        }),
     holdSessions() {
       let release!: () => void
       held = new Promise<void>((resolve) => (release = resolve))

@@ -79,8 +79,11 @@ export const signedOut = (): Response => Response.json(null, { headers: { 'latch
 
 export const dueIn = updateAge
 
-/** Web Locks: one holder per name across every engine of the test (tabs and workers of one origin). */
-export function fakeLocks() {
+/**
+ * Web Locks: one holder per name across every engine of the test (tabs and workers of one origin).
+ * `release`: awaited before a lock is let go, for a test that holds that moment open.
+ */
+export function fakeLocks({ release }: { release?: () => Promise<void> } = {}) {
   const queues = new Map<string, (() => void)[]>()
   const held = new Set<string>()
   let waiting = 0
@@ -108,6 +111,8 @@ export function fakeLocks() {
     try {
       return await callback()
     } finally {
+      // A browser lets go in its own process: the holder's promise settles a round trip later.
+      await release?.()
       const next = queues.get(name)?.shift()
       if (next) next()
       else held.delete(name)

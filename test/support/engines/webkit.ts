@@ -31,8 +31,18 @@ export async function launchWebKit(driverPath: string, miniBrowser: string): Pro
   }
 }
 
+/** A command's longest wait: a driver that stops answering fails the step it hung on, by name, not the test's timeout. */
+const commandDeadline = 30_000
+
 async function call(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const response = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(commandDeadline),
+  }).catch((e) => {
+    throw new Error(`WebDriver ${method} ${path.replace(/^.*\/session\/[^/]+/, '')}: ${e?.name === 'TimeoutError' ? `no answer in ${commandDeadline / 1000} s` : e}`)
+  })
   const { value } = (await response.json()) as { value: any }
   if (!response.ok) throw new Error(`WebDriver ${method} ${path}: ${value?.error}: ${value?.message}`)
   return value
