@@ -25,7 +25,7 @@ import type { Plugin } from 'vite'
  * page needs them. The session kept in the page is one: a page a worker controls never needs it.
  */
 export const laterParts = {
-  'latchkey-settings': ['drop-in-organizations', 'profile-element', 'identity-element', 'password-element', 'passkeys-element', 'mfa-element', 'sessions-element', 'accounts-element', 'organization-element', 'organization-switcher-element', 'sso-setup-element', 'connected-apps-element'].map((m) => `src/components/${m}.ts`),
+  'latchkey-settings': ['drop-in-settings-plugins', 'profile-element', 'identity-element', 'password-element', 'passkeys-element', 'mfa-element', 'sessions-element', 'accounts-element', 'organization-element', 'organization-switcher-element', 'sso-setup-element', 'connected-apps-element'].map((m) => `src/components/${m}.ts`),
   'latchkey-steps': ['password-forms', 'plugin-form', 'second-step'].map((m) => `src/components/${m}.ts`),
   'latchkey-page-session': ['src/client/session-engine.ts'],
 }

@@ -1,8 +1,9 @@
 /**
  * The drop-in script: `<script src="/latchkey.iife.js" data-base-path="/auth"></script>` makes one
  * global, `Latchkey`, with a ready client carrying every built-in plugin but the passkey one (its
- * own script, latchkey-passkey.iife.js, adds it) and the organizations one (the settings part adds
- * it: drop-in-organizations.ts), enterprise sign-in's discovery (`sso()`) included, and registers the components. Without
+ * own script, latchkey-passkey.iife.js, adds it) and those of the settings elements, organizations()
+ * and connectedApps() among them (the settings part adds them: drop-in-settings-plugins.ts),
+ * enterprise sign-in's discovery (`sso()`) included, and registers the components. Without
  * `data-service-worker` the client uses the page's worker if it includes latchkey's and registers
  * nothing; `data-service-worker="/latchkey-sw.js"` registers latchkey's own worker (never over
  * another script), "false" keeps sessions in the page. `data-locale` is the client's `locale`. A language other than English loads the

@@ -3,7 +3,7 @@
  * and its passkey part. What only some pages need loads from beside it where one does: the
  * account settings elements (latchkey-settings.js), the sign-in's later steps (latchkey-steps.js),
  * the session kept in the page (latchkey-page-session.js). The settings part brings the
- * organizations plugin with the organization elements.
+ * organizations and connected apps plugins with their elements.
  */
 import type { BrowserContext, Route } from 'playwright-core'
 import { expect, test } from 'vitest'
@@ -19,8 +19,8 @@ const pages = {
   '/signin.html': dropInPage('<latchkey-signin></latchkey-signin>'),
   '/team.html': dropInPage('<latchkey-signin></latchkey-signin>\n<latchkey-organization-switcher></latchkey-organization-switcher>\n<latchkey-organization></latchkey-organization>'),
 }
-// With second factors and organizations on, so that every section of the profile is there.
-const env = browserAndServer({ pages, mfa: true, organizations: true })
+// With second factors, organizations and the authorization server on, so that every section of the profile is there.
+const env = browserAndServer({ pages, mfa: true, organizations: true, oauthServer: true })
 const withPasswords = browserAndServer({ pages, password: true })
 
 /** The drop-in's later parts the browser asked for (`latchkey-settings`, ...). */
@@ -89,6 +89,9 @@ test('a page with <latchkey-profile>: its code loads from beside the script, onc
   expect(await page.evaluate(() => customElements.get('latchkey-sessions') === document.querySelector('latchkey-profile')!.shadowRoot!.querySelector('latchkey-sessions')!.constructor)).toBe(true)
   // Each section has read its list (a read still under way when signing out would answer 401).
   await expect.poll(() => profile.locator('latchkey-mfa button[part~="enroll"]').count()).toBe(1)
+  // The settings part added connectedApps() to the drop-in's client: the section, with no app allowed yet.
+  await expect.poll(() => profile.locator('section[part~="connected-apps"] latchkey-connected-apps [part="empty"]').textContent()).toBe('No app can use your account.')
+  expect(await page.evaluate(() => typeof (window as any).Latchkey.client.connectedApps?.revoke)).toBe('function')
   await env.server.idle()
   // Signed out, the element shows what it holds for that.
   await page.evaluate(() => (window as any).Latchkey.client.signOut({ redirect: false }))
@@ -107,7 +110,7 @@ test('the organization elements: the settings part adds organizations() to the d
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
   await page.goto(env.server.url + '/signin.html')
   await page.locator('latchkey-signin input[part~="identifier"]').waitFor()
-  expect(await page.evaluate(() => 'organizations' in (window as any).Latchkey.client)).toBe(false)
+  expect(await page.evaluate(() => ['organizations', 'connectedApps'].filter((name) => name in (window as any).Latchkey.client))).toEqual([])
   expect(asked).not.toContain('latchkey-settings')
   await page.goto(env.server.url + '/team.html')
   await signInWithForm(page, 'olga')
