@@ -58,6 +58,7 @@ describe.each(installedEngines('test/e2e/session-loss.test.ts'))('%s', { timeout
     // The new worker serves the session: a second tab hears the sign-out through it.
     const two = await profile.newTab(server.url + '/')
     await loaded(two)
+    await controlled(two)
     expect(await emailOf(two)).toBe(`${name}-purged@example.com`)
     await signOut(tab)
     await statusIs(two, 'unauthenticated')
