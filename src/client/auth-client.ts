@@ -59,6 +59,12 @@ export interface AuthClient<S extends Session = Session> extends Readonly<AuthCl
   /** What became of the `serviceWorker` script to register; `skipped` says why and what to do. */
   readonly workerRegistration: Promise<WorkerRegistrationResult>
   getProviders(): Promise<Record<string, AppProvider>>
+  /**
+   * The ids of the plugins the server installed (GET /plugins: `mfa`, `password`, `webauthn`,
+   * `organizations`, `sso`, `scim`, `oauth-server`, ...), asked once; undefined where the server
+   * does not say (an Auth.js server, an older latchkey): then go by the client's plugins. Never throws.
+   */
+  getPlugins(): Promise<readonly string[] | undefined>
   getCsrfToken(): Promise<string>
   getSession(): Promise<S | null>
   /**

@@ -63,6 +63,7 @@ export function createAuthClient<A = unknown, const P extends readonly ClientPlu
   let state: SessionState | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let providers: Promise<Record<string, AppProvider>> | undefined
+  let serverPlugins: Promise<readonly string[] | undefined> | undefined
 
   /** The due instant is when this tab asks; the engine makes it one request for all tabs. */
   const schedule = (due: number) => {
@@ -132,6 +133,8 @@ export function createAuthClient<A = unknown, const P extends readonly ClientPlu
       providers = undefined
       throw e
     })),
+    // Any failure (Auth.js or an older latchkey has no such route) is "unknown", kept: the elements then go by the client's plugins, as they did before it.
+    getPlugins: () => (serverPlugins ??= request<{ plugins: string[] }>(base + '/plugins').then((r) => r.data.plugins, () => undefined)),
     getCsrfToken: async () => (await request<{ csrfToken: string }>(base + '/csrf')).data.csrfToken,
     async getSession() {
       const next = await read()

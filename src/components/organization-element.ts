@@ -218,7 +218,7 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
         this.render()
       }
     }
-    /** Whether the server has enterprise sign-in (a provider of type `sso`); false until its providers are read. */
+    /** Whether the server has enterprise sign-in (the sso plugin); false until it is known. */
     private enterpriseOn = false
     private enterpriseAsked = false
     /** Asks once: a server without the sso plugin is never asked for connections or tokens (a 404 in the console). */
@@ -226,8 +226,10 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       if (!this.enterpriseAsked) {
         this.enterpriseAsked = true
         void this.client
-          .getProviders()
-          .then((providers) => Object.values(providers).some((p) => (p as { type?: string }).type === 'sso'), () => false)
+          .getPlugins()
+          // A server that does not list its plugins: whether it has a provider of the sso plugin's type.
+          .then(async (plugins) => plugins?.includes('sso') ?? Object.values(await this.client.getProviders()).some((p) => (p.type as string) === 'sso'))
+          .catch(() => false)
           .then((on) => {
             this.enterpriseOn = on
             if (on) this.render()

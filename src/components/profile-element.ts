@@ -39,6 +39,8 @@ const headings: Record<Exclude<Section, 'mfa'>, ProfileKey> = {
   'connected-apps': 'connectedAppsHeading',
   organization: 'organizationsHeading',
 }
+/** The server plugin (its id in GET /plugins) each section's routes come from, where the section needs one; password and passkeys go by the providers. */
+const serverPlugins: Partial<Record<Section, string>> = { mfa: 'mfa', sessions: 'sessions', accounts: 'accounts', 'connected-apps': 'oauth-server', organization: 'organizations' }
 const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout', mfa: 'mfaAbout', sessions: 'sessionsAbout', accounts: 'accountsAbout', 'connected-apps': 'connectedAppsAbout', organization: 'organizationsAbout' }
 
 /**
@@ -49,7 +51,7 @@ const abouts: Partial<Record<Section, ProfileKey>> = { passkeys: 'passkeysAbout'
  * (`<latchkey-mfa>`), where they are signed in (`<latchkey-sessions>`) and their connected
  * accounts (`<latchkey-accounts>`), with the connectedApps plugin the apps they allowed to use their account (`<latchkey-connected-apps>`), and, with the organizations plugin, the organization the user
  * works in (`<latchkey-organization-switcher>` and `<latchkey-organization>`). A section whose client plugin is missing, or whose feature
- * the server does not offer, is left out. Each section has a heading (`heading-level`, default
+ * the server does not offer (its plugin absent from GET /plugins, or no provider of its kind), is left out. Each section has a heading (`heading-level`, default
  * 2) and a line on what it is for. `sections` picks them and their order (`"passkeys,mfa"`);
  * `callback-url` goes to the connected accounts. Empty when signed out (its `signed-out` slot).
  */
@@ -60,6 +62,8 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
     static override observedAttributes = ['lang', 'sections', 'callback-url']
     protected override ownStyles = profileStyles
     private providers?: AppProvider[]
+    /** The server's plugins; undefined where it does not say (then the client's plugins decide). */
+    private plugins?: readonly string[]
     private asked = false
     /** Sections whose element said the server does not offer it. */
     private unavailable = new Set<string>()
@@ -83,6 +87,8 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
     /** Whether the client and the server have what `section` needs. */
     private offered(section: Section, providers: AppProvider[]): boolean {
       if (this.unavailable.has(section)) return false
+      const server = serverPlugins[section]
+      if (server && this.plugins && !this.plugins.includes(server)) return false
       if (section === 'identity') return true
       if (section === 'password') return !!maybe(this.client, 'password') && providers.some((p) => p.password)
       if (section === 'passkeys') return !!maybe(this.client, 'passkey') && providers.some((p) => p.type === 'webauthn')
@@ -116,9 +122,10 @@ export function profileElement(client: AuthClient): CustomElementConstructor {
       if (!this.client.session?.user) return this.paint(h('slot', { name: 'signed-out' }))
       if (!this.asked) {
         this.asked = true
-        // Which providers the server has (the client keeps them): until then, nothing shows, rather than sections that come and go.
-        this.client.getProviders().then((all) => Object.values(all), () => []).then((providers) => {
+        // Which providers and plugins the server has (the client keeps them): until then, nothing shows, rather than sections that come and go.
+        Promise.all([this.client.getProviders().then((all) => Object.values(all), () => []), this.client.getPlugins()]).then(([providers, plugins]) => {
           this.providers = providers
+          this.plugins = plugins
           this.render()
         })
       }

@@ -18,6 +18,7 @@ import { callback } from './routes/callback.js'
 import { getCsrf } from './routes/csrf.js'
 import { healthAnswer, markDraining } from './routes/health.js'
 import { getErrorPage, getVerifyRequestPage } from './routes/pages.js'
+import { getPlugins, sharedPartId } from './routes/plugins.js'
 import { getProviders } from './routes/providers.js'
 import { getSession, postSession } from './routes/session.js'
 import { getSignInPage, postSignIn } from './routes/signin.js'
@@ -29,6 +30,7 @@ import type { Action, LatchkeyPlugin, Route } from './kernel/plugin.js'
 /** The routes every instance has, whatever its features: the Auth.js wire protocol. */
 const coreActions: Record<string, Action> = {
   providers: { GET: getProviders, wordless: true },
+  plugins: { GET: getPlugins, wordless: true },
   csrf: { GET: getCsrf, wordless: true },
   session: { GET: getSession, POST: postSession, wordless: true },
   signin: { GET: getSignInPage, POST: postSignIn, provider: true, flow: true },
@@ -42,7 +44,7 @@ const coreActions: Record<string, Action> = {
 const reservedActions = ['health']
 
 /** What every instance has besides its features: the shared sign-in step's cookie ("confirm it's you" across a site it leaves). */
-const shared: LatchkeyPlugin = { id: 'sign-in', cookies: [confirmCookie] }
+const shared: LatchkeyPlugin = { id: sharedPartId, cookies: [confirmCookie] }
 
 /** What every instance is built from: the shared sign-in step and the built-in plugins (the configuration's join them). */
 export const instanceParts: readonly LatchkeyPlugin[] = [shared, ...features]

@@ -18,10 +18,12 @@ const orgsPage = `<!doctype html><html lang="en"><meta charset="utf-8">
 <style>html{background:Canvas;color:CanvasText}body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1rem}main{max-width:44rem;margin:auto}h1{font-size:1.5rem;margin:0 0 1rem}</style>
 <main><h1>Your team</h1></main>
 <script type="module">
-import { createAuthClient, identity, organizations } from '/latchkey.js'
+import { createAuthClient, identity, organizations, ssoConnections, scimTokens } from '/latchkey.js'
 import { defineElements } from '/latchkey-components.js'
 const params = new URLSearchParams(location.search)
-window.client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [organizations(), identity()] })
+// ?enterprise: the client has the enterprise plugins too, which this server (no sso, no scim) lacks.
+const enterprise = params.has('enterprise') ? [ssoConnections(), scimTokens()] : []
+window.client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [organizations(), identity(), ...enterprise] })
 window.changes = []
 client.onSessionChange((s) => window.changes.push({ at: Date.now(), email: s?.user?.email ?? null, stale: false, organization: s?.organization?.slug ?? null }))
 const shown = params.getAll('show').length ? params.getAll('show') : ['latchkey-organization-switcher', 'latchkey-organization']
@@ -109,6 +111,25 @@ test('create and switch: the session carries the organization, and a second tab 
   await expect.poll(() => organization(page).locator('[part="summary"] [part~="name"]').textContent()).toBe('Acme')
   // GET /session says the same.
   expect(await page.evaluate(() => fetch('/auth/session').then((r) => r.json()).then((s) => s.organization.slug))).toBe('acme')
+  expect(problems).toEqual([])
+  await context.close()
+})
+
+test("a server without sso: an owner whose client has the enterprise plugins sees no SSO part, and nothing asks the server's sso or scim routes", async () => {
+  const count = (match: RegExp) => [...env.server.requests].filter(([key]) => match.test(key)).reduce((n, [, c]) => n + c, 0)
+  const enterpriseRoutes = / \/auth\/(sso-connections|scim-tokens)\//
+  const before = count(enterpriseRoutes)
+  const { context, page, problems } = await open('?enterprise')
+  await signIn(page, 'erin')
+  await createWith(page, 'No SSO Inc')
+  await expect.poll(() => organization(page).locator('[part="summary"] [part~="name"]').textContent()).toBe('No SSO Inc')
+  // The server's plugin list is in (the element asked it): organizations, and neither sso nor scim.
+  const plugins = await page.evaluate(() => window.client.getPlugins())
+  expect(plugins).toContain('organizations')
+  expect(plugins).not.toContain('sso')
+  await env.server.idle()
+  expect(await organization(page).locator('latchkey-sso-setup').count()).toBe(0)
+  expect(count(enterpriseRoutes) - before).toBe(0)
   expect(problems).toEqual([])
   await context.close()
 })

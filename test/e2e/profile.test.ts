@@ -135,12 +135,19 @@ test('a section whose plugin the client lacks, or whose feature the server lacks
   expect(lacking.uncaught).toEqual([])
   await lacking.context.close()
 
-  // Every plugin, but a server without mfa and without passwords: those sections go, with no error.
+  // Every plugin, but a server without mfa and without passwords: those sections go, with no error,
+  // and the server's plugin list (asked once) keeps the two-step section from asking the mfa routes at all.
+  const count = (match: RegExp) => [...bare.requests].filter(([key]) => match.test(key)).reduce((n, [, c]) => n + c, 0)
+  const [listsBefore, mfaBefore] = [count(/^GET \/auth\/plugins$/), count(/ \/auth\/mfa(\/|$)/)]
   const plain = await open('', { server: bare })
   await signIn(plain.page, 'lou')
   await expect.poll(() => headings(plain.page).allTextContents()).toEqual(['Profile', 'Passkeys', 'Devices', 'Connected accounts'])
+  await expect.poll(() => section(plain.page, 'sessions').locator('li[part="session"]').count()).toBeGreaterThan(0)
+  await bare.idle()
+  expect(await profile(plain.page).locator('latchkey-mfa').count()).toBe(0)
+  expect([count(/^GET \/auth\/plugins$/) - listsBefore, count(/ \/auth\/mfa(\/|$)/) - mfaBefore]).toEqual([1, 0])
   expect(await profile(plain.page).locator('[part="error"]:visible').count()).toBe(0)
-  expect(plain.uncaught).toEqual([])
+  expect([plain.consoleErrors, plain.uncaught]).toEqual([[], []])
   await plain.context.close()
 })
 

@@ -189,6 +189,8 @@ test('a plain member sees no SSO part', async () => {
   const { context, page, problems } = await open()
   const orgId = await owner(page, 'olga', 'Members Only')
   await setup(page).locator('[part~="connection-form"]').waitFor()
+  // The server lists the sso plugin: the owner's part shows (without it, test/e2e/organizations.test.ts, it does not).
+  expect(await page.evaluate(() => window.client.getPlugins())).toEqual(expect.arrayContaining(['organizations', 'sso', 'scim']))
   const other = await openPage(await env.browser.newContext(), `${env.server.url}/team`)
   await signIn(other, 'mel')
   await (env.server.adapter as Store).addMember({ id: crypto.randomUUID(), organizationId: orgId, userId: 'user-mel', role: 'member', joinedAt: new Date() })
