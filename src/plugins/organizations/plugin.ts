@@ -14,7 +14,7 @@ import { messages } from './messages.js'
 import { resolveOptions, type OrganizationsOptions } from './options.js'
 import type { ActiveOrganization } from './records.js'
 import { domainMethods, organizationSchema, storeMethods } from './store.js'
-import type { RoleBook } from './roles.js'
+import type { BuiltInRole, RoleBook } from './roles.js'
 
 const hour = 3600
 
@@ -32,6 +32,14 @@ export type OrganizationsPlugin = LatchkeyPlugin & {
    * Reached as `ctx.config.plugins.find((p) => p.id === 'organizations')`.
    */
   organizationForDomain(ctx: Context, domainOrAddress: string): Promise<DomainOrganization | null>
+  /**
+   * For other plugins that check a permission of their own in an organization (sso's `sso:manage`,
+   * scim's `scim:manage`): adds it to the role book, held by `roles` by default (the owner always);
+   * the configuration's roles may give it to others (`auditor: { sso: ['manage'] }`). Called once
+   * per plugin (as it is made, or in its configure); a permission contributed twice, or not
+   * `resource:action`, is a configuration error that names it.
+   */
+  contributePermission(by: string, permission: string, roles: readonly BuiltInRole[]): void
 }
 
 export function organizations(options: OrganizationsOptions = {}): OrganizationsPlugin {
@@ -82,6 +90,7 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
     },
     afterSignIn: (ctx, signIn) => autoJoin(ctx, signIn),
     organizationForDomain,
+    contributePermission: (by, permission, roles) => resolved.roles.contribute(by, permission, roles),
     sessionFields,
     permits(session: Session, permission: string) {
       const active = session.organization as ActiveOrganization | undefined
