@@ -2,10 +2,10 @@
  * `organizations(options)`: the plugin. Its routes under basePath (`/organizations`,
  * `/organizations/:id`, `/organizations/invitation`, `/organizations/joinable`,
  * `/organization-domains/:id`), its store (store.ts), the active organization in every session
- * read (active.ts), the answer to `auth.can`, and `organizationForDomain` for other plugins.
+ * read and at each new sign-in (active.ts), the answer to `auth.can`, and `organizationForDomain` for other plugins.
  */
 import { configurationError, type Context, type LatchkeyPlugin, type Session } from 'latchkey/server'
-import { sessionFields } from './active.js'
+import { sessionFields, startIn } from './active.js'
 import { autoJoin, domainsPost, joinable, listDomains, organizationForDomain, type DomainOrganization } from './domains.js'
 import { errorCodes } from './errors.js'
 import { acceptInvitation, invitationPage } from './invitations.js'
@@ -13,7 +13,7 @@ import { listOrganizations, organizationDetails, organizationPost, organizations
 import { messages } from './messages.js'
 import { resolveOptions, type OrganizationsOptions } from './options.js'
 import type { ActiveOrganization } from './records.js'
-import { domainMethods, organizationSchema, storeMethods } from './store.js'
+import { domainMethods, lastActiveMethods, organizationSchema, storeMethods } from './store.js'
 import type { BuiltInRole, RoleBook } from './roles.js'
 
 const hour = 3600
@@ -48,7 +48,7 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
     id: 'organizations',
     roles: resolved.roles,
     schema: organizationSchema,
-    adapterMethods: () => [...storeMethods, ...domainMethods, 'getUser', 'getUserByEmail'],
+    adapterMethods: () => [...storeMethods, ...domainMethods, ...lastActiveMethods, 'getUser', 'getUserByEmail'],
     // EmailNotVerified: joining by domain with an address nobody proved (the password plugin's code too).
     errorCodes: [...errorCodes, 'EmailNotVerified'],
     messages,
@@ -88,7 +88,8 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
         POST: (ctx, id) => domainsPost(ctx, resolved, id),
       },
     },
-    afterSignIn: (ctx, signIn) => autoJoin(ctx, signIn),
+    // A new session starts in the last active organization, else in one auto-join just added the user to.
+    afterSignIn: async (ctx, signIn) => startIn(ctx, signIn, await autoJoin(ctx, signIn)),
     organizationForDomain,
     contributePermission: (by, permission, roles) => resolved.roles.contribute(by, permission, roles),
     sessionFields,
