@@ -69,7 +69,7 @@ export function ssoSetupElement(client: AuthClient): CustomElementConstructor {
     }
     private may(permission: string): boolean {
       const d = this.details
-      // The owner may do whatever any role may (scim:manage is the owner's by default, listed for no role).
+      // The owner may do whatever any role may (the server lists every contributed permission for it too).
       return !!d && (d.role === 'owner' || !!d.roles.find((r) => r.name === d.role)?.permissions.includes(permission))
     }
     protected override say(e: unknown): string {

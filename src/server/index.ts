@@ -31,7 +31,7 @@ export { redisRateLimitStore, type RedisLike, type RedisMultiLike, type RedisRat
 // What a plugin is built from (docs/architecture.md, "Write a plugin"): latchkey's own plugins use
 // the same contract, and a plugin in src/plugins/ may import nothing else of latchkey's.
 export type { LatchkeyPlugin, SignInMethod, Action, CorsRule, Route } from './kernel/plugin.js'
-export type { Context, Body, Reply, ResolvedConfig, ResolvedProvider, DueStep, SessionFieldsInput, SignInAttempt } from './kernel/types.js'
+export type { Context, Body, Reply, ResolvedConfig, ResolvedProvider, DueStep, SessionFieldsInput, SignInAttempt, SignedInNow, StartedSession } from './kernel/types.js'
 export { configurationError, type PluginErrorCode } from '../core/errors.js'
 export type { RateLimitActionSpec, RateLimitWords, StoreFailurePolicy } from '../core/rate-limit.js'
 export { json, redirect, html } from './kernel/respond.js'

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { waitlist } from '../../examples/plugins/waitlist.js'
-import { AuthError, json, type LatchkeyPlugin } from '../../src/server/index.js'
+import { AuthError, json, rewriteSessionClaims, type LatchkeyPlugin } from '../../src/server/index.js'
 import { Jar } from '../support/jar.js'
 import { testServer } from '../support/server.js'
 
@@ -131,6 +131,27 @@ describe("a plugin's steps in the shared flow", () => {
       await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' })
       await jar.postForm('/auth/signout', { csrfToken: await jar.csrf() })
       expect(seen, strategy).toEqual(['in user-ada credentials false', 'out user-ada'])
+    }
+  })
+})
+
+describe("afterSignIn's session", () => {
+  it('is the one just started: a plugin keeps its state in it (a row by its stored token, or a claim), and the first read shows it', async () => {
+    for (const strategy of ['database', 'jwt'] as const) {
+      const rows = new Map<string, string>()
+      const team: LatchkeyPlugin = {
+        id: 'team',
+        afterSignIn: async (ctx, { session }) => {
+          if (session.record) rows.set(session.record.sessionToken, 'blue')
+          await rewriteSessionClaims(ctx, session, { team: 'blue' })
+        },
+        sessionFields: (_, { record, token }) => ({ team: record ? rows.get(record.sessionToken) : token?.team }),
+      }
+      const jar = new Jar(testServer({ strategy, plugins: [team] }).handler)
+      const signIn = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: 'ada', password: 'lovelace' })
+      expect(signIn.headers.get('latchkey-session'), strategy).toBeTruthy()
+      expect(((await (await jar.get('/auth/session')).json()) as { team?: string }).team, strategy).toBe('blue')
+      expect(rows.size, strategy).toBe(strategy === 'database' ? 1 : 0)
     }
   })
 })

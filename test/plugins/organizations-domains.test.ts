@@ -213,6 +213,8 @@ for (const [storeName, makeStore] of Object.entries(stores)) {
 
         const eve = await made.person('eve', { domain })
         expect(await members(ada.jar, org.id)).toContainEqual([eve.id, 'member'])
+        // Her first session starts in the organization she just joined.
+        expect((await eve.jar.session()).organization).toEqual({ id: org.id, slug: org.slug, role: 'member' })
         expect(made.events.filter(([n]) => n === 'memberAdded').at(-1)![1]).toMatchObject({ member: { userId: eve.id, role: 'member' }, via: 'auto-join', domain, by: { id: eve.id } })
         // Signing in again adds nothing.
         const before = made.events.length
@@ -222,12 +224,35 @@ for (const [storeName, makeStore] of Object.entries(stores)) {
         // Unproven: not a member after a password-like sign-in; proven by the email link: a member.
         const fay = await made.person('fay', { domain, verified: false })
         expect((await members(ada.jar, org.id)).map(([id]: string[]) => id)).not.toContain(fay.id)
-        await made.signInByEmail(new Jar(made.handler), fay.email)
+        const fayByLink = new Jar(made.handler)
+        await made.signInByEmail(fayByLink, fay.email)
         expect(await members(ada.jar, org.id)).toContainEqual([fay.id, 'member'])
+        expect((await fayByLink.session()).organization).toEqual({ id: org.id, slug: org.slug, role: 'member' })
 
-        // A domain without autoJoin: offered, not joined.
+        // A domain without autoJoin: offered, not joined, and the session has no organization.
         const gil = await made.person('gil', { domain: other })
         expect((await joinable(gil.jar)).map((o: any) => o.domain)).toEqual([other])
+        expect((await gil.jar.session()).organization).toBeUndefined()
+        expect(made.logs.filter((l) => l.startsWith('error'))).toEqual([])
+      })
+
+      it('auto-join at a sign-in of a user with a last active organization: joined, and the session starts in the last active one', async () => {
+        const made = app(await makeStore(), strategy)
+        const domain = freshDomain()
+        const hal = await made.person('hal', { domain })
+        const own = await create(hal.jar, 'Hal & Co')
+        const ada = await made.person('ada')
+        const org = await create(ada.jar)
+        await verified(ada.jar, org.id, domain, { autoJoin: true })
+        const laptop = new Jar(made.handler)
+        await made.signIn(laptop, hal.id)
+        expect(await members(ada.jar, org.id)).toContainEqual([hal.id, 'member'])
+        expect((await laptop.session()).organization).toEqual({ id: own.id, slug: own.slug, role: 'owner' })
+        // Removed from his own (deleted): the next sign-in starts in none, auto-join adding nothing new.
+        expect((await post(hal.jar, `/auth/organizations/${own.id}`, { action: 'delete' })).status).toBe(200)
+        const phone = new Jar(made.handler)
+        await made.signIn(phone, hal.id)
+        expect((await phone.session()).organization).toBeUndefined()
         expect(made.logs.filter((l) => l.startsWith('error'))).toEqual([])
       })
     })

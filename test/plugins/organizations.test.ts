@@ -231,6 +231,68 @@ for (const [storeName, makeStore] of Object.entries(stores)) {
         expect(made.logs.filter((l) => l.startsWith('error'))).toEqual([])
       })
 
+      it('a new sign-in starts in the organization last active, live: none once switched to none, once removed, or once the organization is gone', async () => {
+        const made = app(await makeStore(), strategy)
+        const ada = await made.person('ada')
+        const bob = await made.person('bob')
+        const fresh = async (who: Person) => {
+          const jar = new Jar(made.handler)
+          await made.signIn(jar, who.id)
+          return (await jar.session()).organization
+        }
+        expect(await fresh(bob)).toBeUndefined()
+        const org = await create(ada.jar, 'Initech')
+        const other = await create(ada.jar, 'Other')
+        expect(await fresh(ada)).toEqual({ id: other.id, slug: other.slug, role: 'owner' })
+        await post(ada.jar, '/auth/organizations', { action: 'switch', organizationId: org.id })
+        expect(await fresh(ada)).toEqual({ id: org.id, slug: org.slug, role: 'owner' })
+        await post(ada.jar, '/auth/organizations', { action: 'switch', organizationId: null })
+        expect(await fresh(ada)).toBeUndefined()
+
+        // Bob, invited and accepting: his next sign-in starts there, with his role read live.
+        await join(made, ada, org.id, bob, 'editor')
+        expect(await fresh(bob)).toEqual({ id: org.id, slug: org.slug, role: 'editor' })
+        expect((await act(ada.jar, org.id, { action: 'set-role', userId: bob.id, role: 'member' })).status).toBe(200)
+        expect(await fresh(bob)).toEqual({ id: org.id, slug: org.slug, role: 'member' })
+        // Removed: never restored, nor once invited again (a new membership he has not made active).
+        expect((await act(ada.jar, org.id, { action: 'remove-member', userId: bob.id })).status).toBe(200)
+        expect(await fresh(bob)).toBeUndefined()
+        await made.adapter.addMember({ id: crypto.randomUUID(), organizationId: org.id, userId: bob.id, role: 'member', joinedAt: new Date(made.clock.now) })
+        expect(await fresh(bob)).toBeUndefined()
+        // The organization deleted: none.
+        await post(ada.jar, '/auth/organizations', { action: 'switch', organizationId: other.id })
+        await made.adapter.deleteOrganization(other.id)
+        expect(await fresh(ada)).toBeUndefined()
+        expect(made.logs.filter((l) => l.startsWith('error'))).toEqual([])
+      })
+
+      it("IDOR: another's organization never becomes one's last active, by switch, join or a forged body", async () => {
+        const made = app(await makeStore(), strategy)
+        const ada = await made.person('ada')
+        const eve = await made.person('eve')
+        const theirs = await create(ada.jar, 'Theirs')
+        const mine = await create(eve.jar, 'Mine')
+        const adaMember = (await made.adapter.getMember(theirs.id, ada.id))!
+        const tries: Array<Record<string, unknown>> = [
+          { action: 'switch', organizationId: theirs.id },
+          { action: 'switch', organizationId: theirs.id, memberId: adaMember.id, userId: ada.id },
+          { action: 'join', organizationId: theirs.id },
+          { action: 'create', name: 'Forged', memberId: adaMember.id, organizationId: theirs.id, userId: ada.id },
+        ]
+        for (const body of tries.slice(0, 3)) expect((await post(eve.jar, '/auth/organizations', body)).status, JSON.stringify(body)).toBe(404)
+        const jar = new Jar(made.handler)
+        await made.signIn(jar, eve.id)
+        expect((await jar.session()).organization).toEqual({ id: mine.id, slug: mine.slug, role: 'owner' })
+        // A create with forged fields makes eve's own organization, and that one is her last active.
+        const forged = await read(await post(eve.jar, '/auth/organizations', tries[3]!))
+        expect(forged.body.role).toBe('owner')
+        expect(forged.body.id).not.toBe(theirs.id)
+        const again = new Jar(made.handler)
+        await made.signIn(again, eve.id)
+        expect((await again.session()).organization.id).toBe(forged.body.id)
+        expect((await made.adapter.getMember(theirs.id, eve.id))).toBeNull()
+      })
+
       it('a member removed by another server’s request, or an organization deleted, leaves every session of theirs at the next read', async () => {
         const made = app(await makeStore(), strategy)
         const ada = await made.person('ada')

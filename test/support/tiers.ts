@@ -59,6 +59,7 @@ const files: Record<string, Tier> = {
   'test/package/check-package.test.ts': 'unit',
   'test/plugins/contract.test.ts': 'unit',
   'test/plugins/oauth-server.test.ts': 'unit',
+  'test/plugins/organizations-permissions.test.ts': 'unit',
   'test/plugins/oauth-server-attacks.test.ts': 'unit',
   'test/plugins/oauth-server-connected-apps.test.ts': 'unit',
   'test/plugins/oauth-server-device.test.ts': 'unit',

@@ -33,7 +33,7 @@ import { aboveOwnRole, alreadyMember, domainInvalid, domainNotFound, domainNotVe
 import { fire, type Actor } from './events.js'
 import { readId } from './fields.js'
 import type { Resolved } from './options.js'
-import type { DomainRecord, DomainStore, OrganizationStore } from './records.js'
+import type { DomainRecord, DomainStore, MemberRecord, OrganizationStore } from './records.js'
 import { domainManage } from './roles.js'
 import { domainMethods, storeMethods } from './store.js'
 
@@ -232,23 +232,25 @@ export async function join(ctx: Context, me: SignedIn, body: Body): Promise<Repl
   return json(ctx, { organization: view(found.organization, member.role) })
 }
 
-/** `afterSignIn`: a user whose verified address is at a domain with `autoJoin` becomes a member. Never fails the sign-in. */
-export async function autoJoin(ctx: Context, signIn: { user: AdapterUser | User }): Promise<void> {
+/** `afterSignIn`: a user whose verified address is at a domain with `autoJoin` becomes a member; answers the membership made, if any. Never fails the sign-in. */
+export async function autoJoin(ctx: Context, signIn: { user: AdapterUser | User }): Promise<MemberRecord | null> {
   try {
     const claimed = domainOfAddress(signIn.user.email?.toLowerCase())
-    if (!claimed || !signIn.user.id) return
+    if (!claimed || !signIn.user.id) return null
     const s = domains(ctx)
     const found = await s.verifiedDomain(claimed)
-    if (!found?.autoJoin) return
+    if (!found?.autoJoin) return null
     // The user as stored now: the sign-in may just have proven the address.
     const user = await ctx.config.adapter?.getUser?.(signIn.user.id)
-    if (!user || provenDomain(user) !== claimed) return
+    if (!user || provenDomain(user) !== claimed) return null
     const member = await s.joinByDomain({ organizationId: found.organizationId, domain: claimed, userId: user.id, memberId: crypto.randomUUID(), now: new Date(ctx.now) })
-    if (!member) return
+    if (!member) return null
     const by: Actor = { id: user.id, email: user.email ?? null }
     await fire(ctx, 'organizationMemberAdded', { organization: eventView(found.organization), member: { userId: user.id, role: member.role }, via: 'auto-join', domain: claimed, by })
+    return member
   } catch (error) {
     ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)))
+    return null
   }
 }
 

@@ -1,7 +1,7 @@
 /** What `organizations()` takes, resolved once: the roles and the invitations' lifetime. */
 import { configurationError } from 'latchkey/server'
 import { defaultResolveTxt, type ResolveTxt } from './dns.js'
-import { roleBook, type Permissions, type RoleBook } from './roles.js'
+import { roleBook, type OpenRoleBook, type Permissions } from './roles.js'
 
 export interface OrganizationsOptions {
   /**
@@ -23,7 +23,7 @@ export interface OrganizationsOptions {
 }
 
 export interface Resolved {
-  roles: RoleBook
+  roles: OpenRoleBook
   invitationMaxAge: number
   resolveTxt: ResolveTxt | undefined
   isPublicSuffix?: (domain: string) => boolean

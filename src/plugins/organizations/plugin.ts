@@ -2,10 +2,10 @@
  * `organizations(options)`: the plugin. Its routes under basePath (`/organizations`,
  * `/organizations/:id`, `/organizations/invitation`, `/organizations/joinable`,
  * `/organization-domains/:id`), its store (store.ts), the active organization in every session
- * read (active.ts), the answer to `auth.can`, and `organizationForDomain` for other plugins.
+ * read and at each new sign-in (active.ts), the answer to `auth.can`, and `organizationForDomain` for other plugins.
  */
 import { configurationError, type Context, type LatchkeyPlugin, type Session } from 'latchkey/server'
-import { sessionFields } from './active.js'
+import { sessionFields, startIn } from './active.js'
 import { autoJoin, domainsPost, joinable, listDomains, organizationForDomain, type DomainOrganization } from './domains.js'
 import { errorCodes } from './errors.js'
 import { acceptInvitation, invitationPage } from './invitations.js'
@@ -13,8 +13,8 @@ import { listOrganizations, organizationDetails, organizationPost, organizations
 import { messages } from './messages.js'
 import { resolveOptions, type OrganizationsOptions } from './options.js'
 import type { ActiveOrganization } from './records.js'
-import { domainMethods, organizationSchema, storeMethods } from './store.js'
-import type { RoleBook } from './roles.js'
+import { domainMethods, lastActiveMethods, organizationSchema, storeMethods } from './store.js'
+import type { BuiltInRole, RoleBook } from './roles.js'
 
 const hour = 3600
 
@@ -32,6 +32,14 @@ export type OrganizationsPlugin = LatchkeyPlugin & {
    * Reached as `ctx.config.plugins.find((p) => p.id === 'organizations')`.
    */
   organizationForDomain(ctx: Context, domainOrAddress: string): Promise<DomainOrganization | null>
+  /**
+   * For other plugins that check a permission of their own in an organization (sso's `sso:manage`,
+   * scim's `scim:manage`): adds it to the role book, held by `roles` by default (the owner always);
+   * the configuration's roles may give it to others (`auditor: { sso: ['manage'] }`). Called once
+   * per plugin (as it is made, or in its configure); a permission contributed twice, or not
+   * `resource:action`, is a configuration error that names it.
+   */
+  contributePermission(by: string, permission: string, roles: readonly BuiltInRole[]): void
 }
 
 export function organizations(options: OrganizationsOptions = {}): OrganizationsPlugin {
@@ -40,7 +48,7 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
     id: 'organizations',
     roles: resolved.roles,
     schema: organizationSchema,
-    adapterMethods: () => [...storeMethods, ...domainMethods, 'getUser', 'getUserByEmail'],
+    adapterMethods: () => [...storeMethods, ...domainMethods, ...lastActiveMethods, 'getUser', 'getUserByEmail'],
     // EmailNotVerified: joining by domain with an address nobody proved (the password plugin's code too).
     errorCodes: [...errorCodes, 'EmailNotVerified'],
     messages,
@@ -80,8 +88,10 @@ export function organizations(options: OrganizationsOptions = {}): Organizations
         POST: (ctx, id) => domainsPost(ctx, resolved, id),
       },
     },
-    afterSignIn: (ctx, signIn) => autoJoin(ctx, signIn),
+    // A new session starts in the last active organization, else in one auto-join just added the user to.
+    afterSignIn: async (ctx, signIn) => startIn(ctx, signIn, await autoJoin(ctx, signIn)),
     organizationForDomain,
+    contributePermission: (by, permission, roles) => resolved.roles.contribute(by, permission, roles),
     sessionFields,
     permits(session: Session, permission: string) {
       const active = session.organization as ActiveOrganization | undefined

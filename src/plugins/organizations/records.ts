@@ -135,3 +135,11 @@ export interface DomainStore {
    */
   joinByDomain(join: { organizationId: string; domain: string; userId: string; memberId: string; now: Date }): Promise<MemberRecord | null>
 }
+
+/** The membership each user last made active (plugin migration 3): where a new sign-in starts. */
+export interface LastActiveStore {
+  /** Remembers `memberId` as the user's last active membership, where it is theirs (else nothing changes); null: none, the personal account. */
+  setLastActiveMember(userId: string, memberId: string | null): Promise<void>
+  /** The user's last active membership, live: null when none, or when it is gone (removed, left, the organization deleted). */
+  lastActiveMember(userId: string): Promise<MemberRecord | null>
+}

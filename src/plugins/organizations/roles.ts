@@ -4,6 +4,8 @@
  * built-in ones under their names. An app role ranks as member: it may hold any permission but
  * `organization:delete`, and grants (by invitation or `set-role`) only roles of its rank or below,
  * so a role that may invite can never hand out admin. The owner may do everything any role may.
+ * Another plugin that checks a permission of its own (sso's `sso:manage`) contributes it, with the
+ * built-in roles that hold it by default: the book names only the organization's own.
  */
 import { configurationError } from 'latchkey/server'
 
@@ -14,7 +16,7 @@ export type BuiltInRole = (typeof builtInRoles)[number]
 export type Permissions = Record<string, readonly string[]>
 
 /** The organization's own permissions, which the routes check. */
-export const adminPermissions = ['organization:update', 'member:invite', 'member:remove', 'member:set-role', 'invitation:revoke', 'sso:manage'] as const
+export const adminPermissions = ['organization:update', 'member:invite', 'member:remove', 'member:set-role', 'invitation:revoke'] as const
 export const ownerOnly = 'organization:delete'
 /** Verified domains: the owner's by default; the configuration may give it to another role (`admin: { domain: ['manage'] }`). */
 export const domainManage = 'domain:manage'
@@ -37,7 +39,17 @@ export interface RoleBook {
   permissionsOf(role: string): string[]
 }
 
-export function roleBook(declared: Record<string, Permissions> = {}): RoleBook {
+/** The book as the plugin holds it: other plugins' permissions join it (`OrganizationsPlugin.contributePermission`). */
+export interface OpenRoleBook extends RoleBook {
+  /**
+   * `permission` (`resource:action`), checked by the plugin `by`, held by default by `roles`
+   * (built-in ones; the owner always). The same plugin giving it again as before changes nothing
+   * (an instance built again); any other second contribution is a configuration error.
+   */
+  contribute(by: string, permission: string, roles: readonly BuiltInRole[]): void
+}
+
+export function roleBook(declared: Record<string, Permissions> = {}): OpenRoleBook {
   if (!declared || typeof declared !== 'object' || Array.isArray(declared)) throw configurationError('organizations: expected roles to be an object of role name to { resource: [actions] }')
   const grants = new Map<string, Set<string>>([
     ['owner', new Set([...adminPermissions, ownerOnly, domainManage])],
@@ -65,8 +77,24 @@ export function roleBook(declared: Record<string, Permissions> = {}): RoleBook {
   const owner = grants.get('owner')!
   for (const set of grants.values()) for (const p of set) owner.add(p)
   const names = [...grants.keys()]
+  const own = [...adminPermissions, ownerOnly, domainManage] as string[]
+  /** permission → who contributed it, and to which roles, as said. */
+  const contributed = new Map<string, { by: string; roles: string }>(own.map((p) => [p, { by: 'organizations', roles: '' }]))
   return {
     names,
+    contribute(by, permission, roles) {
+      const [resource, action, ...rest] = typeof permission === 'string' ? permission.split(':') : []
+      if (!resource || !action || rest.length || !namePattern.test(resource) || !namePattern.test(action)) {
+        throw configurationError(`organizations: ${by} contributes the permission ${JSON.stringify(permission)}; expected "resource:action", each letters, digits, "-" and "_"`)
+      }
+      if (!Array.isArray(roles) || roles.some((r) => !builtInRoles.includes(r))) throw configurationError(`organizations: ${by} gives ${permission} to ${JSON.stringify(roles)}; expected built-in roles (${builtInRoles.join(', ')})`)
+      const said = [...new Set(roles)].sort().join()
+      const held = contributed.get(permission)
+      if (held && held.by === by && held.roles === said) return
+      if (held) throw configurationError(`organizations: the permission ${permission} is contributed twice (by ${held.by} and by ${by}); each permission is one plugin's`)
+      contributed.set(permission, { by, roles: said })
+      for (const role of ['owner', ...roles]) grants.get(role)!.add(permission)
+    },
     has: (role) => grants.has(role),
     rank: (role) => ranks[role as BuiltInRole] ?? 1,
     allows: (role, permission) => grants.get(role)?.has(permission) === true,

@@ -1,8 +1,8 @@
 /** What the plugin's adapter cases (store.ts, store-domain-cases.ts) share: a user with a session, an organization. */
 import type { Adapter } from 'latchkey/server'
-import type { DomainStore, OrganizationStore } from './records.js'
+import type { DomainStore, LastActiveStore, OrganizationStore } from './records.js'
 
-export type Store = Adapter & OrganizationStore & DomainStore
+export type Store = Adapter & OrganizationStore & DomainStore & LastActiveStore
 
 export function check(ok: unknown, what: string): void {
   if (!ok) throw new Error(`expected ${what}`)

@@ -1,13 +1,15 @@
 /** The organizations store kept in memory (MemoryAdapter), with the SQL store's rules: a new, empty one at each call. */
-import type { DomainRecord, DomainStore, InvitationRecord, MemberRecord, OrganizationRecord, OrganizationStore } from './records.js'
+import type { DomainRecord, DomainStore, InvitationRecord, LastActiveStore, MemberRecord, OrganizationRecord, OrganizationStore } from './records.js'
 
-export function memoryStore(): OrganizationStore & DomainStore {
+export function memoryStore(): OrganizationStore & DomainStore & LastActiveStore {
   const organizations = new Map<string, OrganizationRecord>()
   const members = new Map<string, MemberRecord>()
   const invitations = new Map<string, InvitationRecord & { tokenHash: string }>()
   /** Stored session token → membership id. */
   const active = new Map<string, string>()
   const domains = new Map<string, DomainRecord & { challengeHash: string | null }>()
+  /** User id → the membership id they last made active. */
+  const lastActive = new Map<string, string>()
 
   const copy = <T extends object>(value: T): T => structuredClone(value)
   const memberOf = (organizationId: string, userId: string) => [...members.values()].find((m) => m.organizationId === organizationId && m.userId === userId)
@@ -129,6 +131,14 @@ export function memoryStore(): OrganizationStore & DomainStore {
       const member = members.get(active.get(sessionToken) ?? '')
       const org = member && member.userId === userId ? organizations.get(member.organizationId) : undefined
       return member && org ? { id: org.id, slug: org.slug, role: member.role } : null
+    },
+    async setLastActiveMember(userId, memberId) {
+      if (memberId === null) lastActive.delete(userId)
+      else if (members.get(memberId)?.userId === userId) lastActive.set(userId, memberId)
+    },
+    async lastActiveMember(userId) {
+      const member = members.get(lastActive.get(userId) ?? '')
+      return member && member.userId === userId && organizations.has(member.organizationId) ? copy(member) : null
     },
     async addDomain(record) {
       const held = [...domains.values()].find((d) => d.organizationId === record.organizationId && d.domain === record.domain)

@@ -7,6 +7,7 @@
 import type { PluginMigration, SchemaQueryable } from 'latchkey/server'
 import type { InvitationRecord, MemberRecord, OrganizationRecord, OrganizationStore } from './records.js'
 import { domainsMigration } from './store-sql-domains.js'
+import { lastActiveMigration } from './store-sql-last-active.js'
 
 export const migrations: PluginMigration[] = [
   {
@@ -49,6 +50,7 @@ export const migrations: PluginMigration[] = [
     ],
   },
   domainsMigration,
+  lastActiveMigration,
 ]
 
 /** The active organization, read in getSessionAndUser's own query (PluginSchema.sessionRead): `s` the session, `u` its user. */

@@ -5,10 +5,12 @@
  * against every adapter made with the plugin.
  */
 import type { PluginSchema } from 'latchkey/server'
-import type { DomainStore, OrganizationStore } from './records.js'
+import type { DomainStore, LastActiveStore, OrganizationStore } from './records.js'
 import { memoryStore } from './store-memory.js'
 import { migrations, sessionReadSql, sqlStore } from './store-sql.js'
 import { sqlDomainStore } from './store-sql-domains.js'
+import { sqlLastActiveStore } from './store-sql-last-active.js'
+import { lastActiveCases } from './store-last-active-cases.js'
 import { check, day, organizationOf, userWithSession } from './store-case-helpers.js'
 import { domainCases } from './store-domain-cases.js'
 
@@ -40,13 +42,17 @@ export const storeMethods: Array<keyof OrganizationStore> = [
 /** The verified domains' methods (migration 2): checked at start-up with the others, and at each call. */
 export const domainMethods: Array<keyof DomainStore> = ['addDomain', 'listDomains', 'getDomain', 'verifyDomain', 'updateDomain', 'removeDomain', 'verifiedDomain', 'joinByDomain']
 
-export const organizationSchema: PluginSchema<OrganizationStore & DomainStore> = {
+/** The last active membership's methods (migration 3): where a new sign-in starts. */
+export const lastActiveMethods: Array<keyof LastActiveStore> = ['setLastActiveMember', 'lastActiveMember']
+
+export const organizationSchema: PluginSchema<OrganizationStore & DomainStore & LastActiveStore> = {
   migrations,
-  sql: (db) => ({ ...sqlStore(db), ...sqlDomainStore(db) }),
+  sql: (db) => ({ ...sqlStore(db), ...sqlDomainStore(db), ...sqlLastActiveStore(db) }),
   memory: memoryStore,
   sessionRead: { sql: sessionReadSql, method: 'activeOrganization' },
   tests: {
     ...domainCases,
+    ...lastActiveCases,
     'an organization is made with its owner, listed for them, and its slug is unique': async (store) => {
       const { user } = await userWithSession(store)
       const org = await organizationOf(store, user.id)

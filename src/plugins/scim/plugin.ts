@@ -10,7 +10,7 @@ import { memberMethods } from './membership.js'
 import { resolveOptions, type ScimOptions } from './options.js'
 import { requestAction, scimAction } from './routes.js'
 import { scimSchema, storeMethods } from './store.js'
-import { listTokens, tokensPost } from './tokens.js'
+import { listTokens, permission, tokensPost } from './tokens.js'
 
 export type ScimPlugin = LatchkeyPlugin & { id: 'scim' }
 
@@ -31,6 +31,10 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       if (!ids.includes('organizations') || ids.indexOf('organizations') > ids.indexOf('scim')) {
         throw configurationError('scim: provisions into organizations: list organizations() before scim() in plugins (its tables come first)')
       }
+      // The permission its token routes check: the owner's, unless the configuration gives it to more.
+      const organizations = resolvedConfig.plugins.find((p) => p.id === 'organizations') as { contributePermission?(by: string, permission: string, roles: readonly string[]): void } | undefined
+      if (typeof organizations?.contributePermission !== 'function') throw configurationError('scim: the plugin named organizations is not organizations() from latchkey/plugins/organizations (it takes no permissions)')
+      organizations.contributePermission('scim', permission, ['owner'])
     },
     routes: {
       scim: scimAction(resolved),

@@ -1,6 +1,6 @@
 /**
  * GET and POST /scim-tokens/:organizationId: an organization's SCIM tokens, for a member whose
- * role holds `scim:manage` (the owner always does). A token is shown once, when made; only its
+ * role holds `scim:manage` (contributed to the organizations plugin's roles: the owner's by default). A token is shown once, when made; only its
  * SHA-256 is kept, so a list shows names and dates. Making one needs a fresh session: it can
  * provision and deprovision the organization's members.
  */
@@ -27,7 +27,7 @@ async function manager(ctx: Context, organizationId: string): Promise<{ me: Sign
   if (!organization || !member) throw new AuthError('OrganizationNotFound', 'No organization of yours has this id', { status: 404 })
   // The roles are the organizations plugin's: it answers for a session in this organization with this role.
   const session = { user: { id: me.user.id }, expires: '', organization: { id: organization.id, slug: organization.slug, role: member.role } }
-  const allowed = member.role === 'owner' || ctx.config.plugins.some((p) => p.permits?.(session as never, permission) === true)
+  const allowed = ctx.config.plugins.some((p) => p.permits?.(session as never, permission) === true)
   if (!allowed) throw new AuthError('OrganizationForbidden', `Your role in this organization does not allow this (${permission})`, { status: 403 })
   return { me, organization, role: member.role }
 }

@@ -9,6 +9,8 @@ import { configurationError, type Context, type LatchkeyPlugin } from 'latchkey/
 export type OrganizationsPlugin = LatchkeyPlugin & {
   roles: { has(role: string): boolean; rank(role: string): number; allows(role: string, permission: string): boolean }
   organizationForDomain?(ctx: Context, domainOrAddress: string): Promise<{ id: string } | null>
+  /** Adds a permission sso checks to the role book, with the built-in roles that hold it by default. */
+  contributePermission(by: string, permission: string, roles: readonly ('owner' | 'admin' | 'member')[]): void
 }
 
 export interface SsoOptions {
@@ -41,7 +43,7 @@ export interface Resolved {
 }
 
 export function resolveOptions(options: SsoOptions): Resolved {
-  if (!options || typeof options.organizations?.roles?.has !== 'function') {
+  if (!options || typeof options.organizations?.roles?.has !== 'function' || typeof options.organizations.contributePermission !== 'function') {
     throw configurationError('sso: expected { organizations }, the organizations() plugin its connections belong to: sso({ organizations: orgs })')
   }
   if (options.domainOwner !== undefined && typeof options.domainOwner !== 'function') throw configurationError('sso: expected domainOwner to be (domain, ctx) => Promise<organization id | null>')

@@ -8,7 +8,7 @@
 import { configurationError, escapeHtml, pluginWords, type LatchkeyPlugin, type ResolvedProvider } from 'latchkey/server'
 import { connectionToStart, discoverRoute, requireConnection } from './discover.js'
 import { errorCodes } from './errors.js'
-import { connectionsPost, listConnections } from './manage.js'
+import { connectionsPost, listConnections, permission } from './manage.js'
 import { messages } from './messages.js'
 import { flowCookie, oidcCallback, startOidc } from './oidc.js'
 import { resolveOptions, type SsoOptions } from './options.js'
@@ -19,6 +19,8 @@ export type SsoPlugin = LatchkeyPlugin & { id: 'sso' }
 
 export function sso(options: SsoOptions): SsoPlugin {
   const resolved = resolveOptions(options)
+  // The permission its admin routes check: owner and admin hold it unless the configuration gives it to more.
+  resolved.organizations.contributePermission('sso', permission, ['owner', 'admin'])
   return {
     id: 'sso',
     schema: ssoSchema,

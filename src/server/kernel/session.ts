@@ -10,7 +10,7 @@ import { useAdapter } from './adapter-methods.js'
 import { announceSession, clearSessionCookie, setSessionCookie, type Context } from './context.js'
 import { randomToken } from './crypto.js'
 import { seal, unseal, type Unsealed } from './jwt.js'
-import type { AdoptedSessions } from './types.js'
+import type { AdoptedSessions, StartedSession } from './types.js'
 import { carryUnproven, isUnproven, markUnproven, outlivedProof, withoutUnproven } from './unproven-session.js'
 import { storedSessionToken, takenOverPrefix } from './session-token.js'
 
@@ -228,12 +228,12 @@ async function writeJwt(ctx: Context, token: JWT, expires: number): Promise<void
   setSessionCookie(ctx, value, expires)
 }
 
-/** Starts a new session for a user who just signed in; always a new token. */
+/** Starts a new session for a user who just signed in; always a new token. Answers the session started. */
 export async function createSession(
   ctx: Context,
   user: AdapterUser | User,
   details: { account: AdapterAccount | null; profile?: Profile; isNewUser: boolean; provider?: string; carried?: Carried; amr?: string[] },
-): Promise<void> {
+): Promise<StartedSession> {
   const expires = nextExpiry(ctx.now, ctx.config.session.maxAge)
   const { provider, carried } = details
   // A sign-in that linked over a held session is no fresher than that session (sign-in/complete.ts).
@@ -247,7 +247,8 @@ export async function createSession(
     // written for Auth.js may refuse fields it does not know (Prisma's does). There no session is fresh.
     const keeps = typeof ctx.config.adapter?.listSessionsByUserId === 'function'
     const userAgent = ctx.incoming.header('user-agent')?.slice(0, 512) || null
-    await adapter.createSession(keeps ? { ...record, createdAt: new Date(signedInAt), userAgent, signInProvider: provider ?? null, ...(details.amr && { amr: details.amr }) } : record)
+    const stored: AdapterSession = keeps ? { ...record, createdAt: new Date(signedInAt), userAgent, signInProvider: provider ?? null, ...(details.amr && { amr: details.amr }) } : record
+    await adapter.createSession(stored)
     const replaced = ctx.cookies.get(ctx.names.sessionToken)
     setSessionCookie(ctx, cookie, expires)
     if (replaced && replaced !== cookie) await deleteReplacedSession(ctx, adapter, replaced)
@@ -255,7 +256,7 @@ export async function createSession(
       // The held session was bound: so is this one, to the same key (its bound cookie names the binding).
       await adapter.updateSession({ sessionToken: record.sessionToken, deviceBinding: carried.deviceBinding })
     } else await ctx.config.binding?.offer(ctx, cookie)
-    return
+    return { record: stored, expiresAt: expires }
   }
   // auth_time (seconds, as in OpenID Connect): the sign-in instant, carried by every re-issue.
   let token: JWT | null = { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, auth_time: Math.floor(signedInAt / 1000) }
@@ -272,7 +273,9 @@ export async function createSession(
     })
   }
   if (!token) throw new Error('The jwt callback returned no token at sign-in')
-  await writeJwt(ctx, markUnproven(ctx.config, user, token), expires)
+  const issued = markUnproven(ctx.config, user, token)
+  await writeJwt(ctx, issued, expires)
+  return { token: issued, expiresAt: expires }
 }
 
 /**
@@ -362,7 +365,7 @@ export async function rewriteSessionUser(ctx: Context, read: SessionRead, user: 
  * keeping its expiry; a database session keeps its state in the store, so only the announcement
  * goes out. Nothing where `read` holds no session.
  */
-export async function rewriteSessionClaims(ctx: Context, read: SessionRead, claims: Record<string, unknown>): Promise<void> {
+export async function rewriteSessionClaims(ctx: Context, read: Pick<SessionRead, 'token' | 'expiresAt'>, claims: Record<string, unknown>): Promise<void> {
   if (read.expiresAt === undefined) return
   if (!read.token) return announceSession(ctx, read.expiresAt)
   const token: JWT = { ...read.token }

@@ -333,7 +333,22 @@ export interface SignInMethod {
    * Runs after every sign-in that started a session, whatever its provider (sign-in/complete.ts):
    * `linked` when it only added a way to a held session. Passkeys leave an upgrade marker here.
    */
-  afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
+  afterSignIn?(ctx: Context, signIn: SignedInNow): Promise<void>
+}
+
+/** The session a sign-in just started: its stored record (database strategy) or its token's claims (JWT), and its end (ms). */
+export interface StartedSession {
+  record?: AdapterSession
+  token?: JWT
+  expiresAt: number
+}
+
+/** What `afterSignIn` is told: who signed in, by which provider, whether it only linked a way, and the session it started. */
+export interface SignedInNow {
+  user: AdapterUser | User
+  provider?: string
+  linked: boolean
+  session: StartedSession
 }
 
 /** What `LatchkeyPlugin.beforeSignIn` is told of a sign-in under way. */
@@ -404,8 +419,12 @@ export interface LatchkeyPlugin {
    * what it is given, never from whether an account exists, where the answer reaches a browser.
    */
   beforeSignIn?(ctx: Context, attempt: SignInAttempt): Promise<AuthError | undefined | void>
-  /** After every sign-in that started a session, whatever its way in; `linked` when it only added a way to a held session. */
-  afterSignIn?(ctx: Context, signIn: { user: AdapterUser | User; provider?: string; linked: boolean }): Promise<void>
+  /**
+   * After every sign-in that started a session, whatever its way in; `linked` when it only added a
+   * way to a held session. `session` is the one just started, for state the plugin keeps in it
+   * (`rewriteSessionClaims`, or its own rows keyed by `session.record.sessionToken`).
+   */
+  afterSignIn?(ctx: Context, signIn: SignedInNow): Promise<void>
   /** After the session this browser held ended (sign-out, or ending it from the session list); `userId` where the session named one. */
   onSignOut?(ctx: Context, signOut: { userId?: string }): Promise<void>
   /** After the user signed out everywhere: every other session of theirs ended at their asking (POST /sessions `revoke-others`). */

@@ -94,11 +94,11 @@ export function answerDue(ctx: Context, result: SignInResult): Reply | undefined
  * once (a passkey upgrade's marker), then each plugin's.
  */
 export async function startSession(ctx: Context, user: AdapterUser | User, details: Parameters<typeof createSession>[2] & { carried: Carried }): Promise<void> {
-  await createSession(ctx, user, details)
+  const session = await createSession(ctx, user, details)
   await ctx.config.events.signIn?.({ user, account: details.account, profile: details.profile, isNewUser: details.isNewUser })
   const hooks = new Set([...ctx.config.providers.values()].map((p) => methodOf(ctx.config, p)?.afterSignIn))
   for (const plugin of ctx.config.plugins) hooks.add(plugin.afterSignIn)
-  const signIn = { user, provider: details.provider, linked: details.carried.signedInAt !== undefined }
+  const signIn = { user, provider: details.provider, linked: details.carried.signedInAt !== undefined, session }
   for (const hook of hooks) if (hook) await hook(ctx, signIn)
 }
 
