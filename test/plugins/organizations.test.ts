@@ -85,6 +85,8 @@ function app(adapter: Store, strategy: Strategy) {
   const signIn = async (jar: Jar, id: string) => {
     const res = await jar.postForm('/auth/callback/credentials', { csrfToken: await jar.csrf(), username: id }, { 'x-auth-return-redirect': '1' })
     expect(res.status).toBe(200)
+    // The session cookie once, though the plugin puts the last-active organization in a JWT after the kernel wrote it.
+    expect(res.headers.getSetCookie().filter((c) => /^(__Secure-)?latchkey\.session-token=/.test(c))).toHaveLength(1)
   }
   /** The invitation link in the last email to `to`, as a path. */
   const linkTo = async (to: string) => {

@@ -111,12 +111,18 @@ class RequestContext implements Context {
 
 const timingName = timingHeader.toLowerCase()
 
+/** A response sets each cookie once: a later write in the same step (a plugin's claims after the sign-in's token) replaces the earlier. */
+function putCookie(ctx: Context, name: string, serialized: string): void {
+  ctx.setCookies = ctx.setCookies.filter((c) => !c.startsWith(`${name}=`))
+  ctx.setCookies.push(serialized)
+}
+
 export function setCookie(ctx: Context, name: string, value: string, options: CookieOptions = {}): void {
-  ctx.setCookies.push(serializeCookie(name, value, { secure: ctx.secure, ...options }))
+  putCookie(ctx, name, serializeCookie(name, value, { secure: ctx.secure, ...options }))
 }
 
 export function clearCookie(ctx: Context, name: string): void {
-  ctx.setCookies.push(serializeCookie(name, '', { secure: ctx.secure, expires: new Date(0), maxAge: 0 }))
+  putCookie(ctx, name, serializeCookie(name, '', { secure: ctx.secure, expires: new Date(0), maxAge: 0 }))
 }
 
 /** Sets the session cookie to expire at `expires` (ms) and announces the new timing. */
