@@ -92,6 +92,29 @@ export const userName = (page: Page) => page.locator('latchkey-user [part="name"
 export const statusOf = (page: Page) => page.evaluate(() => window.client.status)
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** A sign-in page whose client carries sso() (with password() and emailCodes()), for the enterprise sign-in tests. */
+export const ssoPage = `<!doctype html><html lang="en"><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in</title>
+<main><h1>Sign in</h1><latchkey-signin></latchkey-signin></main>
+<script type="module">
+import { createAuthClient, password, emailCodes, sso } from '/latchkey.js'
+import { defineElements } from '/latchkey-components.js'
+window.client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [password(), emailCodes(), sso()] })
+defineElements(window.client)
+window.ready = true
+</script></html>`
+
+/** `ssoPage` (served at /sso) in a new context, its first step drawn; `problems` collects the page's errors. */
+export async function openSsoPage(env: { browser: Browser; server: AppServer }) {
+  const context = await env.browser.newContext()
+  const page = await openPage(context, `${env.server.url}/sso`)
+  const problems: string[] = []
+  page.on('pageerror', (e) => problems.push(e.message))
+  await page.locator('latchkey-signin [part~="identifier-form"]').waitFor()
+  await settled(page)
+  return { context, page, problems }
+}
+
 /**
  * A browser test file's set-up with the test app server (test/support/browser.ts, `browserAnd`):
  * the browser files built first. `options` may be a function, called after the build, for options

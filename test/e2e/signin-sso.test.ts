@@ -11,18 +11,7 @@ import { afterAll, expect, test } from 'vitest'
 import { Browser } from '../oauth/harness.js'
 import { oidcIdp, post, unverifyDomain, verifyDomain, type Store } from '../plugins/sso-support.js'
 import { violations } from './axe.js'
-import { browserAndServer, openPage, settled } from './helpers.js'
-
-const ssoPage = `<!doctype html><html lang="en"><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in</title>
-<main><h1>Sign in</h1><latchkey-signin></latchkey-signin></main>
-<script type="module">
-import { createAuthClient, password, emailCodes, sso } from '/latchkey.js'
-import { defineElements } from '/latchkey-components.js'
-window.client = createAuthClient({ basePath: '/auth', serviceWorker: '/latchkey-sw.js', plugins: [password(), emailCodes(), sso()] })
-defineElements(window.client)
-window.ready = true
-</script></html>`
+import { browserAndServer, openPage, openSsoPage, settled, ssoPage } from './helpers.js'
 
 const provider = oidcIdp()
 afterAll(() => provider.close())
@@ -55,16 +44,7 @@ const shown = (page: Page, which: 'primary' | 'choice') =>
   signin(page).evaluate((el, which) => [...el.shadowRoot!.querySelectorAll(`[part~="${which}"]`)].filter((p) => p.getClientRects().length).map((p) => p.textContent), which)
 const discoveries = () => env.server.requests.get('GET /auth/sso-discover') ?? 0
 
-/** The sso page in a new context, its first step drawn; `problems` collects the page's errors. */
-async function ssoPageOpen() {
-  const context = await env.browser.newContext()
-  const page = await openPage(context, `${env.server.url}/sso`)
-  const problems: string[] = []
-  page.on('pageerror', (e) => problems.push(e.message))
-  await part(page, 'identifier-form').waitFor()
-  await settled(page)
-  return { context, page, problems }
-}
+const ssoPageOpen = () => openSsoPage(env)
 
 async function continueWith(page: Page, address: string) {
   const input = signin(page).locator('input[part~="identifier"]')

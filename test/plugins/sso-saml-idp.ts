@@ -3,14 +3,18 @@
  * and self-signed certificate (openssl), its metadata for the admin to paste, and responses it
  * signs for the service provider's metadata. `response` builds the XML from values a test
  * chooses (times, audience, recipient, NameID, attributes), which samlify then signs.
+ * `samlIdpServer` puts it behind HTTP, as a browser meets it.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inflateRawSync } from 'node:zlib'
 import * as samlify from 'samlify'
 import * as validator from '@authenio/samlify-node-xmllint'
+import { DOMParser } from '@xmldom/xmldom'
 
 samlify.setSchemaValidator(validator)
 
@@ -42,12 +46,12 @@ export interface Assertion {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')
 
-export function samlIdp(entityID = 'https://idp.acme.test/metadata', keys = keyPair()) {
+export function samlIdp(entityID = 'https://idp.acme.test/metadata', keys = keyPair(), ssoUrl = 'https://idp.acme.test/sso') {
   const idp = samlify.IdentityProvider({
     entityID,
     privateKey: keys.key,
     signingCert: keys.cert,
-    singleSignOnService: [{ Binding: redirect, Location: 'https://idp.acme.test/sso' }],
+    singleSignOnService: [{ Binding: redirect, Location: ssoUrl }],
     nameIDFormat: [emailFormat],
   })
   let seq = 0
@@ -103,4 +107,70 @@ export function samlIdp(entityID = 'https://idp.acme.test/metadata', keys = keyP
       return Buffer.from(xml(sp, a, { response: id(), assertion: id() })).toString('base64')
     },
   }
+}
+
+/** What the IdP front read from an AuthnRequest it answered. */
+export interface AnsweredRequest {
+  issuer: string
+  acsUrl: string
+  id: string
+  relayState: string | null
+}
+
+/**
+ * The IdP's sign-in over HTTP on 127.0.0.1 (another site than the app's localhost), its metadata
+ * pointing there: GET /sso with an HTTP-Redirect AuthnRequest from a service provider it `trust`s
+ * answers an HTML form that posts the signed SAMLResponse and the RelayState to the request's ACS
+ * URL by itself, as a real IdP does once its user signed in. `assertion`: what the next answers
+ * say (the user; a wrong audience, say); `answered`: the requests it answered.
+ */
+export async function samlIdpServer() {
+  const trusted = new Map<string, string>()
+  const answered: AnsweredRequest[] = []
+  const server = createServer((req, res) => {
+    answer(new URL(req.url ?? '/', front.origin)).then(
+      ({ status, html }) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html),
+      (error: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(error.message),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const idp = samlIdp(`${origin}/metadata`, keyPair(), `${origin}/sso`)
+
+  async function answer(url: URL): Promise<{ status: number; html: string }> {
+    const encoded = url.searchParams.get('SAMLRequest')
+    if (url.pathname !== '/sso' || !encoded) return { status: 404, html: 'not found' }
+    const request = new DOMParser().parseFromString(inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8'), 'text/xml').documentElement!
+    const issuer = request.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Issuer')[0]?.textContent ?? ''
+    const acsUrl = request.getAttribute('AssertionConsumerServiceURL') ?? ''
+    const metadata = trusted.get(issuer)
+    // A real IdP posts only to an ACS its service provider's metadata names.
+    if (!metadata || !metadata.includes(`Location="${esc(acsUrl)}"`)) return { status: 403, html: 'unknown service provider' }
+    const { id, relayState } = await idp.readRequest(metadata, url)
+    answered.push({ issuer, acsUrl, id, relayState })
+    const response = await idp.signed(metadata, { entityId: issuer, acsUrl }, { inResponseTo: id, ...front.assertion })
+    const field = (name: string, value: string) => `<input type="hidden" name="${name}" value="${esc(value)}">`
+    return {
+      status: 200,
+      html:
+        `<!doctype html><html lang="en"><meta charset="utf-8"><title>Signing you in</title>` +
+        `<form method="post" action="${esc(acsUrl)}">${field('SAMLResponse', response)}${relayState === null ? '' : field('RelayState', relayState)}<noscript><button>Continue</button></noscript></form>` +
+        `<script>document.forms[0].submit()</script></html>`,
+    }
+  }
+
+  const front = {
+    ...idp,
+    origin,
+    answered,
+    assertion: {} as Assertion,
+    /** The service provider's metadata, as its admin gives it to the IdP. */
+    trust(spMetadata: string) {
+      const entityId = /entityID="([^"]+)"/.exec(spMetadata)?.[1]
+      if (!entityId) throw new Error('no entityID in the metadata')
+      trusted.set(entityId, spMetadata)
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+  return front
 }
