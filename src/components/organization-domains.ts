@@ -18,8 +18,11 @@ export interface DomainsHost {
   client: AuthClient
   p(key: ProfileKey, values?: Record<string, unknown>): string
   heading(key: ProfileKey): HTMLElement
-  /** The element's act: the button disabled while it runs, its error shown, "confirm it's you" where needed. */
-  act(button: HTMLButtonElement, run: () => Promise<unknown>, why?: string): Promise<boolean>
+  /**
+   * The element's act: the button disabled while it runs, its error shown, "confirm it's you" where
+   * needed. `field`: the input a refusal is about; the error shows under it, which names it.
+   */
+  act(button: HTMLButtonElement, run: () => Promise<unknown>, why?: string, field?: HTMLInputElement): Promise<boolean>
   render(): void
   /** Says what went through in the element's status line. */
   said(key: ProfileKey, values?: Record<string, unknown>): void
@@ -175,11 +178,12 @@ export class OrganizationDomains {
     if (!id) return
     const domain = this.nameInput.value.trim()
     const ok = await this.host.act(this.addButton, async () => {
+      if (!domain) throw Object.assign(new Error('A domain is needed'), { code: 'DomainInvalid' })
       const added = await orgs(this.host.client).addDomain(id, { domain, role: this.roleInput.value, autoJoin: this.autoInput.checked })
       this.domains = [...this.domains.filter((y) => y.id !== added.id), { ...added, record: undefined }].sort((a, b) => (a.domain < b.domain ? -1 : 1))
       this.record = added.record && { id: added.id, domain: added.domain, ...added.record }
       this.host.said('domainAdded', { domain: isolate(added.domain) })
-    })
+    }, undefined, this.nameInput)
     if (ok) {
       this.nameInput.value = ''
       this.autoInput.checked = false

@@ -59,7 +59,11 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
     /** `<latchkey-sso-setup>`, for a role that may manage enterprise sign-in. */
     private sso?: HTMLElement
     /** Verified domains, and the organizations the user may join (organization-domains.ts). */
-    private domains = new OrganizationDomains({ element: this, client, p: this.p, heading: (k) => this.heading(k), act: (b, run, why) => this.act(b, run, why), render: () => this.render(), said: (key, values) => (this.done = { key, values }) })
+    private domains = new OrganizationDomains({ element: this, client, p: this.p, heading: (k) => this.heading(k), act: (b, run, why, field) => {
+      this.failedForm = field?.form ?? undefined
+      this.failedField = field
+      return this.act(b, run, why)
+    }, render: () => this.render(), said: (key, values) => (this.done = { key, values }) })
     constructor() {
       super(client)
       this.said.tabIndex = -1
@@ -90,7 +94,7 @@ export function organizationElement(client: AuthClient): CustomElementConstructo
       return refused ? this.p(refused) : super.say(e)
     }
     protected override fail(e: unknown) {
-      this.failedField = this.failedForm === this.detailsForm.form ? this.detailsForm.fieldOf(e) : undefined
+      if (this.failedForm === this.detailsForm.form) this.failedField = this.detailsForm.fieldOf(e)
       super.fail(e)
     }
     private may(permission: string): boolean {

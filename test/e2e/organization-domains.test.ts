@@ -61,8 +61,17 @@ test('add a domain from the keyboard, publish its record, verify; a user of the 
   const org = element(ann.page)
   await org.locator('input[name="domain"]').waitFor()
 
-  // The keyboard alone: the field, Enter.
+  // The keyboard alone: the field, Enter. A refusal shows under the field, which names it.
   await org.locator('input[name="domain"]').focus()
+  await ann.page.keyboard.type('127.0.0.1')
+  await ann.page.keyboard.press('Enter')
+  await expect.poll(() => errorOf(ann.page)).toBe('Enter a domain name such as example.com: not an IP address, a wildcard or a public suffix such as com.')
+  expect(await org.locator('input[name="domain"]').getAttribute('aria-describedby')).toBe('error')
+  expect(await org.evaluate((el) => el.shadowRoot!.getElementById('error')!.previousElementSibling?.querySelector('input[name="domain"]') !== null)).toBe(true)
+  // Empty: refused here, in the same words, nothing sent.
+  await org.locator('input[name="domain"]').fill('')
+  await ann.page.keyboard.press('Enter')
+  await expect.poll(() => errorOf(ann.page)).toBe('Enter a domain name such as example.com: not an IP address, a wildcard or a public suffix such as com.')
   await ann.page.keyboard.type(domain.toUpperCase())
   await ann.page.keyboard.press('Enter')
   await expect.poll(() => status(ann.page)).toBe(`\u2068${domain}\u2069 added: publish its record.`)
