@@ -52,7 +52,7 @@ export type { PluginMessages, PluginSchema, PluginMigration, PluginAdapterTests,
 export { useAdapter } from './kernel/adapter-methods.js'
 export { afterAnswer } from './kernel/after-answer.js'
 export { resolveCallbackUrl } from './kernel/redirect-url.js'
-export { issueCode, spendCode, checkCodeKind, digits, type CodeKind } from './kernel/one-time-secrets.js'
+export { issueCode, spendCode, storeOneTimeRecord, checkCodeKind, digits, type CodeKind } from './kernel/one-time-secrets.js'
 export { enforceRateLimit, type CountedAttempt } from './kernel/rate-limit/index.js'
 export { completeSignIn, answerDue, type SignInInput, type SignInResult } from './sign-in/complete.js'
 export { postedCallback } from './sign-in/posted-callback.js'

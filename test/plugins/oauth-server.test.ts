@@ -9,6 +9,7 @@ import * as oauth from 'oauth4webapi'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { authorizationUrl, authorizeInBrowser, authServer, browser, cli, mcp, origin, otherApi, pkce, secret, web, type AuthServer } from './oauth-server-support.js'
+import type { OAuthServerStore as Store } from '../../src/plugins/oauth-server/store.js'
 
 /** The whole code flow for `cli`: answers the token response. */
 async function codeFlow(server: AuthServer, { scope = 'tools:read', par = false } = {}) {
@@ -165,6 +166,29 @@ describe('tokens', () => {
       await oauth.refreshTokenGrantRequest(as, cli, oauth.None(), refreshed.refresh_token!, { ...server.options, additionalParameters: { scope: 'tools:read', resource: mcp } }),
     )
     expect(narrowed.scope).toBe('tools:read')
+  })
+
+  it('a grant is purged once nothing of it works: its refresh token expired, or revoked, an access token and a code lifetime before; a live one stays', async () => {
+    const server = authServer({ refreshTokenTtl: 3600 })
+    const store = server.adapter as unknown as Store
+    const grantOf = (tokens: { access_token: string }) => String(decodeJwt(tokens.access_token).grant_id)
+    const first = grantOf((await codeFlow(server)).tokens)
+    const { as, tokens } = await codeFlow(server)
+    const revoked = grantOf(tokens)
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, cli, oauth.None(), tokens.refresh_token!, server.options))
+    // accessTokenTtl (300 s) and a code's 60 s after the revocation: the next write purges it.
+    server.clock.now += 361_000
+    const live = grantOf((await codeFlow(server)).tokens)
+    expect(await store.getOAuthGrant(revoked)).toBeNull()
+    expect(await store.getOAuthGrant(first)).not.toBeNull()
+    // The first grant's refresh token expired at 3600 s: it stays to 3960 s, and goes at a write after.
+    server.clock.now += 3_598_000
+    await codeFlow(server)
+    expect(await store.getOAuthGrant(first)).not.toBeNull()
+    server.clock.now += 2000
+    await codeFlow(server)
+    expect(await store.getOAuthGrant(first)).toBeNull()
+    expect(await store.getOAuthGrant(live)).not.toBeNull()
   })
 
   it('client credentials for a confidential client, by client_secret_basic and client_secret_post', async () => {

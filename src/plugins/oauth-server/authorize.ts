@@ -6,7 +6,7 @@
  * the redirect URI with `state` and `iss` (RFC 9207). Until the client and its redirect URI are
  * known good, a refusal is a page here, never a redirect (RFC 6749 §4.1.2.1).
  */
-import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, signedIn, verifyCsrf, type Body, type Context, type Reply, type SignedIn } from 'latchkey/server'
+import { ensureCsrfToken, json, readBody, redirect, randomToken, sha256Hex, signedIn, storeOneTimeRecord, verifyCsrf, type Body, type Context, type Reply, type SignedIn } from 'latchkey/server'
 import { authenticateClient, matchRedirectUri, param, requestedScopes } from './clients.js'
 import { findClient } from './client-lookup.js'
 import { checkedForm, consentPage, refusalPage } from './consent-page.js'
@@ -16,11 +16,11 @@ import { hasScope, keepSignInFacts } from './id-token.js'
 import { endpoint, issuerOf, oauthStore, serverOptions } from './instance.js'
 import type { AuthorizationRequest, ResolvedClient, ResolvedOAuthServer } from './options.js'
 import { interactionParams, promptsOf, signInLacking } from './prompt.js'
+import { codeSeconds, purgeExpired } from './purge.js'
 
 export const requestUriPrefix = 'urn:ietf:params:oauth:request_uri:'
 const parSeconds = 60
 const interactionSeconds = 10 * 60
-const codeSeconds = 60
 const pkceChallenge = /^[A-Za-z0-9\-._~]{43,128}$/
 
 /** A refusal the client may hear at its redirect URI. */
@@ -113,6 +113,7 @@ export async function authorize(ctx: Context): Promise<Reply> {
     const request = checkRequest(options, client, redirectUri, params, endpoint(ctx.config, 'userinfo'))
     const id = randomToken(24)
     await oauthStore(ctx.config).createOAuthRequest({ id, clientId: client.clientId, params: { ...request }, expires: new Date(ctx.now + interactionSeconds * 1000) })
+    await purgeExpired(ctx)
     return redirect(ctx, consentUrl(ctx, id))
   } catch (error) {
     return refuse(ctx, error)
@@ -155,6 +156,7 @@ export function pushAuthorizationRequest(ctx: Context): Promise<Reply> {
     // The pushed form of the request, as the authorization endpoint will check it again.
     const pushed: Record<string, string> = { ...request, ...(proof ? { dpop_jkt: proof.jkt } : {}), response_type: 'code', code_challenge_method: 'S256' }
     await oauthStore(ctx.config).createOAuthRequest({ id: `par:${id}`, clientId: client.clientId, params: pushed, expires: new Date(ctx.now + parSeconds * 1000) })
+    await purgeExpired(ctx)
     return json(ctx, { request_uri: `${requestUriPrefix}${id}`, expires_in: parSeconds }, 201)
   })
 }
@@ -256,7 +258,9 @@ async function issueCode(ctx: Context, request: AuthorizationRequest, me: Signed
   if (request.dpop_jkt) await store.bindOAuthGrantKey(grantId, request.dpop_jkt)
   const expires = new Date(ctx.now + codeSeconds * 1000)
   await keepSignInFacts(ctx, grantId, request, { amr: me.read.record?.amr ?? me.read.session?.amr, expires })
-  await store.createVerificationToken({ identifier: codeIdentifier(grantId), token: codeHash, expires })
+  // Stored as the kernel stores its one-time tokens, which purges expired ones (expired codes too) beside the write.
+  await storeOneTimeRecord(ctx, { identifier: codeIdentifier(grantId), token: codeHash, expires }, 'The authorization server’s codes')
+  await purgeExpired(ctx)
   return redirect(ctx, answerUrl(ctx, request.redirect_uri, { code, state: request.state }))
 }
 

@@ -138,10 +138,10 @@ export function deviceSql(db: SchemaQueryable): DeviceStore {
   }
 }
 
-export function deviceMemory(): DeviceStore {
+/** `grantKeys` by grant id: shared with the grants' store, which drops a purged grant's key (as the SQL's cascade). */
+export function deviceMemory(grantKeys = new Map<string, string>()): DeviceStore {
   const devices = new Map<string, DeviceAuthorization>()
   const proofs = new Map<string, Date>()
-  const grantKeys = new Map<string, string>()
   const byUserCode = (userCode: string) => [...devices.values()].find((d) => d.userCode === userCode)
   return {
     async createOAuthDevice(d) {

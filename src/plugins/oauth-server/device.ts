@@ -16,6 +16,7 @@ import { devicePage, type DeviceView } from './device-page.js'
 import { asOAuth, OAuthError } from './errors.js'
 import { endpoint, oauthStore, serverOptions } from './instance.js'
 import { deviceCodeGrant, type ResolvedClient } from './options.js'
+import { purgeExpired } from './purge.js'
 import type { DeviceAuthorization } from './device-store.js'
 import type { Grant } from './store.js'
 
@@ -24,8 +25,6 @@ export const userCodeAlphabet = 'BCDFGHJKLMNPQRSTVWXZ'
 const userCodeLength = 8
 /** The rate-limit action counting the codes a user types. */
 export const userCodeAction = 'oauthUserCode'
-/** An expired authorization is kept this long, so a late poll hears expired_token rather than an unknown code. */
-const keepExpired = 60 * 60 * 1000
 
 function newUserCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(userCodeLength))
@@ -59,7 +58,7 @@ export function deviceAuthorization(ctx: Context): Promise<Reply> {
     if (resource === undefined) throw new OAuthError('invalid_target', `resource is missing: name the API the token is for, one of ${options.resources.join(', ')}`)
     if (!options.resources.includes(resource)) throw new OAuthError('invalid_target', 'resource is not one this server issues tokens for')
     const store = oauthStore(ctx.config)
-    await store.purgeOAuthDeviceRecords(new Date(ctx.now - keepExpired), 100)
+    await purgeExpired(ctx)
     const deviceCode = randomToken(32)
     const record: DeviceAuthorization = {
       deviceHash: await sha256Hex(deviceCode),

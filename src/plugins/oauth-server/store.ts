@@ -67,8 +67,13 @@ export interface OAuthServerStore extends RegisteredClientStore, DeviceStore, Us
   /** The scope sets (space-separated, sorted) the user allowed the client. */
   listOAuthConsents(userId: string, clientId: string): Promise<string[]>
   saveOAuthConsent(consent: { userId: string; clientId: string; scope: string; at: Date }): Promise<void>
-  /** Deletes at most `limit` expired pending requests and refresh tokens. */
-  purgeOAuthRecords(before: Date, limit: number): Promise<void>
+  /**
+   * Deletes at most `limit` of each: pending requests and refresh tokens expired before `now`, and
+   * grants revoked before `unusedSince` or whose code was issued and whose last refresh token
+   * expired before it (its refresh tokens and key go with it). The caller sets `unusedSince` an
+   * access token's and a code's lifetimes before `now`: no token of such a grant still works.
+   */
+  purgeOAuthRecords(now: Date, unusedSince: Date, limit: number): Promise<void>
 }
 
 const date = (value: unknown) => (value instanceof Date ? value : new Date(value as string))
@@ -121,6 +126,18 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     },
     clientsMigration,
     deviceMigration,
+    {
+      version: 4,
+      name: 'when a grant was last usable, so spent grants are purged',
+      statements: [
+        // The later of the grant's start and its refresh tokens' expiry: kept by the two writes that set them.
+        `ALTER TABLE oauth_server_grants ADD COLUMN last_use_by timestamptz`,
+        `UPDATE oauth_server_grants g SET last_use_by = greatest(g.created_at, (SELECT max(r.expires_at) FROM oauth_server_refresh_tokens r WHERE r.grant_id = g.id))`,
+        `ALTER TABLE oauth_server_grants ALTER COLUMN last_use_by SET NOT NULL`,
+        `CREATE INDEX oauth_server_grants_last_use ON oauth_server_grants (last_use_by)`,
+        `CREATE INDEX oauth_server_grants_revoked ON oauth_server_grants (revoked_at) WHERE revoked_at IS NOT NULL`,
+      ],
+    },
   ],
   sql: (db) => ({
     ...clientsSql(db),
@@ -155,8 +172,8 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     },
     async createOAuthGrant(g) {
       await db.query(
-        `INSERT INTO oauth_server_grants (id, client_id, user_id, scope, resource, code_hash, code_challenge, redirect_uri, auth_time, created_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        `INSERT INTO oauth_server_grants (id, client_id, user_id, scope, resource, code_hash, code_challenge, redirect_uri, auth_time, created_at, revoked_at, last_use_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $10)`,
         [g.id, g.clientId, g.userId, g.scope, g.resource, g.codeHash, g.codeChallenge, g.redirectUri, g.authTime, g.createdAt, g.revokedAt],
       )
     },
@@ -168,7 +185,11 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
       await db.query('UPDATE oauth_server_grants SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, at])
     },
     async createOAuthRefreshToken(t) {
-      await db.query('INSERT INTO oauth_server_refresh_tokens (token_hash, grant_id, expires_at) VALUES ($1, $2, $3)', [t.tokenHash, t.grantId, t.expires])
+      await db.query(
+        `WITH grant_use AS (UPDATE oauth_server_grants SET last_use_by = greatest(last_use_by, $3) WHERE id = $2)
+         INSERT INTO oauth_server_refresh_tokens (token_hash, grant_id, expires_at) VALUES ($1, $2, $3)`,
+        [t.tokenHash, t.grantId, t.expires],
+      )
     },
     async useOAuthRefreshToken(tokenHash, at) {
       // One statement decides the winner: the row changes for one caller only.
@@ -194,9 +215,11 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     async saveOAuthConsent(c) {
       await db.query('INSERT INTO oauth_server_consents (user_id, client_id, scope, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [c.userId, c.clientId, c.scope, c.at])
     },
-    async purgeOAuthRecords(before, limit) {
-      await db.query('DELETE FROM oauth_server_requests WHERE id IN (SELECT id FROM oauth_server_requests WHERE expires_at < $1 LIMIT $2)', [before, limit])
-      await db.query('DELETE FROM oauth_server_refresh_tokens WHERE token_hash IN (SELECT token_hash FROM oauth_server_refresh_tokens WHERE expires_at < $1 LIMIT $2)', [before, limit])
+    async purgeOAuthRecords(now, unusedSince, limit) {
+      await db.query('DELETE FROM oauth_server_requests WHERE id IN (SELECT id FROM oauth_server_requests WHERE expires_at < $1 LIMIT $2)', [now, limit])
+      await db.query('DELETE FROM oauth_server_refresh_tokens WHERE token_hash IN (SELECT token_hash FROM oauth_server_refresh_tokens WHERE expires_at < $1 LIMIT $2)', [now, limit])
+      await db.query('DELETE FROM oauth_server_grants WHERE id IN (SELECT id FROM oauth_server_grants WHERE last_use_by < $1 LIMIT $2)', [unusedSince, limit])
+      await db.query('DELETE FROM oauth_server_grants WHERE id IN (SELECT id FROM oauth_server_grants WHERE revoked_at < $1 LIMIT $2)', [unusedSince, limit])
     },
   }),
   memory: () => {
@@ -204,12 +227,15 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
     const requests = new Map<string, StoredRequest>()
     const grants = new Map<string, Grant>()
     const refresh = new Map<string, { grantId: string; expires: Date; usedAt: Date | null }>()
+    // By grant id: the later of its start and its refresh tokens' expiry (the SQL's last_use_by).
+    const lastUseBy = new Map<string, Date>()
+    const grantKeys = new Map<string, string>()
     // By [userId, clientId, scope] as JSON, to when it was given.
     const consents = new Map<string, Date>()
     const consentKey = (userId: string, clientId: string, scope: string) => JSON.stringify([userId, clientId, scope])
     return {
       ...clientsMemory(),
-      ...deviceMemory(),
+      ...deviceMemory(grantKeys),
       ...userGrantsMemory(grants, refresh, consents),
       listOAuthKeys: async () => [...keys.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.kid < b.kid ? 1 : -1)).map(copy),
       async addOAuthKey(key) {
@@ -231,6 +257,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
       async createOAuthGrant(g) {
         if (grants.has(g.id)) throw new Error(`oauth grant ${g.id} exists`)
         grants.set(g.id, copy(g))
+        lastUseBy.set(g.id, new Date(g.createdAt))
       },
       getOAuthGrant: async (id) => (grants.has(id) ? copy(grants.get(id)!) : null),
       async revokeOAuthGrant(id, at) {
@@ -240,6 +267,7 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
       async createOAuthRefreshToken(t) {
         if (!grants.has(t.grantId)) throw new Error(`no oauth grant ${t.grantId}`)
         refresh.set(t.tokenHash, { grantId: t.grantId, expires: new Date(t.expires), usedAt: null })
+        if (t.expires > lastUseBy.get(t.grantId)!) lastUseBy.set(t.grantId, new Date(t.expires))
       },
       async useOAuthRefreshToken(tokenHash, at) {
         const found = refresh.get(tokenHash)
@@ -255,11 +283,22 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
         const key = consentKey(c.userId, c.clientId, c.scope)
         if (!consents.has(key)) consents.set(key, new Date(c.at))
       },
-      async purgeOAuthRecords(before, limit) {
+      async purgeOAuthRecords(now, unusedSince, limit) {
         let left = limit
-        for (const [id, r] of requests) if (left > 0 && r.expires < before) requests.delete(id), left--
+        for (const [id, r] of requests) if (left > 0 && r.expires < now) requests.delete(id), left--
         left = limit
-        for (const [hash, t] of refresh) if (left > 0 && t.expires < before) refresh.delete(hash), left--
+        for (const [hash, t] of refresh) if (left > 0 && t.expires < now) refresh.delete(hash), left--
+        const drop = (id: string) => {
+          grants.delete(id)
+          lastUseBy.delete(id)
+          // As the SQL's ON DELETE CASCADE.
+          for (const [hash, t] of refresh) if (t.grantId === id) refresh.delete(hash)
+          grantKeys.delete(id)
+        }
+        left = limit
+        for (const [id, at] of lastUseBy) if (left > 0 && at < unusedSince) drop(id), left--
+        left = limit
+        for (const [id, g] of grants) if (left > 0 && g.revokedAt && g.revokedAt < unusedSince) drop(id), left--
       },
     }
   },
@@ -285,6 +324,46 @@ export const oauthServerSchema: PluginSchema<OAuthServerStore> = {
       await store.revokeOAuthGrant(id, new Date(3000))
       const grant = await store.getOAuthGrant(id)
       if (grant?.revokedAt?.getTime() !== 2000 || grant.createdAt.getTime() !== 1000 || grant.userId !== null) throw new Error(`expected revokedAt 2000, got ${JSON.stringify(grant)}`)
+    },
+    'the purge deletes expired requests and refresh tokens, and grants nothing can use since the instant given; never a live one': async (store) => {
+      // Long before any other case's rows (1970 on), so the purge's batch holds only this case's.
+      const t0 = Date.UTC(1930, 0, 1)
+      const at = (minutes: number) => new Date(t0 + minutes * 60_000)
+      const tag = crypto.randomUUID()
+      const grant = async (name: string, created: number, revoked?: number) => {
+        const id = `${name}-${tag}`
+        await store.createOAuthGrant({ id, clientId: 'c', userId: 'u', scope: 'a', resource: 'https://r.example', codeHash: null, codeChallenge: null, redirectUri: null, authTime: null, createdAt: at(created), revokedAt: null })
+        if (revoked !== undefined) await store.revokeOAuthGrant(id, at(revoked))
+        return id
+      }
+      const codeOnly = await grant('code-only', 0)
+      const fresh = await grant('fresh', 8)
+      const revoked = await grant('revoked', 0, 1)
+      const justRevoked = await grant('just-revoked', 0, 6)
+      const refreshed = await grant('refreshed', 0)
+      const spent = await grant('spent', 0)
+      await store.createOAuthRefreshToken({ tokenHash: `live-${tag}`, grantId: refreshed, expires: at(60) })
+      await store.createOAuthRefreshToken({ tokenHash: `old-${tag}`, grantId: refreshed, expires: at(1) })
+      await store.createOAuthRefreshToken({ tokenHash: `spent-${tag}`, grantId: spent, expires: at(2) })
+      await store.createOAuthRefreshToken({ tokenHash: `revoked-${tag}`, grantId: revoked, expires: at(60) })
+      await store.createOAuthRefreshToken({ tokenHash: `just-revoked-${tag}`, grantId: justRevoked, expires: at(60) })
+      await store.bindOAuthGrantKey(spent, 'jkt')
+      await store.createOAuthRequest({ id: `gone-${tag}`, clientId: 'c', params: {}, expires: at(9) })
+      await store.createOAuthRequest({ id: `kept-${tag}`, clientId: 'c', params: {}, expires: at(11) })
+      // At minute 10, nothing of a grant last usable, or revoked, before minute 5 works any more.
+      await store.purgeOAuthRecords(at(10), at(5), 100)
+      const left = async (ids: string[]) => (await Promise.all(ids.map(async (id) => ((await store.getOAuthGrant(id)) ? id.replace(`-${tag}`, '') : null)))).filter(Boolean)
+      const grants = await left([codeOnly, fresh, revoked, justRevoked, refreshed, spent])
+      if (grants.join() !== 'fresh,just-revoked,refreshed') throw new Error(`expected the fresh, just revoked and refreshed grants kept, got ${grants.join()}`)
+      const tokens = await Promise.all(['live', 'old', 'spent', 'revoked'].map(async (name) => ((await store.getOAuthRefreshToken(`${name}-${tag}`)) ? name : null)))
+      if (tokens.filter(Boolean).join() !== 'live') throw new Error(`expected only the live refresh token kept, got ${tokens.join()}`)
+      if ((await store.getOAuthGrantKey(spent)) !== null) throw new Error("expected a purged grant's key gone with it")
+      if ((await store.getOAuthRequest(`gone-${tag}`)) || !(await store.getOAuthRequest(`kept-${tag}`))) throw new Error('expected the expired request gone, the live one kept')
+      // A refresh token made later keeps its grant: until its expiry has passed by the margin.
+      await store.purgeOAuthRecords(at(64), at(59), 100)
+      if (!(await store.getOAuthGrant(refreshed))) throw new Error('expected a grant whose refresh token expires at minute 60 kept at minute 64')
+      await store.purgeOAuthRecords(at(66), at(61), 100)
+      if ((await store.getOAuthGrant(refreshed)) || (await store.getOAuthGrant(justRevoked)) || (await store.getOAuthGrant(fresh))) throw new Error('expected every grant of the case gone at minute 66')
     },
     'a pending request is used by one caller only': async (store) => {
       const id = crypto.randomUUID()

@@ -16,6 +16,7 @@ import { keys, verificationKey } from './keys.js'
 import { deviceGrant } from './device.js'
 import { bindIssued, checkCodeBinding, checkRefreshBinding, checkTokenRequestProof } from './dpop.js'
 import { deviceCodeGrant, type ResolvedClient } from './options.js'
+import { purgeExpired } from './purge.js'
 import type { Grant } from './store.js'
 
 /** The claims of an access token issued here. */
@@ -37,7 +38,6 @@ export interface AccessTokenClaims extends JWTPayload {
 
 export const algorithms = ['RS256', 'ES256', 'EdDSA']
 const verifierPattern = /^[A-Za-z0-9\-._~]{43,128}$/
-const purgeLimit = 100
 /** The rate-limit actions of the token and introspection endpoints (plugin.ts declares their rules). */
 export const tokenAction = 'oauthToken'
 export const introspectionAction = 'oauthIntrospection'
@@ -77,9 +77,8 @@ async function tokensFor(ctx: Context, client: ResolvedClient, grant: Grant, sco
     const store = oauthStore(ctx.config)
     await store.createOAuthRefreshToken({ tokenHash: await sha256Hex(refresh), grantId: grant.id, expires: new Date(ctx.now + options.refreshTokenTtl * 1000) })
     answer.refresh_token = refresh
-    // Bounded: expired records go a batch at a time, never in one slow sweep.
-    await store.purgeOAuthRecords(new Date(ctx.now), purgeLimit)
   }
+  await purgeExpired(ctx)
   return json(ctx, answer)
 }
 

@@ -413,7 +413,8 @@ export interface LatchkeyPlugin {
    * Before a sign-in goes on, whatever its way in: answers a refusal (an `AuthError` with a code it
    * registers) to stop it, else nothing. Called where a way starts with an address (`step:
    * 'start'`: an email link or code about to be sent, a password about to be checked, a password
-   * reset asked for or used; no user yet),
+   * reset asked for or used, a confirmation email asked for again, where a refusal only stops the
+   * email, after an answer that is the same for every address; no user yet),
    * and in the completion step (`'complete'`) before any user is made or linked, then again with
    * the stored user where its address differs from the one the way in gave. It must answer from
    * what it is given, never from whether an account exists, where the answer reaches a browser.

@@ -28,7 +28,7 @@ import { json, redirect, type Reply } from '../../kernel/respond.js'
 import { readSession } from '../../kernel/session.js'
 import { requestTheme } from '../../kernel/theme.js'
 import { createUserOrWinner } from '../../sign-in/complete.js'
-import { checkBeforeSignIn } from '../../sign-in/before.js'
+import { beforeSignInRefusal, checkBeforeSignIn } from '../../sign-in/before.js'
 import { proveAddress } from '../../sign-in/first-proof.js'
 import { enforceRateLimit } from '../../kernel/rate-limit/config.js'
 import { isBreached } from './breached.js'
@@ -135,6 +135,8 @@ async function verifyAgain(ctx: Context, options: ResolvedPassword, body: Body):
   const email = emailOf(body)
   await enforceRateLimit(ctx.config.rateLimit, ctx.request, 'email', email, ctx.now)
   afterAnswer(ctx, 'The confirmation email (POST /password/verify-again)', 'EmailSignin', async () => {
+    // A plugin's refusal (sso: a required connection) only stops the email: the answer was already the same for every address.
+    if (await beforeSignInRefusal(ctx, { step: 'start', email, provider: options.id })) return
     const store = passwordStore(ctx)
     const user = await store.getUserByEmail(email)
     if (!user || user.emailVerified || !(await store.getPasswordHash(user.id))) return
