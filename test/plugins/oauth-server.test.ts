@@ -179,14 +179,17 @@ describe('tokens', () => {
     // accessTokenTtl (300 s) and a code's 60 s after the revocation: the next write purges it.
     server.clock.now += 361_000
     const live = grantOf((await codeFlow(server)).tokens)
+    await server.handler.settled()
     expect(await store.getOAuthGrant(revoked)).toBeNull()
     expect(await store.getOAuthGrant(first)).not.toBeNull()
     // The first grant's refresh token expired at 3600 s: it stays to 3960 s, and goes at a write after.
     server.clock.now += 3_598_000
     await codeFlow(server)
+    await server.handler.settled()
     expect(await store.getOAuthGrant(first)).not.toBeNull()
     server.clock.now += 2000
     await codeFlow(server)
+    await server.handler.settled()
     expect(await store.getOAuthGrant(first)).toBeNull()
     expect(await store.getOAuthGrant(live)).not.toBeNull()
   })
