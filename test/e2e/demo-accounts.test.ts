@@ -21,7 +21,11 @@ describe('the demo site: accounts', () => {
     const outbox = await page.context().newPage()
     /** The newest outbox letter to `email` whose subject starts so. */
     const letter = async (subject: string) => {
-      await outbox.goto(origin + '/outbox')
+      // The outbox reloads itself when a letter arrives: a goto meeting that reload waits for it instead.
+      await outbox.goto(origin + '/outbox').catch(async (e: Error) => {
+        if (!/interrupted by another navigation to "[^"]*\/outbox"/.test(e.message)) throw e
+        await outbox.waitForLoadState()
+      })
       const item = outbox.locator('li.letter', { hasText: email }).filter({ hasText: subject }).first()
       await item.waitFor()
       return item
