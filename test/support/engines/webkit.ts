@@ -14,34 +14,49 @@ export async function launchWebKit(driverPath: string, miniBrowser: string): Pro
     xvfb.stdio[3]!.once('data', (d) => resolve(String(d).trim()))
     xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code})`)))
   })
-  const port = await freePort()
-  const driver = spawn(driverPath, [`--port=${port}`], { env: { ...process.env, DISPLAY: `:${display}` }, stdio: 'ignore' })
-  const stop = () => [driver, xvfb].forEach((p: ChildProcess) => p.exitCode === null && p.kill())
+  const env = { ...process.env, DISPLAY: `:${display}` }
+  let driver: ChildProcess | undefined
+  let base = ''
+  const start = async () => {
+    const port = await freePort()
+    driver = spawn(driverPath, [`--port=${port}`], { env, stdio: 'ignore' })
+    base = `http://127.0.0.1:${port}`
+    await poll(() => fetch(`${base}/status`).then(() => true, () => false))
+  }
+  const stop = () => [driver, xvfb].forEach((p) => p && p.exitCode === null && p.kill())
   process.once('exit', stop)
-  const base = `http://127.0.0.1:${port}`
-  await poll(() => fetch(`${base}/status`).then(() => true, () => false))
+  await start()
   const capabilities = { alwaysMatch: { 'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] } } }
   return {
     name: 'webkit',
     async newProfile() {
-      const { sessionId } = await call(base, 'POST', '/session', { capabilities })
+      // Now and then, under load, WebKitWebDriver never answers a new session (seen in CI: no
+      // answer in 30 s after the last profile closed). A new driver then gets one at once.
+      const { sessionId } = await call(base, 'POST', '/session', { capabilities }, sessionDeadline).catch(async (e: Error) => {
+        if (!e.message.includes('no answer')) throw e
+        driver?.kill()
+        await start()
+        return call(base, 'POST', '/session', { capabilities })
+      })
       return webDriverProfile(`${base}/session/${sessionId}`)
     },
     close: async () => stop(),
   }
 }
 
+/** A new session (MiniBrowser launched) takes about a second; past this the driver is stuck. */
+const sessionDeadline = 15_000
 /** A command's longest wait: a driver that stops answering fails the step it hung on, by name, not the test's timeout. */
 const commandDeadline = 30_000
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<any> {
+async function call(base: string, method: string, path: string, body?: unknown, deadline = commandDeadline): Promise<any> {
   const response = await fetch(base + path, {
     method,
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(commandDeadline),
+    signal: AbortSignal.timeout(deadline),
   }).catch((e) => {
-    throw new Error(`WebDriver ${method} ${path.replace(/^.*\/session\/[^/]+/, '')}: ${e?.name === 'TimeoutError' ? `no answer in ${commandDeadline / 1000} s` : e}`)
+    throw new Error(`WebDriver ${method} ${path.replace(/^.*\/session\/[^/]+/, '')}: ${e?.name === 'TimeoutError' ? `no answer in ${deadline / 1000} s` : e}`)
   })
   const { value } = (await response.json()) as { value: any }
   if (!response.ok) throw new Error(`WebDriver ${method} ${path}: ${value?.error}: ${value?.message}`)
