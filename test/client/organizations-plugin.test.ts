@@ -5,29 +5,15 @@
  */
 import { afterEach, expect, it, vi } from 'vitest'
 import { organizations, invitationToken } from '../../src/client/plugins/organizations.js'
-import type { ClientKernel } from '../../src/client/plugin.js'
-import { post, request } from '../../src/client/request.js'
+import { stubKernel } from './stub-kernel.js'
 import { AuthClientError } from '../../src/client/errors.js'
 
 const base = 'https://app.test/auth'
 const id = 'a1b2c3d4-0000-4000-8000-000000000000'
 
-/** The plugin over the client's real fetch helpers, `fetch` answering `answer(request)`; what it sent and settled. */
+/** The plugin over the client's stub kernel (real fetch helpers); what it sent (a POST's body as the JSON the server reads) and settled. */
 function setUp(answer: (request: Request) => { status?: number; body: unknown } = () => ({ body: {} })) {
-  const sent: { method: string; url: string; body: any }[] = []
-  const settled: string[] = []
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init)
-    sent.push({ method: req.method, url: req.url, body: req.method === 'POST' ? await req.clone().json() : undefined })
-    const { status = 200, body } = answer(req)
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-  })
-  const kernel = {
-    base,
-    get: async (path: string) => (await request(base + path)).data,
-    send: (path: string, fields: Record<string, string>, json?: boolean) => post(base + path, 'the-csrf-token', fields, json, base),
-    settle: async (path: string) => void settled.push(path),
-  } as unknown as ClientKernel
+  const { kernel, sent, settled } = stubKernel(base, answer, { json: true })
   return { client: organizations().setup(kernel), sent, settled }
 }
 
